@@ -1,0 +1,117 @@
+import { join } from "node:path";
+import { exists, writeAll } from "./durable_fs.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The sha256 of a text's UTF-8 bytes, as lowercase hex. */
+export async function sha256Hex(text: string | Uint8Array): Promise<string> {
+  const bytes = typeof text === "string" ? encoder.encode(text) : text;
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** Raised when a blob is missing or its content does not match its name. */
+export class BlobError extends Error {
+  override name = "BlobError";
+}
+
+/**
+ * A content-addressed store of texts beside the log: each text is saved once
+ * under its sha256 (`blobs/ab/abcdef…`), so events stay small and identical
+ * content is stored once. Writes are durable before `put` resolves.
+ */
+export class BlobStore {
+  constructor(private readonly dir: string) {}
+
+  /** Stores `text` (if not already there) and returns its hash. */
+  async put(text: string): Promise<string> {
+    const [hash] = await this.putMany([text]);
+    return hash!;
+  }
+
+  /** Stores many texts; their fsyncs run concurrently so the disk can coalesce them. */
+  async putMany(texts: readonly string[]): Promise<string[]> {
+    const hashes = await Promise.all(texts.map((text) => sha256Hex(text)));
+    const unique = new Map<string, string>();
+    hashes.forEach((hash, i) => unique.set(hash, texts[i]!));
+    const todo = [...unique.entries()];
+    const lanes = Array.from({ length: Math.min(16, todo.length) }, async () => {
+      for (let item = todo.pop(); item; item = todo.pop()) await this.#write(item[0], item[1]);
+    });
+    await Promise.all(lanes);
+    return hashes;
+  }
+
+  /** Reads a blob's text; throws {@linkcode BlobError} if it is missing or damaged. */
+  async get(hash: string): Promise<string> {
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(this.#path(hash));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) throw new BlobError(`blob ${hash} is missing`);
+      throw error;
+    }
+    if (await sha256Hex(bytes) !== hash) throw new BlobError(`blob ${hash} is damaged`);
+    return decoder.decode(bytes);
+  }
+
+  /** True when the blob is present. */
+  has(hash: string): Promise<boolean> {
+    return exists(this.#path(hash));
+  }
+
+  /** When the blob was written, in epoch milliseconds. */
+  async modifiedAt(hash: string): Promise<number> {
+    return (await Deno.stat(this.#path(hash))).mtime?.getTime() ?? 0;
+  }
+
+  /** Deletes a blob (used by compaction for content that must leave the store). */
+  async remove(hash: string): Promise<void> {
+    await Deno.remove(this.#path(hash)).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+
+  /** Every stored hash. */
+  async *list(): AsyncIterable<string> {
+    let shards: Deno.DirEntry[];
+    try {
+      shards = await Array.fromAsync(Deno.readDir(this.dir));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      throw error;
+    }
+    for (const shard of shards) {
+      if (!shard.isDirectory) continue;
+      for await (const entry of Deno.readDir(join(this.dir, shard.name))) {
+        if (/^[0-9a-f]{64}$/.test(entry.name)) yield entry.name;
+      }
+    }
+  }
+
+  #path(hash: string): string {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new BlobError(`"${hash}" is not a blob hash`);
+    return join(this.dir, hash.slice(0, 2), hash);
+  }
+
+  async #write(hash: string, text: string): Promise<void> {
+    const path = this.#path(hash);
+    if (await exists(path)) {
+      // Mark it as fresh so a concurrent compaction does not collect it.
+      const now = new Date();
+      await Deno.utime(path, now, now);
+      return;
+    }
+    await Deno.mkdir(join(this.dir, hash.slice(0, 2)), { recursive: true });
+    const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+    const file = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
+    try {
+      await writeAll(file, encoder.encode(text));
+      await file.syncData();
+    } finally {
+      file.close();
+    }
+    await Deno.rename(tmp, path);
+  }
+}

@@ -1,0 +1,440 @@
+import { join } from "node:path";
+import { encodeRecord } from "./record.ts";
+import { decodeEvent, validateEvent } from "./schema.ts";
+import type { NewEvent, StoredEvent } from "./schema.ts";
+import { scanSegment, SEGMENT_HEADER, segmentName } from "./segment.ts";
+import type { SegmentDamage } from "./segment.ts";
+import { type Manifest, MANIFEST_FILE, readManifest, writeManifest } from "./manifest.ts";
+import { syncDir, writeAll } from "./durable_fs.ts";
+import { LogCorruptError } from "./log.ts";
+import type { Clock, EventLog, LogRecovery, RewriteStats } from "./log.ts";
+
+/** Options for {@linkcode FileLog.open}. */
+export interface FileLogOptions {
+  /** Open without repairing or writing anything (for status while another process owns the store). */
+  readOnly?: boolean;
+  /** Roll to a new segment file past this size. Default 64 MiB. */
+  segmentBytes?: number;
+  /** Stamps appended events; defaults to the system clock. */
+  clock?: Clock;
+}
+
+/** A segment file of the log. */
+export interface Segment {
+  file: string;
+  firstSeq: number;
+  /** Committed length in bytes: readers never look past it. */
+  bytes: number;
+}
+
+interface PendingAppend {
+  events: NewEvent[];
+  resolve: (stored: StoredEvent[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The on-disk event log: numbered segment files of checksummed records, listed
+ * by an atomically replaced manifest. Appends are group-committed with fsync.
+ */
+export class FileLog implements EventLog {
+  #manifest: Manifest;
+  #segments: Segment[];
+  #head: number;
+  #active: Deno.FsFile | undefined;
+  #pending: PendingAppend[] = [];
+  /** True while a flush, a rewrite or the close owns the active segment. */
+  #busy = false;
+  #drained: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly options: FileLogOptions,
+    manifest: Manifest,
+    segments: Segment[],
+    head: number,
+    readonly recovery: LogRecovery,
+  ) {
+    this.#manifest = manifest;
+    this.#segments = segments;
+    this.#head = head;
+  }
+
+  /**
+   * Opens (creating if needed) the log in `dir`. A torn last record is cut off
+   * and reported in `recovery`; any other damage throws {@linkcode LogCorruptError}.
+   */
+  static async open(dir: string, options: FileLogOptions = {}): Promise<FileLog> {
+    if (!options.readOnly) await Deno.mkdir(dir, { recursive: true });
+    const manifest = await readManifest(dir) ?? await startManifest(dir, options);
+    const recovery: LogRecovery = {};
+    const segments: Segment[] = [];
+    let lastSeq = 0;
+    for (const [index, entry] of manifest.segments.entries()) {
+      const path = join(dir, entry.file);
+      const bytes = await readSegmentFile(path, entry, manifest.segments[index + 1]);
+      const scan = scanSegment(bytes);
+      const isLast = index === manifest.segments.length - 1;
+      let length = bytes.length;
+      if (scan.damage.length > 0) {
+        const torn = isLast && scan.damage.length === 1 &&
+          scan.damage[0]!.resumesAt === undefined &&
+          scan.damage[0]!.offset > 0;
+        if (!torn) throw damageError(path, scan.damage[0]!, scan.records.length);
+        length = scan.goodEnd;
+        recovery.truncatedTail = {
+          segment: entry.file,
+          offset: scan.goodEnd,
+          bytes: bytes.length - scan.goodEnd,
+          reason: scan.damage[0]!.reason,
+        };
+        if (!options.readOnly) await truncate(path, scan.goodEnd);
+      }
+      const first = scan.records[0];
+      if (first && (first.seq < entry.firstSeq || first.seq <= lastSeq)) {
+        throw new LogCorruptError(
+          `log segment ${path} holds events out of order`,
+          path,
+          first.offset,
+        );
+      }
+      lastSeq = scan.records.at(-1)?.seq ?? lastSeq;
+      segments.push({ file: entry.file, firstSeq: entry.firstSeq, bytes: length });
+    }
+    if (!options.readOnly) await removeLeftovers(dir, manifest);
+    const head = Math.max(lastSeq, manifest.minHead);
+    const log = new FileLog(dir, options, manifest, segments, head, recovery);
+    if (!options.readOnly && segments.length > 0) await log.#openActive();
+    return log;
+  }
+
+  get head(): number {
+    return this.#head;
+  }
+
+  append(events: readonly NewEvent[]): Promise<StoredEvent[]> {
+    if (this.options.readOnly) return Promise.reject(new Error("log was opened read-only"));
+    if (this.#closed) return Promise.reject(new Error("log is closed"));
+    let validated: NewEvent[];
+    try {
+      validated = events.map(validateEvent);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (validated.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ events: validated, resolve, reject });
+      this.#kick();
+    });
+  }
+
+  async *read(from = 1): AsyncIterable<StoredEvent> {
+    const segments = this.#segments.map((segment) => ({ ...segment }));
+    for (const [index, segment] of segments.entries()) {
+      const next = segments[index + 1];
+      if (next && next.firstSeq <= from) continue;
+      const path = join(this.dir, segment.file);
+      const bytes = (await Deno.readFile(path)).subarray(0, segment.bytes);
+      const scan = scanSegment(bytes);
+      if (scan.damage.length > 0) throw damageError(path, scan.damage[0]!, scan.records.length);
+      for (const record of scan.records) {
+        if (record.seq < from) continue;
+        try {
+          yield { ...decodeEvent(record.payload), seq: record.seq };
+        } catch (error) {
+          throw new LogCorruptError(
+            `event ${record.seq} in ${path} at offset ${record.offset}: ${
+              (error as Error).message
+            }`,
+            path,
+            record.offset,
+          );
+        }
+      }
+    }
+  }
+
+  size(): Promise<number> {
+    return Promise.resolve(this.#segments.reduce((total, segment) => total + segment.bytes, 0));
+  }
+
+  rewrite(keep: (event: StoredEvent) => boolean): Promise<RewriteStats> {
+    return this.#exclusively(async () => {
+      const bytesBefore = await this.size();
+      const counts = { kept: 0, dropped: 0 };
+      const generation = this.#manifest.generation + 1;
+      const survivors = keepOnly(this.read(1), keep, counts);
+      const segments = await writeGeneration(this.dir, survivors, generation, this.#segmentBytes());
+      this.#active?.close();
+      this.#active = undefined;
+      this.#manifest = await commitGeneration(this.dir, segments, generation, this.#head);
+      this.#segments = segments;
+      if (segments.length > 0) await this.#openActive();
+      return { ...counts, bytesBefore, bytesAfter: await this.size() };
+    });
+  }
+
+  close(): Promise<void> {
+    return this.#exclusively(() => {
+      this.#closed = true;
+      this.#active?.close();
+      this.#active = undefined;
+      return Promise.resolve();
+    });
+  }
+
+  /** Runs `work` once no flush or rewrite owns the active segment; appends queue meanwhile. */
+  async #exclusively<T>(work: () => Promise<T>): Promise<T> {
+    while (this.#busy) await this.#drained;
+    this.#busy = true;
+    const run = work();
+    this.#drained = run.then(() => {}, () => {});
+    try {
+      return await run;
+    } finally {
+      this.#busy = false;
+      this.#kick();
+    }
+  }
+
+  #kick(): void {
+    if (this.#busy || this.#pending.length === 0) return;
+    if (this.#closed) {
+      for (const pending of this.#pending.splice(0)) pending.reject(new Error("log is closed"));
+      return;
+    }
+    void this.#exclusively(() => this.#flush());
+  }
+
+  #segmentBytes(): number {
+    return this.options.segmentBytes ?? 64 * 1024 * 1024;
+  }
+
+  async #openActive(): Promise<void> {
+    const last = this.#segments.at(-1)!;
+    this.#active = await Deno.open(join(this.dir, last.file), { write: true });
+    await this.#active.seek(last.bytes, Deno.SeekMode.Start);
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.splice(0, this.#pending.length);
+      const ts = (this.options.clock ?? (() => new Date()))().toISOString();
+      let seq = this.#head;
+      const stored = batch.map((pending) =>
+        pending.events.map((event): StoredEvent => ({ ...event, seq: ++seq, ts }))
+      );
+      try {
+        const records = stored.flat().map((event) => encodeRecord(event.seq, payloadOf(event)));
+        const bytes = concat(records);
+        await this.#ensureRoom(bytes.length, this.#head + 1);
+        const active = this.#segments.at(-1)!;
+        try {
+          await writeAll(this.#active!, bytes);
+          await this.#active!.syncData();
+        } catch (error) {
+          await this.#active!.truncate(active.bytes).catch(() => {});
+          await this.#active!.seek(active.bytes, Deno.SeekMode.Start).catch(() => {});
+          throw error;
+        }
+        active.bytes += bytes.length;
+        this.#head = seq;
+        batch.forEach((pending, i) => pending.resolve(stored[i]!));
+      } catch (error) {
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+  }
+
+  async #ensureRoom(bytes: number, firstSeq: number): Promise<void> {
+    const active = this.#segments.at(-1);
+    const full = active && active.bytes > SEGMENT_HEADER.length &&
+      active.bytes + bytes > this.#segmentBytes();
+    if (active && !full) return;
+    const name = segmentName(firstSeq, this.#manifest.generation);
+    const file = await createSegment(join(this.dir, name));
+    await syncDir(this.dir);
+    const manifest = {
+      ...this.#manifest,
+      segments: [...this.#manifest.segments, { file: name, firstSeq }],
+    };
+    await writeManifest(this.dir, manifest);
+    this.#manifest = manifest;
+    this.#active?.close();
+    this.#active = file;
+    this.#segments.push({ file: name, firstSeq, bytes: SEGMENT_HEADER.length });
+  }
+}
+
+async function* keepOnly(
+  events: AsyncIterable<StoredEvent>,
+  keep: (event: StoredEvent) => boolean,
+  counts: { kept: number; dropped: number },
+): AsyncIterable<{ seq: number; payload: unknown }> {
+  for await (const event of events) {
+    if (!keep(event)) {
+      counts.dropped++;
+      continue;
+    }
+    counts.kept++;
+    yield { seq: event.seq, payload: payloadOf(event) };
+  }
+}
+
+function payloadOf(event: StoredEvent): unknown {
+  const { seq: _seq, ...payload } = event;
+  return payload;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+async function startManifest(dir: string, options: FileLogOptions): Promise<Manifest> {
+  const manifest: Manifest = { format: 1, generation: 0, minHead: 0, segments: [] };
+  let strays: string[] = [];
+  try {
+    strays = [...Deno.readDirSync(dir)].map((entry) => entry.name).filter((n) =>
+      n.endsWith(".seg")
+    );
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  if (strays.length > 0) {
+    throw new LogCorruptError(
+      `log ${dir} has segment files but no ${MANIFEST_FILE}; run \`cairn verify --repair\` to rebuild it`,
+      join(dir, MANIFEST_FILE),
+    );
+  }
+  if (!options.readOnly) await writeManifest(dir, manifest);
+  return manifest;
+}
+
+async function readSegmentFile(
+  path: string,
+  entry: { firstSeq: number },
+  next: { firstSeq: number } | undefined,
+): Promise<Uint8Array> {
+  try {
+    return await Deno.readFile(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    const range = next
+      ? `events ${entry.firstSeq} to ${next.firstSeq - 1}`
+      : `events from ${entry.firstSeq} on`;
+    throw new LogCorruptError(
+      `log segment ${path} is missing: ${range} are gone; the other segments are intact. ` +
+        "Restore the file from a backup, or run `cairn verify --repair` to keep every other event",
+      path,
+    );
+  }
+}
+
+function damageError(path: string, damage: SegmentDamage, goodRecords: number): LogCorruptError {
+  const after = damage.resumesAt === undefined
+    ? "nothing readable follows it"
+    : `readable records resume at offset ${damage.resumesAt}`;
+  return new LogCorruptError(
+    `log segment ${path} is damaged at byte offset ${damage.offset} (${damage.reason}); ` +
+      `${goodRecords} records in it are readable and ${after}. ` +
+      "Run `cairn verify --repair` to keep every readable event",
+    path,
+    damage.offset,
+  );
+}
+
+async function createSegment(path: string): Promise<Deno.FsFile> {
+  const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+  await writeAll(file, SEGMENT_HEADER);
+  await file.sync();
+  return file;
+}
+
+async function closeSynced(file: Deno.FsFile): Promise<void> {
+  await file.sync();
+  file.close();
+}
+
+async function truncate(path: string, length: number): Promise<void> {
+  const file = await Deno.open(path, { write: true });
+  try {
+    await file.truncate(length);
+    await file.sync();
+  } finally {
+    file.close();
+  }
+}
+
+async function removeLeftovers(dir: string, manifest: Manifest): Promise<void> {
+  const live = new Set(manifest.segments.map((segment) => segment.file));
+  for await (const entry of Deno.readDir(dir)) {
+    const stray = entry.name.endsWith(".tmp") ||
+      entry.name.endsWith(".seg") && !live.has(entry.name);
+    if (stray) await Deno.remove(join(dir, entry.name));
+  }
+}
+
+/**
+ * Writes records into fresh segment files of `generation` (fsynced), deleting
+ * them again if anything fails. The caller commits them with {@linkcode commitGeneration}.
+ */
+export async function writeGeneration(
+  dir: string,
+  records: AsyncIterable<{ seq: number; payload: unknown }>,
+  generation: number,
+  segmentBytes: number,
+): Promise<Segment[]> {
+  const written: Segment[] = [];
+  let file: Deno.FsFile | undefined;
+  try {
+    for await (const { seq, payload } of records) {
+      const record = encodeRecord(seq, payload);
+      const current = written.at(-1);
+      if (!file || !current || current.bytes + record.length > segmentBytes) {
+        if (file) await closeSynced(file);
+        const name = segmentName(seq, generation);
+        file = await createSegment(join(dir, name));
+        written.push({ file: name, firstSeq: seq, bytes: SEGMENT_HEADER.length });
+      }
+      await writeAll(file, record);
+      written.at(-1)!.bytes += record.length;
+    }
+    if (file) await closeSynced(file);
+    file = undefined;
+    await syncDir(dir);
+    return written;
+  } catch (error) {
+    file?.close();
+    for (const segment of written) await Deno.remove(join(dir, segment.file)).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Makes a written generation the log: replacing the manifest is the atomic
+ * commit point; the previous generation's files are removed afterwards.
+ */
+export async function commitGeneration(
+  dir: string,
+  segments: readonly Segment[],
+  generation: number,
+  minHead: number,
+): Promise<Manifest> {
+  const manifest: Manifest = {
+    format: 1,
+    generation,
+    minHead,
+    segments: segments.map(({ file, firstSeq }) => ({ file, firstSeq })),
+  };
+  await writeManifest(dir, manifest);
+  await removeLeftovers(dir, manifest);
+  await syncDir(dir);
+  return manifest;
+}

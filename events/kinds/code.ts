@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/** A sha256 hex digest naming a blob in the blob store. */
+export const BlobRef = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** A project (an indexed root) was registered. */
+export const ProjectRegistered = z.object({
+  type: z.literal("project.registered"),
+  v: z.literal(1),
+  data: z.object({
+    project: z.string().min(1),
+    root: z.string().min(1),
+    git_root: z.string().optional(),
+  }),
+});
+
+/** A project and its code index were deleted (memories stay). */
+export const ProjectDeleted = z.object({
+  type: z.literal("project.deleted"),
+  v: z.literal(1),
+  data: z.object({ project: z.string().min(1) }),
+});
+
+/** One definition-sized piece of a file; its text lives in the blob store. */
+export const Chunk = z.object({
+  id: z.string().min(1),
+  start_line: z.number().int().positive(),
+  end_line: z.number().int().positive(),
+  kind: z.string(),
+  name: z.string(),
+  text: BlobRef,
+});
+
+/** A reference by name from a file to a symbol (call, import, extends). */
+export const SymbolReference = z.object({
+  name: z.string().min(1),
+  kind: z.enum(["call", "import", "extends"]),
+  line: z.number().int().positive(),
+});
+
+/** A file was (re)indexed; it supersedes every earlier event about the same file. */
+export const FileIndexed = z.object({
+  type: z.literal("file.indexed"),
+  v: z.literal(1),
+  data: z.object({
+    project: z.string().min(1),
+    path: z.string().min(1),
+    hash: z.string(),
+    size: z.number().int().nonnegative(),
+    mtime_ms: z.number(),
+    language: z.string(),
+    chunks: z.array(Chunk),
+    references: z.array(SymbolReference),
+  }),
+});
+
+/** A file left the index (deleted, renamed away, or newly ignored). */
+export const FileRemoved = z.object({
+  type: z.literal("file.removed"),
+  v: z.literal(1),
+  data: z.object({ project: z.string().min(1), path: z.string().min(1) }),
+});

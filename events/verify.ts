@@ -1,0 +1,137 @@
+import { join } from "node:path";
+import { decodeEvent } from "./schema.ts";
+import type { StoredEvent } from "./schema.ts";
+import { readManifest } from "./manifest.ts";
+import { scanSegment } from "./segment.ts";
+import { commitGeneration, writeGeneration } from "./file_log.ts";
+
+/** One problem found in a log. */
+export interface LogProblem {
+  segment: string;
+  offset?: number;
+  message: string;
+}
+
+/** What a full check of a log found. */
+export interface LogCheck {
+  events: number;
+  head: number;
+  segments: number;
+  problems: LogProblem[];
+}
+
+interface Readable {
+  seq: number;
+  payload: unknown;
+}
+
+/**
+ * Reads every segment of the log in `dir` without changing anything, decoding
+ * every event, and lists each problem with its place. Calls `onEvent` for each
+ * readable event so the caller can check what events reference.
+ */
+export async function checkLog(
+  dir: string,
+  onEvent: (event: StoredEvent) => Promise<void> = () => Promise.resolve(),
+): Promise<LogCheck> {
+  const { events, problems, segments } = await readDecodable(dir);
+  for (const event of events) await onEvent(event);
+  return { events: events.length, head: events.at(-1)?.seq ?? 0, segments, problems };
+}
+
+/**
+ * Rewrites the log in `dir` keeping every event that can still be read, past
+ * any damage or missing segment, as a new generation committed atomically.
+ * The caller must hold the store lock.
+ */
+export async function repairLog(dir: string, segmentBytes = 64 * 1024 * 1024): Promise<LogCheck> {
+  const { events, problems, segments } = await readDecodable(dir);
+  const head = events.at(-1)?.seq ?? 0;
+  const generation = Date.now();
+  const records = toRecords(events);
+  const written = await writeGeneration(dir, records, generation, segmentBytes);
+  await commitGeneration(dir, written, generation, head);
+  return { events: events.length, head, segments, problems };
+}
+
+async function* toRecords(events: readonly StoredEvent[]): AsyncIterable<Readable> {
+  for (const { seq, ...payload } of events) yield { seq, payload };
+}
+
+async function readDecodable(
+  dir: string,
+): Promise<{ events: StoredEvent[]; problems: LogProblem[]; segments: number }> {
+  const { records, problems, segments } = await readTolerant(dir);
+  const events: StoredEvent[] = [];
+  for (const record of records) {
+    try {
+      events.push({ ...decodeEvent(record.payload), seq: record.seq });
+    } catch (error) {
+      problems.push({ segment: "", message: `event ${record.seq}: ${(error as Error).message}` });
+    }
+  }
+  return { events, problems, segments };
+}
+
+async function readTolerant(
+  dir: string,
+): Promise<{ records: Readable[]; problems: LogProblem[]; segments: number }> {
+  const problems: LogProblem[] = [];
+  let files: string[];
+  try {
+    const manifest = await readManifest(dir);
+    files = manifest
+      ? manifest.segments.map((segment) => segment.file)
+      : await segmentFilesOfNewestGeneration(dir);
+  } catch (error) {
+    problems.push({ segment: "MANIFEST", message: (error as Error).message });
+    files = await segmentFilesOfNewestGeneration(dir);
+  }
+  const records: Readable[] = [];
+  for (const file of files) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(join(dir, file));
+    } catch (error) {
+      problems.push({ segment: file, message: `cannot read segment: ${(error as Error).message}` });
+      continue;
+    }
+    const scan = scanSegment(bytes);
+    for (const damage of scan.damage) {
+      const lost = (damage.resumesAt ?? bytes.length) - damage.offset;
+      problems.push({
+        segment: file,
+        offset: damage.offset,
+        message: `${damage.reason}; ${lost} bytes unreadable`,
+      });
+    }
+    for (const record of scan.records) {
+      const last = records.at(-1);
+      if (last && record.seq <= last.seq) {
+        problems.push({
+          segment: file,
+          offset: record.offset,
+          message: `event ${record.seq} out of order`,
+        });
+        continue;
+      }
+      records.push({ seq: record.seq, payload: record.payload });
+    }
+  }
+  return { records, problems, segments: files.length };
+}
+
+async function segmentFilesOfNewestGeneration(dir: string): Promise<string[]> {
+  const files: Array<{ name: string; gen: number; first: number }> = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      const match = /^(\d{16})\.(\d+)\.seg$/.exec(entry.name);
+      if (match) files.push({ name: entry.name, first: Number(match[1]), gen: Number(match[2]) });
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const newest = Math.max(...files.map((file) => file.gen));
+  return files.filter((file) => file.gen === newest).sort((a, b) => a.first - b.first)
+    .map((file) => file.name);
+}

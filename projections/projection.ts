@@ -1,0 +1,32 @@
+import type { StoredEvent } from "../events/schema.ts";
+
+/**
+ * A read model derived from the log. It must be idempotent: after a crash the
+ * runner may hand it again events it already applied.
+ */
+export interface Projection {
+  /** Stable name, used for its checkpoint and `cairn replay --projection NAME`. */
+  readonly name: string;
+  /** Bump when the projection's code changes what it stores: it is rebuilt on open. */
+  readonly version: number;
+  /** Applies a batch of consecutive events, durably, before resolving. */
+  apply(batch: readonly StoredEvent[]): Promise<void>;
+  /** Drops everything, leaving the projection as if no event had been applied. */
+  reset(): Promise<void>;
+  /** A hash of the projection's whole content, equal for equal content (replay checks). */
+  digest(): Promise<string>;
+  /** Releases files and handles. */
+  close(): Promise<void>;
+}
+
+/** Where a projection stands: the code version it was built with and the last event applied. */
+export interface Checkpoint {
+  version: number;
+  seq: number;
+}
+
+/** Keeps each projection's checkpoint. */
+export interface CheckpointStore {
+  read(name: string): Promise<Checkpoint | undefined>;
+  write(name: string, checkpoint: Checkpoint): Promise<void>;
+}

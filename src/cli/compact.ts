@@ -1,0 +1,27 @@
+import { compactStore } from "../service/compact.ts";
+import { openStore } from "../service/open_store.ts";
+import { parseCommandArgs } from "./args.ts";
+import type { Command, CommandContext } from "./command.ts";
+import { formatBytes } from "./format.ts";
+
+/** `cairn compact`: rewrites the log keeping the latest state of everything. */
+export const compact: Command = {
+  name: "compact",
+  summary: "rewrite the log without superseded events (atomic)",
+  usage: "cairn compact",
+  async run(context: CommandContext): Promise<number> {
+    parseCommandArgs(context.args, {});
+    const store = await openStore(context.storeDir);
+    try {
+      const report = await compactStore(store);
+      context.out(
+        `kept ${report.kept} events, dropped ${report.dropped}; ` +
+          `log ${formatBytes(report.bytesBefore)} -> ${formatBytes(report.bytesAfter)}; ` +
+          `removed ${report.blobsRemoved} unreferenced blobs`,
+      );
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};

@@ -1,0 +1,120 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { BlobError } from "../../events/blobs.ts";
+import { StoreLockedError } from "../../events/lock.ts";
+import { LogCorruptError } from "../../events/log.ts";
+import { EventDecodeError } from "../../events/schema.ts";
+import { defaultStoreDir } from "../service/paths.ts";
+import { type Command, type CommandContext, UsageError } from "./command.ts";
+import { compact } from "./compact.ts";
+import { replay } from "./replay.ts";
+import { status } from "./status.ts";
+import { verify } from "./verify.ts";
+
+/** Every command, in the order `cairn --help` lists them. */
+export const commands: readonly Command[] = [status, verify, replay, compact];
+
+const USAGE = `cairn: a local knowledge service for AI coding agents
+
+usage: cairn [--store DIR] <command> [options]
+
+options:
+  --store DIR   the store to use (default: $CAIRN_HOME or the platform data directory)
+  --help        show this help, or a command's help after the command name
+
+commands:
+${commands.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}`;
+
+/** Output sinks, injectable for tests. */
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
+/** Runs the CLI on `argv` and resolves to the exit code; never throws on bad input. */
+export async function runCli(argv: string[], io: Io = consoleIo): Promise<number> {
+  const split = splitGlobal(argv);
+  if (split instanceof UsageError) {
+    io.err(`cairn: ${split.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { storeDir, help, rest } = split;
+  const [name, ...args] = rest;
+  if (!name) {
+    (help ? io.out : io.err)(USAGE);
+    return help ? 0 : 2;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.err(`cairn: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (help || args.includes("--help") || args.includes("-h")) {
+    io.out(`usage: ${command.usage}\n\n${command.summary}`);
+    return 0;
+  }
+  const context: CommandContext = { storeDir, args, out: io.out, err: io.err };
+  try {
+    return await command.run(context);
+  } catch (error) {
+    return report(error, command, io);
+  }
+}
+
+function splitGlobal(
+  argv: string[],
+): { storeDir: string; help: boolean; rest: string[] } | UsageError {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { store: { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: false,
+      tokens: true,
+    });
+  } catch (error) {
+    return new UsageError((error as Error).message);
+  }
+  const firstPositional = parsed.tokens.find((token) => token.kind === "positional");
+  const cut = firstPositional?.index ?? argv.length;
+  const globals = parseArgs({
+    args: argv.slice(0, cut),
+    options: { store: { type: "string" }, help: { type: "boolean", short: "h" } },
+    strict: false,
+  });
+  const unknown = Object.keys(globals.values).filter((key) => key !== "store" && key !== "help");
+  if (unknown.length > 0) {
+    return new UsageError(`unknown option --${unknown[0]} before the command`);
+  }
+  if (globals.values.store === true) return new UsageError("--store needs a directory");
+  return {
+    storeDir: typeof globals.values.store === "string" ? globals.values.store : defaultStoreDir(),
+    help: globals.values.help === true,
+    rest: argv.slice(cut),
+  };
+}
+
+const userErrors = [StoreLockedError, LogCorruptError, EventDecodeError, BlobError];
+
+function report(error: unknown, command: Command, io: Io): number {
+  if (error instanceof UsageError) {
+    io.err(`cairn ${command.name}: ${error.message}\nusage: ${command.usage}`);
+    return 2;
+  }
+  if (error instanceof z.ZodError) {
+    io.err(`cairn ${command.name}: ${z.prettifyError(error)}`);
+    return 1;
+  }
+  if (userErrors.some((kind) => error instanceof kind)) {
+    io.err(`cairn ${command.name}: ${(error as Error).message}`);
+    return 1;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.err(`cairn ${command.name}: ${message}`);
+  if (Deno.env.get("CAIRN_DEBUG")) io.err(error instanceof Error ? error.stack ?? "" : "");
+  else io.err("(set CAIRN_DEBUG=1 to see where it happened)");
+  return 1;
+}

@@ -1,0 +1,71 @@
+import { FileLog } from "../../events/file_log.ts";
+import { readOwner, StoreLockedError } from "../../events/lock.ts";
+import { storeLayout } from "../service/paths.ts";
+import { openStore } from "../service/open_store.ts";
+import { parseCommandArgs } from "./args.ts";
+import type { Command, CommandContext } from "./command.ts";
+import { formatBytes } from "./format.ts";
+
+/** `cairn status`: where the store is, how big the log is, how far each projection has got. */
+export const status: Command = {
+  name: "status",
+  summary: "show the store, its log and its projections",
+  usage: "cairn status [--json]",
+  async run(context: CommandContext): Promise<number> {
+    const { values } = parseCommandArgs(context.args, { json: { type: "boolean" } });
+    const report = await collect(context.storeDir);
+    if (values.json) {
+      context.out(JSON.stringify(report));
+      return 0;
+    }
+    context.out(`store        ${report.store}`);
+    context.out(`log          ${formatBytes(report.logBytes)}, head ${report.head}`);
+    if (report.owner) context.out(`owner        process ${report.owner} (projections are its own)`);
+    for (const p of report.projections) {
+      context.out(`projection   ${p.name} v${p.version}: checkpoint ${p.checkpoint}, lag ${p.lag}`);
+    }
+    context.out(`model        ${report.model}`);
+    return 0;
+  },
+};
+
+interface StatusReport {
+  store: string;
+  logBytes: number;
+  head: number;
+  owner?: number;
+  projections: Array<{ name: string; version: number; checkpoint: number; lag: number }>;
+  model: string;
+}
+
+async function collect(dir: string): Promise<StatusReport> {
+  const model = "none (semantic search is not available yet)";
+  try {
+    const store = await openStore(dir);
+    try {
+      return {
+        store: dir,
+        logBytes: await store.log.size(),
+        head: store.log.head,
+        projections: store.runner.status(),
+        model,
+      };
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    if (!(error instanceof StoreLockedError)) throw error;
+    const log = await FileLog.open(storeLayout(dir).log, { readOnly: true });
+    const owner = await readOwner(dir);
+    const report = {
+      store: dir,
+      logBytes: await log.size(),
+      head: log.head,
+      ...(owner ? { owner } : {}),
+      projections: [],
+      model,
+    };
+    await log.close();
+    return report;
+  }
+}

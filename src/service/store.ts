@@ -1,0 +1,80 @@
+import { BlobStore } from "../../events/blobs.ts";
+import { FileLog } from "../../events/file_log.ts";
+import type { Clock, EventLog } from "../../events/log.ts";
+import { StoreLock } from "../../events/lock.ts";
+import type { NewEvent, StoredEvent } from "../../events/schema.ts";
+import { FileCheckpoints } from "../../projections/checkpoints.ts";
+import type { Projection } from "../../projections/projection.ts";
+import { ProjectionRunner } from "../../projections/runner.ts";
+import { storeLayout } from "./paths.ts";
+
+/** Builds the projections of a store from its projections directory. */
+export type ProjectionFactory = (dir: string) => Promise<Projection[]>;
+
+/** Options for {@linkcode Store.open}. */
+export interface StoreOptions {
+  /** Builds the projections; default: none (the log and blobs alone). */
+  projections?: ProjectionFactory;
+  /** Segment size of the log (tests use small ones). */
+  segmentBytes?: number;
+  clock?: Clock;
+}
+
+/**
+ * An open store: the writer lock, the event log, the blob store and the
+ * projections kept at the log's head. Every change goes through
+ * {@linkcode Store.append}.
+ */
+export class Store {
+  private constructor(
+    /** The store directory. */
+    readonly dir: string,
+    /** The event log. */
+    readonly log: EventLog,
+    /** Large texts referenced by events. */
+    readonly blobs: BlobStore,
+    /** The projections and their checkpoints. */
+    readonly runner: ProjectionRunner,
+    private readonly lock: StoreLock,
+  ) {}
+
+  /** Opens (creating if needed) the store in `dir` as its only writer. */
+  static async open(dir: string, options: StoreOptions = {}): Promise<Store> {
+    const layout = storeLayout(dir);
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    const lock = await StoreLock.acquire(dir);
+    try {
+      const log = await FileLog.open(layout.log, {
+        ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
+      });
+      const projections = await (options.projections?.(layout.projections) ?? Promise.resolve([]));
+      const runner = await ProjectionRunner.open(
+        log,
+        projections,
+        new FileCheckpoints(layout.projections),
+      );
+      return new Store(dir, log, new BlobStore(layout.blobs), runner, lock);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** Appends events durably, then brings the projections up to date. */
+  async append(events: readonly NewEvent[]): Promise<StoredEvent[]> {
+    const stored = await this.log.append(events);
+    await this.runner.catchUp();
+    return stored;
+  }
+
+  /** Closes projections, the log, and releases the lock. */
+  async close(): Promise<void> {
+    try {
+      await this.runner.close();
+      await this.log.close();
+    } finally {
+      await this.lock.release();
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { FileLog } from "../../events/file_log.ts";
+import { StoreLock } from "../../events/lock.ts";
+import { readManifest } from "../../events/manifest.ts";
+import { cli, remembered, tempDir } from "../helpers.ts";
+
+Deno.test("cairn --help lists the commands; an unknown command exits 2 with the usage", async () => {
+  const help = await cli(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /usage: cairn \[--store DIR\] <command>/);
+  assert.match(help.stdout, /status/);
+  const unknown = await cli(["frobnicate"]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown command "frobnicate"/);
+  const commandHelp = await cli(["verify", "--help"]);
+  assert.match(commandHelp.stdout, /usage: cairn verify \[--repair\]/);
+  const badOption = await cli(["status", "--bogus"]);
+  assert.equal(badOption.code, 2);
+  assert.match(badOption.stderr, /usage: cairn status/);
+});
+
+Deno.test("cairn status shows the store from $CAIRN_HOME, its log and head", async () => {
+  await using tmp = await tempDir();
+  const log = await FileLog.open(join(tmp.path, "log"));
+  await log.append([remembered("a"), remembered("b")]);
+  await log.close();
+  const result = await cli(["status", "--json"], { CAIRN_HOME: tmp.path });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.store, tmp.path);
+  assert.equal(report.head, 2);
+  assert.ok(report.logBytes > 0);
+});
+
+Deno.test("a second writer gets an error naming the owner's pid; status still answers", async () => {
+  await using tmp = await tempDir();
+  const lock = await StoreLock.acquire(tmp.path);
+  try {
+    const replay = await cli(["--store", tmp.path, "replay"]);
+    assert.equal(replay.code, 1);
+    assert.match(replay.stderr, new RegExp(`in use by process ${Deno.pid}`));
+    const status = await cli(["--store", tmp.path, "status"]);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, new RegExp(`owner +process ${Deno.pid}`));
+  } finally {
+    await lock.release();
+  }
+});
+
+Deno.test("cairn verify finds a flipped byte, and --repair keeps every readable event", async () => {
+  await using tmp = await tempDir();
+  const logDir = join(tmp.path, "log");
+  const log = await FileLog.open(logDir, { segmentBytes: 600 });
+  for (let i = 0; i < 20; i++) await log.append([remembered(`m${i}`)]);
+  await log.close();
+  assert.equal((await cli(["--store", tmp.path, "verify"])).code, 0);
+  const segment = join(logDir, (await readManifest(logDir))!.segments[1]!.file);
+  const bytes = await Deno.readFile(segment);
+  bytes[40] = bytes[40]! ^ 0x55;
+  await Deno.writeFile(segment, bytes);
+  const broken = await cli(["--store", tmp.path, "status"]);
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /damaged at byte offset \d+/);
+  assert.doesNotMatch(broken.stderr, /at .*\.ts:\d+/);
+  const check = await cli(["--store", tmp.path, "verify"]);
+  assert.equal(check.code, 1);
+  assert.match(check.stdout, /problem: .*\.seg at byte \d+: checksum mismatch/);
+  const repair = await cli(["--store", tmp.path, "verify", "--repair"]);
+  assert.equal(repair.code, 0, repair.stderr);
+  assert.match(repair.stdout, /repaired: kept 19 readable events \(head 20\)/);
+  const after = await cli(["--store", tmp.path, "verify"]);
+  assert.equal(after.code, 0, after.stdout);
+});
+
+Deno.test("cairn compact and replay run on a store", async () => {
+  await using tmp = await tempDir();
+  const log = await FileLog.open(join(tmp.path, "log"));
+  await log.append([remembered("a"), remembered("secret"), {
+    type: "memory.purged",
+    v: 1,
+    data: { id: "secret" },
+  }]);
+  await log.close();
+  const compact = await cli(["--store", tmp.path, "compact"]);
+  assert.equal(compact.code, 0, compact.stderr);
+  assert.match(compact.stdout, /kept 1 events, dropped 2/);
+  const segments = (await readManifest(join(tmp.path, "log")))!.segments;
+  const text = new TextDecoder().decode(
+    await Deno.readFile(join(tmp.path, "log", segments[0]!.file)),
+  );
+  assert.doesNotMatch(text, /content of secret/);
+  const replay = await cli(["--store", tmp.path, "replay"]);
+  assert.equal(replay.code, 0, replay.stderr);
+  assert.match(replay.stdout, /replayed 3 events/);
+});

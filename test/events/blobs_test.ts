@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { BlobError, BlobStore, sha256Hex } from "../../events/blobs.ts";
+import { tempDir } from "../helpers.ts";
+
+Deno.test("BlobStore stores a text once under its sha256 and reads it back", async () => {
+  await using tmp = await tempDir();
+  const blobs = new BlobStore(tmp.path);
+  const [a, b, c] = await blobs.putMany(["hello", "world", "hello"]);
+  assert.equal(a, await sha256Hex("hello"));
+  assert.equal(a, c);
+  assert.equal(await blobs.get(b!), "world");
+  assert.deepEqual((await Array.fromAsync(blobs.list())).sort(), [a, b].sort());
+});
+
+Deno.test("BlobStore.get() refuses a damaged or missing blob", async () => {
+  await using tmp = await tempDir();
+  const blobs = new BlobStore(tmp.path);
+  const hash = await blobs.put("content");
+  await Deno.writeTextFile(join(tmp.path, hash.slice(0, 2), hash), "tampered");
+  await assert.rejects(
+    () => blobs.get(hash),
+    (e: Error) => e instanceof BlobError && /damaged/.test(e.message),
+  );
+  await blobs.remove(hash);
+  await assert.rejects(
+    () => blobs.get(hash),
+    (e: Error) => e instanceof BlobError && /missing/.test(e.message),
+  );
+  await assert.rejects(() => blobs.get("../../etc/passwd"), BlobError);
+});

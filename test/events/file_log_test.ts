@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { FileLog } from "../../events/file_log.ts";
+import { LogCorruptError } from "../../events/log.ts";
+import { readManifest } from "../../events/manifest.ts";
+import { checkLog, repairLog } from "../../events/verify.ts";
+import { collect, remembered, tempDir } from "../helpers.ts";
+
+async function logWith(dir: string, count: number, segmentBytes = 1024): Promise<string[]> {
+  const log = await FileLog.open(dir, { segmentBytes });
+  for (let i = 0; i < count; i++) await log.append([remembered(`m${i}`)]);
+  await log.close();
+  return (await readManifest(dir))!.segments.map((segment) => join(dir, segment.file));
+}
+
+async function flipByte(path: string, offset: number): Promise<void> {
+  const bytes = await Deno.readFile(path);
+  bytes[offset] = bytes[offset]! ^ 0xff;
+  await Deno.writeFile(path, bytes);
+}
+
+Deno.test("FileLog.open() cuts a torn last record and says so", async () => {
+  await using tmp = await tempDir();
+  const [segment] = await logWith(tmp.path, 3, 1 << 20);
+  const full = (await Deno.stat(segment!)).size;
+  await Deno.truncate(segment!, full - 7);
+  const log = await FileLog.open(tmp.path);
+  assert.equal(log.head, 2);
+  assert.equal(log.recovery.truncatedTail?.reason, "record runs past the end of the file");
+  const [next] = await log.append([remembered("after")]);
+  assert.equal(next!.seq, 3);
+  await log.close();
+  const again = await FileLog.open(tmp.path);
+  assert.deepEqual((await collect(again.read())).map((e) => e.seq), [1, 2, 3]);
+  assert.deepEqual(again.recovery, {});
+  await again.close();
+});
+
+Deno.test("FileLog.open() read-only reports a torn tail without cutting it", async () => {
+  await using tmp = await tempDir();
+  const [segment] = await logWith(tmp.path, 2, 1 << 20);
+  const size = (await Deno.stat(segment!)).size;
+  await Deno.writeFile(segment!, new Uint8Array([1, 2, 3]), { append: true });
+  const log = await FileLog.open(tmp.path, { readOnly: true });
+  assert.equal(log.head, 2);
+  assert.ok(log.recovery.truncatedTail);
+  await log.close();
+  assert.equal((await Deno.stat(segment!)).size, size + 3);
+});
+
+Deno.test("FileLog.open() refuses a flipped byte in the middle, naming segment and offset", async () => {
+  await using tmp = await tempDir();
+  const [segment] = await logWith(tmp.path, 5, 1 << 20);
+  await flipByte(segment!, 60);
+  await assert.rejects(() => FileLog.open(tmp.path), (error: unknown) => {
+    assert.ok(error instanceof LogCorruptError);
+    assert.equal(error.segment, segment);
+    assert.equal(typeof error.offset, "number");
+    assert.match(error.message, /damaged at byte offset \d+ \(checksum mismatch\)/);
+    assert.match(error.message, /cairn verify --repair/);
+    return true;
+  });
+});
+
+Deno.test("FileLog.open() refuses damage in a sealed segment even at its end", async () => {
+  await using tmp = await tempDir();
+  const segments = await logWith(tmp.path, 20, 600);
+  assert.ok(segments.length >= 3);
+  const first = segments[0]!;
+  await Deno.truncate(first, (await Deno.stat(first)).size - 5);
+  await assert.rejects(() => FileLog.open(tmp.path), LogCorruptError);
+});
+
+Deno.test("FileLog.open() names a missing segment and the events it held", async () => {
+  await using tmp = await tempDir();
+  const segments = await logWith(tmp.path, 20, 600);
+  await Deno.remove(segments[1]!);
+  await assert.rejects(
+    () => FileLog.open(tmp.path),
+    (error: Error) =>
+      error instanceof LogCorruptError &&
+      /is missing: events \d+ to \d+ are gone/.test(error.message),
+  );
+});
+
+Deno.test("checkLog() lists every problem and repairLog() keeps every readable event", async () => {
+  await using tmp = await tempDir();
+  const segments = await logWith(tmp.path, 30, 600);
+  const before = await checkLog(tmp.path);
+  assert.deepEqual([before.events, before.problems.length], [30, 0]);
+  await Deno.remove(segments[1]!);
+  await flipByte(segments[3]!, 30);
+  const check = await checkLog(tmp.path);
+  assert.equal(check.problems.length, 2);
+  const lostToMissing = 30 - check.events;
+  assert.ok(lostToMissing > 1);
+  const repaired = await repairLog(tmp.path, 600);
+  assert.equal(repaired.events, check.events);
+  const log = await FileLog.open(tmp.path, { segmentBytes: 600 });
+  const seqs = (await collect(log.read())).map((e) => e.seq);
+  assert.equal(seqs.length, check.events);
+  assert.equal(seqs.at(-1), 30);
+  assert.equal(log.head, 30);
+  await log.close();
+  assert.deepEqual((await checkLog(tmp.path)).problems, []);
+});
+
+Deno.test("FileLog rolls segments and reads across them from any sequence number", async () => {
+  await using tmp = await tempDir();
+  const segments = await logWith(tmp.path, 40, 500);
+  assert.ok(segments.length > 4);
+  const log = await FileLog.open(tmp.path, { segmentBytes: 500 });
+  for (const from of [1, 13, 27, 40]) {
+    assert.deepEqual(
+      (await collect(log.read(from))).map((e) => e.seq),
+      Array.from({ length: 41 - from }, (_, i) => from + i),
+    );
+  }
+  await log.close();
+});
+
+Deno.test("FileLog.rewrite() leaves no stray files and survives reopening", async () => {
+  await using tmp = await tempDir();
+  await logWith(tmp.path, 30, 500);
+  const log = await FileLog.open(tmp.path, { segmentBytes: 500 });
+  await log.rewrite((event) => event.seq > 20);
+  await log.close();
+  const files = [...Deno.readDirSync(tmp.path)].map((entry) => entry.name);
+  const manifest = (await readManifest(tmp.path))!;
+  assert.deepEqual(
+    files.filter((f) => f.endsWith(".seg")).sort(),
+    manifest.segments.map((s) => s.file).sort(),
+  );
+  const again = await FileLog.open(tmp.path);
+  assert.deepEqual((await collect(again.read())).map((e) => e.seq), [
+    21,
+    22,
+    23,
+    24,
+    25,
+    26,
+    27,
+    28,
+    29,
+    30,
+  ]);
+  await again.close();
+});

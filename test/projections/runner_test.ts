@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import { MemoryLog } from "../../events/memory_log.ts";
+import type { StoredEvent } from "../../events/schema.ts";
+import { sha256Hex } from "../../events/blobs.ts";
+import { MemoryCheckpoints } from "../../projections/checkpoints.ts";
+import type { Projection } from "../../projections/projection.ts";
+import { ProjectionRunner } from "../../projections/runner.ts";
+import { remembered } from "../helpers.ts";
+
+/** A projection that keeps the live memories' contents, enough to see what the runner feeds it. */
+class MemoryContents implements Projection {
+  readonly name = "contents";
+  contents = new Map<string, string>();
+  applied = 0;
+  resets = 0;
+  constructor(readonly version = 1) {}
+  apply(batch: readonly StoredEvent[]): Promise<void> {
+    for (const event of batch) {
+      this.applied++;
+      if (event.type === "memory.remembered") this.contents.set(event.data.id, event.data.content);
+      if (event.type === "memory.forgotten") this.contents.delete(event.data.id);
+    }
+    return Promise.resolve();
+  }
+  reset(): Promise<void> {
+    this.resets++;
+    this.contents.clear();
+    return Promise.resolve();
+  }
+  digest(): Promise<string> {
+    return sha256Hex(JSON.stringify([...this.contents].sort()));
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+Deno.test("ProjectionRunner.open() catches a new projection up to the head of the log", async () => {
+  const log = new MemoryLog();
+  await log.append([remembered("a"), remembered("b")]);
+  const projection = new MemoryContents();
+  const runner = await ProjectionRunner.open(log, [projection], new MemoryCheckpoints());
+  assert.deepEqual([...projection.contents.keys()], ["a", "b"]);
+  assert.deepEqual(runner.status(), [{ name: "contents", version: 1, checkpoint: 2, lag: 0 }]);
+});
+
+Deno.test("ProjectionRunner.catchUp() applies only events past the checkpoint", async () => {
+  const log = new MemoryLog();
+  const projection = new MemoryContents();
+  const checkpoints = new MemoryCheckpoints();
+  const runner = await ProjectionRunner.open(log, [projection], checkpoints);
+  await log.append([remembered("a")]);
+  await runner.catchUp();
+  await log.append([remembered("b"), { type: "memory.forgotten", v: 1, data: { id: "a" } }]);
+  await runner.catchUp();
+  assert.equal(projection.applied, 3);
+  assert.deepEqual([...projection.contents.keys()], ["b"]);
+  assert.deepEqual(await checkpoints.read("contents"), { version: 1, seq: 3 });
+});
+
+Deno.test("ProjectionRunner.open() rebuilds a projection whose code version changed", async () => {
+  const log = new MemoryLog();
+  await log.append([remembered("a"), remembered("b")]);
+  const checkpoints = new MemoryCheckpoints();
+  await ProjectionRunner.open(log, [new MemoryContents(1)], checkpoints);
+  const upgraded = new MemoryContents(2);
+  await ProjectionRunner.open(log, [upgraded], checkpoints);
+  assert.equal(upgraded.resets, 1);
+  assert.equal(upgraded.applied, 2);
+  assert.deepEqual(await checkpoints.read("contents"), { version: 2, seq: 2 });
+});
+
+Deno.test("ProjectionRunner.rebuild() replays to an identical digest", async () => {
+  const log = new MemoryLog();
+  for (let i = 0; i < 1200; i++) await log.append([remembered(`m${i % 700}`, `v${i}`)]);
+  const projection = new MemoryContents();
+  const runner = await ProjectionRunner.open(log, [projection], new MemoryCheckpoints());
+  const before = await runner.digests();
+  await runner.rebuild("contents");
+  assert.equal(projection.resets, 2);
+  assert.deepEqual(await runner.digests(), before);
+  await assert.rejects(() => runner.rebuild("nope"), /no projection named "nope"; known: contents/);
+});
+
+Deno.test("ProjectionRunner counts the head as applied when compaction dropped the last events", async () => {
+  const log = new MemoryLog();
+  await log.append([remembered("a"), remembered("b"), {
+    type: "memory.purged",
+    v: 1,
+    data: { id: "b" },
+  }]);
+  await log.rewrite((event) => event.seq === 1);
+  const runner = await ProjectionRunner.open(log, [new MemoryContents()], new MemoryCheckpoints());
+  assert.equal(runner.status()[0]!.lag, 0);
+});
