@@ -1,5 +1,5 @@
 import { compactStore } from "../service/compact.ts";
-import { openStore } from "../service/open_store.ts";
+import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { formatBytes } from "./format.ts";
@@ -11,7 +11,7 @@ export const compact: Command = {
   usage: "cairn compact",
   async run(context: CommandContext): Promise<number> {
     parseCommandArgs(context.args, {});
-    const store = await openStore(context.storeDir);
+    const { store } = await openCairn(context.storeDir);
     try {
       const report = await compactStore(store);
       context.out(

@@ -4,15 +4,33 @@ import { BlobError } from "../../events/blobs.ts";
 import { StoreLockedError } from "../../events/lock.ts";
 import { LogCorruptError } from "../../events/log.ts";
 import { EventDecodeError } from "../../events/schema.ts";
+import { describeIssues, UserError } from "../service/errors.ts";
 import { defaultStoreDir } from "../service/paths.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { compact } from "./compact.ts";
+import { forget } from "./forget.ts";
+import { get } from "./get.ts";
+import { importCommand } from "./import.ts";
+import { list } from "./list.ts";
+import { remember } from "./remember.ts";
+import { revise } from "./revise.ts";
 import { replay } from "./replay.ts";
 import { status } from "./status.ts";
 import { verify } from "./verify.ts";
 
 /** Every command, in the order `cairn --help` lists them. */
-export const commands: readonly Command[] = [status, verify, replay, compact];
+export const commands: readonly Command[] = [
+  remember,
+  revise,
+  forget,
+  get,
+  list,
+  importCommand,
+  status,
+  verify,
+  replay,
+  compact,
+];
 
 const USAGE = `cairn: a local knowledge service for AI coding agents
 
@@ -97,7 +115,7 @@ function splitGlobal(
   };
 }
 
-const userErrors = [StoreLockedError, LogCorruptError, EventDecodeError, BlobError];
+const userErrors = [StoreLockedError, LogCorruptError, EventDecodeError, BlobError, UserError];
 
 function report(error: unknown, command: Command, io: Io): number {
   if (error instanceof UsageError) {
@@ -105,7 +123,7 @@ function report(error: unknown, command: Command, io: Io): number {
     return 2;
   }
   if (error instanceof z.ZodError) {
-    io.err(`cairn ${command.name}: ${z.prettifyError(error)}`);
+    io.err(`cairn ${command.name}: ${describeIssues(error)}`);
     return 1;
   }
   if (userErrors.some((kind) => error instanceof kind)) {

@@ -1,4 +1,4 @@
-import { openStore } from "../service/open_store.ts";
+import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 
@@ -9,12 +9,12 @@ export const replay: Command = {
   usage: "cairn replay [--projection NAME]",
   async run(context: CommandContext): Promise<number> {
     const { values } = parseCommandArgs(context.args, { projection: { type: "string" } });
-    const store = await openStore(context.storeDir);
+    const { store } = await openCairn(context.storeDir);
     try {
       const started = performance.now();
       await store.runner.rebuild(values.projection);
       const seconds = (performance.now() - started) / 1000;
-      const names = values.projection ?? (store.runner.names.join(", ") || "no projections");
+      const names = values.projection ?? store.runner.names.join(", ");
       context.out(`replayed ${store.log.head} events into ${names} in ${seconds.toFixed(2)} s`);
       return 0;
     } finally {

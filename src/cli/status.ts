@@ -1,7 +1,7 @@
 import { FileLog } from "../../events/file_log.ts";
 import { readOwner, StoreLockedError } from "../../events/lock.ts";
 import { storeLayout } from "../service/paths.ts";
-import { openStore } from "../service/open_store.ts";
+import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { formatBytes } from "./format.ts";
@@ -41,7 +41,7 @@ interface StatusReport {
 async function collect(dir: string): Promise<StatusReport> {
   const model = "none (semantic search is not available yet)";
   try {
-    const store = await openStore(dir);
+    const { store } = await openCairn(dir);
     try {
       return {
         store: dir,

@@ -1,0 +1,218 @@
+import { join } from "node:path";
+import { sha256Hex } from "../../events/blobs.ts";
+import type { EventOf, StoredEvent } from "../../events/schema.ts";
+import type { Projection } from "../projection.ts";
+import { KuzuDb } from "./kuzu.ts";
+import { NameMatcher } from "./name_matcher.ts";
+import { createSchema } from "./schema.ts";
+
+/**
+ * The knowledge graph in Kùzu: memories, entities with observations, typed
+ * relations, and the edges from memories to the entities they name.
+ */
+export class GraphProjection implements Projection {
+  readonly name = "graph";
+  readonly version = 1;
+  #names = new NameMatcher();
+
+  private constructor(private readonly path: string, private db: KuzuDb) {}
+
+  /** Opens the graph database kept in `dir`. */
+  static async open(dir: string): Promise<GraphProjection> {
+    await Deno.mkdir(dir, { recursive: true });
+    const path = join(dir, "graph.kuzu");
+    const db = await KuzuDb.open(path);
+    await createSchema(db);
+    const projection = new GraphProjection(path, db);
+    for (const row of await db.run("MATCH (e:Entity) RETURN e.name AS name")) {
+      projection.#names.add(row.name as string);
+    }
+    return projection;
+  }
+
+  /** The open database, for queries. */
+  get database(): KuzuDb {
+    return this.db;
+  }
+
+  async apply(batch: readonly StoredEvent[]): Promise<void> {
+    await this.db.transaction(async () => {
+      for (const event of batch) await this.#apply(event);
+    });
+  }
+
+  async reset(): Promise<void> {
+    await this.db.close();
+    for (const suffix of ["", ".wal", ".shadow", ".tmp"]) {
+      await Deno.remove(this.path + suffix, { recursive: true }).catch(() => {});
+    }
+    this.db = await KuzuDb.open(this.path);
+    await createSchema(this.db);
+    this.#names.clear();
+  }
+
+  async digest(): Promise<string> {
+    const memories = await this.db.run(
+      `MATCH (m:Memory)
+       RETURN m.id, m.project, m.kind, m.content, m.tags, m.source, m.external_id, m.created_at,
+         m.updated_at, m.occurred_at, m.valid_from, m.valid_to, m.forgotten_at
+       ORDER BY m.id`,
+    );
+    const mentions = await this.db.run(
+      "MATCH (m:Memory)-[:MENTIONS]->(e:Entity) RETURN m.id, e.name ORDER BY m.id, e.name",
+    );
+    const entities = await this.db.run(
+      "MATCH (e:Entity) RETURN e.name, e.entity_type, e.project, e.observations ORDER BY e.name",
+    );
+    const relations = await this.db.run(
+      `MATCH (a:Entity)-[r:RELATES]->(b:Entity)
+       RETURN a.name, r.relation_type, b.name ORDER BY a.name, r.relation_type, b.name`,
+    );
+    return await sha256Hex(JSON.stringify({ memories, mentions, entities, relations }));
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+
+  async #apply(event: StoredEvent): Promise<void> {
+    switch (event.type) {
+      case "memory.remembered":
+        return await this.#remembered(event);
+      case "memory.revised":
+        return await this.#revised(event);
+      case "memory.forgotten":
+        await this.db.run("MATCH (m:Memory {id: $id}) SET m.forgotten_at = $ts", {
+          id: event.data.id,
+          ts: event.ts,
+        });
+        return;
+      case "memory.purged":
+        await this.db.run("MATCH (m:Memory {id: $id}) DETACH DELETE m", { id: event.data.id });
+        return;
+      case "entity.created":
+        await this.#ensureEntity(event.data.name, event.data.entity_type, event.data.project ?? "");
+        return await this.#changeObservations(event.data.name, event.data.observations, []);
+      case "entity.deleted":
+        await this.db.run("MATCH (e:Entity {name: $name}) DETACH DELETE e", {
+          name: event.data.name,
+        });
+        this.#names.delete(event.data.name);
+        return;
+      case "observations.added":
+        return await this.#changeObservations(event.data.entity, event.data.observations, []);
+      case "observations.deleted":
+        return await this.#changeObservations(event.data.entity, [], event.data.observations);
+      case "relation.created":
+        return await this.#relate(event.data.from, event.data.to, event.data.relation_type);
+      case "relation.deleted":
+        await this.db.run(
+          `MATCH (a:Entity {name: $from})-[r:RELATES {relation_type: $type}]->(b:Entity {name: $to})
+           DELETE r`,
+          { from: event.data.from, to: event.data.to, type: event.data.relation_type },
+        );
+        return;
+    }
+  }
+
+  async #remembered(event: EventOf<"memory.remembered"> & StoredEvent): Promise<void> {
+    const { data } = event;
+    await this.db.run(
+      `MERGE (m:Memory {id: $id})
+       SET m.project = $project, m.kind = $kind, m.content = $content, m.tags = $tags,
+         m.source = $source, m.external_id = $external_id, m.created_at = $ts, m.updated_at = $ts,
+         m.occurred_at = $occurred_at, m.valid_from = $valid_from, m.valid_to = $valid_to,
+         m.forgotten_at = "", m.seq = $seq, m.content_key = $content_key`,
+      {
+        id: data.id,
+        project: data.project ?? "",
+        kind: data.kind,
+        content: data.content,
+        tags: data.tags,
+        source: data.source ?? "",
+        external_id: data.external_id ?? "",
+        ts: event.ts,
+        occurred_at: data.occurred_at ?? "",
+        valid_from: data.valid_from ?? "",
+        valid_to: data.valid_to ?? "",
+        seq: event.seq,
+        content_key: await contentKey(data.content),
+      },
+    );
+    for (const name of data.entities ?? []) {
+      await this.#ensureEntity(name, "concept", data.project ?? "");
+    }
+    for (const relation of data.relations ?? []) {
+      await this.#relate(relation.from, relation.to, relation.relation_type);
+    }
+    await this.#linkMentions(data.id, data.content, data.entities ?? []);
+  }
+
+  async #revised(event: EventOf<"memory.revised"> & StoredEvent): Promise<void> {
+    const { data } = event;
+    const current = await this.db.run("MATCH (m:Memory {id: $id}) RETURN m.id", { id: data.id });
+    if (current.length === 0) return;
+    const fields: Record<string, string | string[]> = { updated_at: event.ts };
+    if (data.content !== undefined) {
+      fields.content = data.content;
+      fields.content_key = await contentKey(data.content);
+    }
+    if (data.kind !== undefined) fields.kind = data.kind;
+    if (data.tags !== undefined) fields.tags = data.tags;
+    if (data.valid_from !== undefined) fields.valid_from = data.valid_from;
+    if (data.valid_to !== undefined) fields.valid_to = data.valid_to;
+    const assignments = Object.keys(fields).map((key) => `m.${key} = $${key}`).join(", ");
+    await this.db.run(`MATCH (m:Memory {id: $id}) SET ${assignments}`, { id: data.id, ...fields });
+    if (data.content !== undefined) {
+      await this.db.run("MATCH (m:Memory {id: $id})-[r:MENTIONS]->(:Entity) DELETE r", {
+        id: data.id,
+      });
+      await this.#linkMentions(data.id, data.content, []);
+    }
+  }
+
+  async #ensureEntity(name: string, type: string, project: string): Promise<void> {
+    await this.db.run(
+      `MERGE (e:Entity {name: $name})
+       ON CREATE SET e.entity_type = $type, e.project = $project, e.observations = CAST([] AS STRING[])
+       ON MATCH SET e.entity_type = CASE WHEN $type = "concept" THEN e.entity_type ELSE $type END`,
+      { name, type, project },
+    );
+    this.#names.add(name);
+  }
+
+  async #changeObservations(name: string, add: string[], remove: string[]): Promise<void> {
+    const rows = await this.db.run("MATCH (e:Entity {name: $name}) RETURN e.observations AS o", {
+      name,
+    });
+    if (rows.length === 0) return;
+    const current = (rows[0]!.o as string[] | null) ?? [];
+    const next = [...new Set([...current, ...add])].filter((o) => !remove.includes(o));
+    await this.db.run("MATCH (e:Entity {name: $name}) SET e.observations = $next", { name, next });
+  }
+
+  async #relate(from: string, to: string, type: string): Promise<void> {
+    await this.#ensureEntity(from, "concept", "");
+    await this.#ensureEntity(to, "concept", "");
+    await this.db.run(
+      `MATCH (a:Entity {name: $from}), (b:Entity {name: $to})
+       MERGE (a)-[:RELATES {relation_type: $type}]->(b)`,
+      { from, to, type },
+    );
+  }
+
+  async #linkMentions(id: string, content: string, explicit: string[]): Promise<void> {
+    const names = new Set([...explicit, ...this.#names.match(content)]);
+    for (const name of names) {
+      await this.db.run(
+        `MATCH (m:Memory {id: $id}), (e:Entity {name: $name}) MERGE (m)-[:MENTIONS]->(e)`,
+        { id, name },
+      );
+    }
+  }
+}
+
+/** The key under which two memories count as the same text: sha256 of the case- and space-folded content. */
+export function contentKey(content: string): Promise<string> {
+  return sha256Hex(content.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim());
+}

@@ -1,0 +1,25 @@
+import { UserError } from "../service/errors.ts";
+import { parseCommandArgs } from "./args.ts";
+import { type Command, UsageError } from "./command.ts";
+import { memoryLine } from "./memory_format.ts";
+import { withCairn } from "./with_cairn.ts";
+
+/** `cairn get ID`: one memory. */
+export const get: Command = {
+  name: "get",
+  summary: "show one memory by id",
+  usage: "cairn get ID [--json]",
+  async run(context) {
+    const { values, positionals } = parseCommandArgs(
+      context.args,
+      { json: { type: "boolean" } },
+      true,
+    );
+    const [id] = positionals;
+    if (!id) throw new UsageError("give the memory's id");
+    const memory = await withCairn(context.storeDir, (cairn) => cairn.memories.get(id));
+    if (!memory) throw new UserError(`no memory with id ${id}`);
+    context.out(values.json ? JSON.stringify(memory) : memoryLine(memory));
+    return 0;
+  },
+};

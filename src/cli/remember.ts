@@ -1,0 +1,47 @@
+import { parseCommandArgs } from "./args.ts";
+import { type Command, UsageError } from "./command.ts";
+import { memoryLine } from "./memory_format.ts";
+import { withCairn } from "./with_cairn.ts";
+
+/** `cairn remember`: stores a memory (or says it is already known). */
+export const remember: Command = {
+  name: "remember",
+  summary: "store a memory: a decision, fact, pattern, preference or note",
+  usage: "cairn remember TEXT [--kind KIND] [--tag TAG]... [--project NAME] " +
+    "[--entity NAME]... [--valid-from DATE] [--valid-to DATE] [--force] [--json]",
+  async run(context) {
+    const { values, positionals } = parseCommandArgs(context.args, {
+      kind: { type: "string" },
+      tag: { type: "string", multiple: true },
+      project: { type: "string" },
+      entity: { type: "string", multiple: true },
+      source: { type: "string" },
+      "valid-from": { type: "string" },
+      "valid-to": { type: "string" },
+      force: { type: "boolean" },
+      json: { type: "boolean" },
+    }, true);
+    const content = positionals.join(" ");
+    if (!content.trim()) throw new UsageError("give the text to remember");
+    const result = await withCairn(context.storeDir, (cairn) =>
+      cairn.memories.remember({
+        content,
+        ...(values.kind ? { kind: values.kind as never } : {}),
+        tags: values.tag ?? [],
+        project: values.project ?? null,
+        ...(values.entity ? { entities: values.entity } : {}),
+        ...(values.source ? { source: values.source } : {}),
+        ...(values["valid-from"] ? { valid_from: values["valid-from"] } : {}),
+        ...(values["valid-to"] ? { valid_to: values["valid-to"] } : {}),
+        force: values.force ?? false,
+      }));
+    if (values.json) context.out(JSON.stringify(result));
+    else {
+      context.out(
+        result.duplicate ? "already known (use --force to store it again):" : "remembered:",
+      );
+      context.out(memoryLine(result.memory));
+    }
+    return 0;
+  },
+};

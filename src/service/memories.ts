@@ -1,0 +1,182 @@
+import { z } from "zod";
+import { MemoryKind, RelationRef } from "../../events/kinds/memory.ts";
+import type { NewEvent } from "../../events/schema.ts";
+import { contentKey, type GraphProjection } from "../../projections/graph/graph_projection.ts";
+import { compactStore } from "./compact.ts";
+import { UserError } from "./errors.ts";
+import { newId } from "./ids.ts";
+import { MEMORY_COLUMNS, type MemoryRecord, toMemory } from "./memory_record.ts";
+import type { Store } from "./store.ts";
+
+/** Largest memory content accepted, in characters. */
+export const MAX_MEMORY_CHARS = 64 * 1024;
+
+const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date");
+
+/** What `remember` accepts. */
+export const RememberInput = z.object({
+  content: z.string().trim().min(1, "content is empty").max(MAX_MEMORY_CHARS),
+  kind: MemoryKind.default("note"),
+  tags: z.array(z.string().min(1)).default([]),
+  project: z.string().min(1).nullable().default(null),
+  entities: z.array(z.string().min(1)).optional(),
+  relations: z.array(RelationRef).optional(),
+  source: z.string().optional(),
+  external_id: z.string().optional(),
+  valid_from: isoDate.optional(),
+  valid_to: isoDate.optional(),
+  occurred_at: isoDate.optional(),
+  /** Store even if the same text is already known. */
+  force: z.boolean().default(false),
+});
+
+/** What `revise` accepts: the id and the fields to change. */
+export const ReviseInput = z.object({
+  id: z.string().min(1),
+  content: z.string().trim().min(1).max(MAX_MEMORY_CHARS).optional(),
+  kind: MemoryKind.optional(),
+  tags: z.array(z.string().min(1)).optional(),
+  valid_from: isoDate.optional(),
+  valid_to: isoDate.optional(),
+});
+
+/** What `list` accepts. */
+export const ListInput = z.object({
+  project: z.string().min(1).optional(),
+  kind: MemoryKind.optional(),
+  tag: z.string().min(1).optional(),
+  include_forgotten: z.boolean().default(false),
+  limit: z.number().int().min(1).max(50).default(20),
+  offset: z.number().int().min(0).default(0),
+});
+
+/** The outcome of `remember`: the memory, and whether it was already known. */
+export interface Remembered {
+  memory: MemoryRecord;
+  duplicate: boolean;
+}
+
+/** Memories: the commands that append their events and the queries that read the graph. */
+export class Memories {
+  constructor(private readonly store: Store, private readonly graph: GraphProjection) {}
+
+  /** Stores a memory, or returns the existing one with the same text in the same project. */
+  async remember(input: z.input<typeof RememberInput>): Promise<Remembered> {
+    const data = RememberInput.parse(input);
+    if (!data.force) {
+      const existing = await this.#sameText(data.content, data.project);
+      if (existing) return { memory: existing, duplicate: true };
+    }
+    const { force: _force, ...fields } = data;
+    const id = newId("mem");
+    await this.store.append([{
+      type: "memory.remembered",
+      v: 1,
+      data: { ...withoutUndefined(fields), id },
+    }]);
+    return { memory: await this.#require(id), duplicate: false };
+  }
+
+  /** Stores many memory records at once (one group commit), skipping none. */
+  async importMany(inputs: Array<z.input<typeof RememberInput>>): Promise<number> {
+    const events: NewEvent[] = inputs.map((input) => {
+      const { force: _force, ...fields } = RememberInput.parse(input);
+      return {
+        type: "memory.remembered",
+        v: 1,
+        data: { ...withoutUndefined(fields), id: newId("mem") },
+      };
+    });
+    await this.store.append(events);
+    return events.length;
+  }
+
+  /** Changes a memory; the earlier version stays in the log. */
+  async revise(input: z.input<typeof ReviseInput>): Promise<MemoryRecord> {
+    const { id, ...changes } = ReviseInput.parse(input);
+    const current = await this.#require(id);
+    if (current.forgotten_at) {
+      throw new UserError(`memory ${id} is forgotten; remember it again instead`);
+    }
+    if (Object.values(changes).every((value) => value === undefined)) {
+      throw new UserError("nothing to revise: give content, kind, tags, valid_from or valid_to");
+    }
+    await this.store.append([{
+      type: "memory.revised",
+      v: 1,
+      data: { id, ...withoutUndefined(changes) },
+    }]);
+    return await this.#require(id);
+  }
+
+  /**
+   * Forgets a memory (it stays in the log). With `purge`, its content leaves
+   * the log too: the memory's events are removed by a compaction.
+   */
+  async forget(id: string, options: { reason?: string; purge?: boolean } = {}): Promise<void> {
+    const current = await this.#require(id);
+    const events: NewEvent[] = [];
+    if (!current.forgotten_at) {
+      events.push({
+        type: "memory.forgotten",
+        v: 1,
+        data: { id, ...(options.reason ? { reason: options.reason } : {}) },
+      });
+    }
+    if (options.purge) events.push({ type: "memory.purged", v: 1, data: { id } });
+    if (events.length) await this.store.append(events);
+    if (options.purge) await compactStore(this.store);
+  }
+
+  /** One memory by id, or undefined. */
+  async get(id: string): Promise<MemoryRecord | undefined> {
+    const rows = await this.graph.database.run(
+      `MATCH (m:Memory {id: $id}) RETURN ${MEMORY_COLUMNS}`,
+      { id },
+    );
+    return rows[0] ? toMemory(rows[0]) : undefined;
+  }
+
+  /** Memories matching the filters, newest first. */
+  async list(input: z.input<typeof ListInput> = {}): Promise<MemoryRecord[]> {
+    const filter = ListInput.parse(input);
+    const rows = await this.graph.database.run(
+      `MATCH (m:Memory)
+       WHERE ($project = "" OR m.project = $project OR m.project = "")
+         AND ($kind = "" OR m.kind = $kind)
+         AND ($tag = "" OR list_contains(m.tags, $tag))
+         AND ($include_forgotten OR m.forgotten_at = "")
+       RETURN ${MEMORY_COLUMNS} ORDER BY m.seq DESC SKIP $offset LIMIT $limit`,
+      {
+        project: filter.project ?? "",
+        kind: filter.kind ?? "",
+        tag: filter.tag ?? "",
+        include_forgotten: filter.include_forgotten,
+        offset: filter.offset,
+        limit: filter.limit,
+      },
+    );
+    return rows.map(toMemory);
+  }
+
+  async #require(id: string): Promise<MemoryRecord> {
+    const memory = await this.get(id);
+    if (!memory) {
+      throw new UserError(`no memory with id ${id}; \`cairn list\` shows the stored ones`);
+    }
+    return memory;
+  }
+
+  async #sameText(content: string, project: string | null): Promise<MemoryRecord | undefined> {
+    const rows = await this.graph.database.run(
+      `MATCH (m:Memory) WHERE m.content_key = $key AND m.project = $project AND m.forgotten_at = ""
+       RETURN ${MEMORY_COLUMNS} LIMIT 1`,
+      { key: await contentKey(content), project: project ?? "" },
+    );
+    return rows[0] ? toMemory(rows[0]) : undefined;
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir } from "../helpers.ts";
+
+Deno.test("cairn remember, list, revise, forget and get work end to end", async () => {
+  await using tmp = await tempDir();
+  const store = ["--store", tmp.path];
+  const stored = await cli([
+    ...store,
+    "remember",
+    "Retries",
+    "use",
+    "exponential",
+    "backoff",
+    "--kind",
+    "pattern",
+    "--json",
+  ]);
+  assert.equal(stored.code, 0, stored.stderr);
+  const { memory } = JSON.parse(stored.stdout);
+  assert.equal(memory.content, "Retries use exponential backoff");
+  const listed = await cli([...store, "list"]);
+  assert.match(listed.stdout, /\[pattern\] Retries use exponential backoff/);
+  const revised = await cli([
+    ...store,
+    "revise",
+    memory.id,
+    "Retries",
+    "use",
+    "jittered",
+    "backoff",
+  ]);
+  assert.match(revised.stdout, /jittered/);
+  assert.equal((await cli([...store, "forget", memory.id])).code, 0);
+  assert.match((await cli([...store, "list"])).stdout, /no memories match/);
+  const missing = await cli([...store, "get", "mem_missing"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /no memory with id mem_missing/);
+  const bad = await cli([...store, "remember", "x", "--kind", "rumour"]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /kind/);
+});
+
+Deno.test("cairn import reads benchmark-format JSONL and refuses a bad line without importing anything", async () => {
+  await using tmp = await tempDir();
+  const good = join(tmp.path, "good.jsonl");
+  await Deno.writeTextFile(
+    good,
+    [
+      {
+        id: "c:1",
+        project: "c",
+        kind: "conversation",
+        content: "Ann: I adopted a cat",
+        ts: "2023-05-08T13:56:00",
+        session: "c:S1",
+        speaker: "Ann",
+      },
+      {
+        id: "c:2",
+        project: "c",
+        kind: "conversation",
+        content: "Bob: nice!",
+        ts: "2023-05-08T13:57:00",
+        session: "c:S1",
+        speaker: "Bob",
+      },
+    ].map((line) => JSON.stringify(line)).join("\n") + "\n",
+  );
+  const store = ["--store", join(tmp.path, "store")];
+  const imported = await cli([...store, "import", good]);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stdout, /imported 2 memories/);
+  const bad = join(tmp.path, "bad.jsonl");
+  await Deno.writeTextFile(bad, `{"id":"x","content":"fine"}\n{"id":"y"}\n`);
+  const refused = await cli([...store, "import", bad]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /bad\.jsonl:2: .*content/);
+  const listed = JSON.parse((await cli([...store, "list", "--json"])).stdout);
+  assert.equal(listed.length, 2);
+  assert.equal(listed[0].external_id, "c:2");
+});

@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { openCairn } from "../../src/service/cairn.ts";
+import { UserError } from "../../src/service/errors.ts";
+import { collect, tempDir } from "../helpers.ts";
+
+async function withStore(test: (cairn: Awaited<ReturnType<typeof openCairn>>) => Promise<void>) {
+  await using tmp = await tempDir();
+  const cairn = await openCairn(tmp.path);
+  try {
+    await test(cairn);
+  } finally {
+    await cairn.close();
+  }
+}
+
+Deno.test("Memories.remember() appends one memory.remembered event and the memory can be read back", () =>
+  withStore(async (cairn) => {
+    const { memory, duplicate } = await cairn.memories.remember({
+      content: "Use pnpm, not npm, in this repo",
+      kind: "preference",
+      tags: ["tooling"],
+      project: "web",
+    });
+    assert.equal(duplicate, false);
+    const events = await collect(cairn.store.log.read());
+    assert.deepEqual(events.map((e) => e.type), ["memory.remembered"]);
+    assert.deepEqual(await cairn.memories.get(memory.id), memory);
+    assert.equal(memory.project, "web");
+  }));
+
+Deno.test("Memories.remember() returns the existing memory for the same text in the same project", () =>
+  withStore(async (cairn) => {
+    const first = await cairn.memories.remember({
+      content: "Deploys run on Tuesdays.",
+      project: "ops",
+    });
+    const again = await cairn.memories.remember({
+      content: "  deploys run on TUESDAYS. ",
+      project: "ops",
+    });
+    assert.equal(again.duplicate, true);
+    assert.equal(again.memory.id, first.memory.id);
+    const elsewhere = await cairn.memories.remember({
+      content: "Deploys run on Tuesdays.",
+      project: "web",
+    });
+    assert.equal(elsewhere.duplicate, false);
+    const forced = await cairn.memories.remember({
+      content: "Deploys run on Tuesdays.",
+      project: "ops",
+      force: true,
+    });
+    assert.equal(forced.duplicate, false);
+    assert.equal((await collect(cairn.store.log.read())).length, 3);
+  }));
+
+Deno.test("Memories.revise() keeps history in the log and changes what get() returns", () =>
+  withStore(async (cairn) => {
+    const { memory } = await cairn.memories.remember({ content: "Cache TTL is 5 minutes" });
+    const revised = await cairn.memories.revise({
+      id: memory.id,
+      content: "Cache TTL is 10 minutes",
+      tags: ["cache"],
+    });
+    assert.equal(revised.content, "Cache TTL is 10 minutes");
+    assert.deepEqual(revised.tags, ["cache"]);
+    const types = (await collect(cairn.store.log.read())).map((e) => e.type);
+    assert.deepEqual(types, ["memory.remembered", "memory.revised"]);
+    await assert.rejects(() => cairn.memories.revise({ id: memory.id }), UserError);
+    await assert.rejects(
+      () => cairn.memories.revise({ id: "mem_nope", content: "x" }),
+      /no memory with id mem_nope/,
+    );
+  }));
+
+Deno.test("Memories.forget() hides a memory from list(); --purge removes its content from the log", () =>
+  withStore(async (cairn) => {
+    const keep = await cairn.memories.remember({ content: "Keep me" });
+    const secret = await cairn.memories.remember({ content: "The staging password is hunter2" });
+    const other = await cairn.memories.remember({ content: "Forget me softly" });
+    await cairn.memories.forget(other.memory.id, { reason: "outdated" });
+    assert.deepEqual((await cairn.memories.list()).map((m) => m.id), [
+      secret.memory.id,
+      keep.memory.id,
+    ]);
+    assert.equal((await cairn.memories.list({ include_forgotten: true })).length, 3);
+    await cairn.memories.forget(secret.memory.id, { purge: true });
+    const log = JSON.stringify(await collect(cairn.store.log.read()));
+    assert.doesNotMatch(log, /hunter2/);
+    assert.equal(await cairn.memories.get(secret.memory.id), undefined);
+    assert.ok(await cairn.memories.get(other.memory.id));
+  }));
+
+Deno.test("Memories.list() filters by project (globals included), kind and tag, newest first", () =>
+  withStore(async (cairn) => {
+    await cairn.memories.remember({ content: "global rule", kind: "pattern" });
+    await cairn.memories.remember({ content: "api fact", project: "api", tags: ["http"] });
+    await cairn.memories.remember({ content: "web fact", project: "web" });
+    const api = await cairn.memories.list({ project: "api" });
+    assert.deepEqual(api.map((m) => m.content), ["api fact", "global rule"]);
+    assert.deepEqual((await cairn.memories.list({ kind: "pattern" })).map((m) => m.content), [
+      "global rule",
+    ]);
+    assert.deepEqual((await cairn.memories.list({ tag: "http" })).map((m) => m.content), [
+      "api fact",
+    ]);
+    assert.equal((await cairn.memories.list({ limit: 1, offset: 1 }))[0]!.content, "api fact");
+  }));
+
+Deno.test("Memories.remember() refuses empty or oversized content with a readable error", () =>
+  withStore(async (cairn) => {
+    await assert.rejects(() => cairn.memories.remember({ content: "   " }), /content is empty/);
+    await assert.rejects(() => cairn.memories.remember({ content: "x".repeat(70_000) }));
+    await assert.rejects(
+      () => cairn.memories.remember({ content: "x", valid_from: "yesterday" }),
+      /ISO 8601/,
+    );
+    assert.equal(cairn.store.log.head, 0);
+  }));
