@@ -5,6 +5,7 @@ import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { formatBytes } from "./format.ts";
+import { reportRecovery } from "./with_cairn.ts";
 
 /** `cairn status`: where the store is, how big the log is, how far each projection has got. */
 export const status: Command = {
@@ -13,7 +14,7 @@ export const status: Command = {
   usage: "cairn status [--json]",
   async run(context: CommandContext): Promise<number> {
     const { values } = parseCommandArgs(context.args, { json: { type: "boolean" } });
-    const report = await collect(context.storeDir);
+    const report = await collect(context.storeDir, context.err);
     if (values.json) {
       context.out(JSON.stringify(report));
       return 0;
@@ -38,11 +39,12 @@ interface StatusReport {
   model: string;
 }
 
-async function collect(dir: string): Promise<StatusReport> {
+async function collect(dir: string, warn: (line: string) => void): Promise<StatusReport> {
   const model = "none (semantic search is not available yet)";
   try {
     const { store } = await openCairn(dir);
     try {
+      reportRecovery(store.log.recovery, warn);
       return {
         store: dir,
         logBytes: await store.log.size(),

@@ -94,3 +94,17 @@ Deno.test("cairn compact and replay run on a store", async () => {
   assert.equal(replay.code, 0, replay.stderr);
   assert.match(replay.stdout, /replayed 3 events/);
 });
+
+Deno.test("cairn status says when it cut a torn last record", async () => {
+  await using tmp = await tempDir();
+  const logDir = join(tmp.path, "log");
+  const log = await FileLog.open(logDir);
+  await log.append([remembered("a"), remembered("b")]);
+  await log.close();
+  const segment = join(logDir, (await readManifest(logDir))!.segments[0]!.file);
+  await Deno.truncate(segment, (await Deno.stat(segment)).size - 3);
+  const status = await cli(["--store", tmp.path, "status", "--json"]);
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stderr, /warning: the last record of log segment .* was torn/);
+  assert.equal(JSON.parse(status.stdout).head, 1);
+});
