@@ -1,0 +1,54 @@
+/** The rank lists that can vote for a candidate. */
+export type Signal = "vector" | "lexical" | "graph";
+
+/** How much each signal's vote counts. */
+export type SignalWeights = Record<Signal, number>;
+
+/** The default weights (DESIGN: vector 0.40, lexical 0.15, graph 0.45). */
+export const DEFAULT_WEIGHTS: SignalWeights = { vector: 0.40, lexical: 0.15, graph: 0.45 };
+
+/** RRF's constant: a hit at rank r (from 1) contributes weight / (k + r). */
+export const RRF_K = 60;
+
+/** One candidate's fused score and the parts it came from. */
+export interface Fused {
+  id: string;
+  score: number;
+  /** Rank (from 1) in each list that had it. */
+  ranks: Partial<Record<Signal, number>>;
+}
+
+/**
+ * Weighted reciprocal rank fusion: each list votes `weight / (k + rank)` for
+ * its items; the sum orders the candidates (ties by id, so the order is stable).
+ */
+export function reciprocalRankFusion(
+  lists: Partial<Record<Signal, readonly string[]>>,
+  weights: SignalWeights = DEFAULT_WEIGHTS,
+  k = RRF_K,
+): Fused[] {
+  const fused = new Map<string, Fused>();
+  for (const [signal, ids] of Object.entries(lists) as Array<[Signal, readonly string[]]>) {
+    ids.forEach((id, index) => {
+      const entry = fused.get(id) ?? { id, score: 0, ranks: {} };
+      if (entry.ranks[signal] !== undefined) return;
+      entry.ranks[signal] = index + 1;
+      entry.score += weights[signal] / (k + index + 1);
+      fused.set(id, entry);
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * Standard scores: (x - mean) / standard deviation, so that lists from
+ * different sources (memories, code, sessions) compete on one scale. A list
+ * whose scores are all equal maps to zeros.
+ */
+export function zScores(values: readonly number[]): number[] {
+  if (values.length === 0) return [];
+  const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+  const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / values.length;
+  const deviation = Math.sqrt(variance);
+  return values.map((v) => (deviation === 0 ? 0 : (v - mean) / deviation));
+}

@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { reciprocalRankFusion, zScores } from "../../src/recall/fuse.ts";
+
+Deno.test("reciprocalRankFusion() sums weight / (60 + rank) over the lists", () => {
+  const fused = reciprocalRankFusion(
+    { vector: ["a", "b", "c"], lexical: ["c", "a"] },
+    { vector: 1, lexical: 1, graph: 1 },
+  );
+  assert.deepEqual(fused.map((f) => f.id), ["a", "c", "b"]);
+  assert.equal(fused[0]!.score, 1 / 61 + 1 / 62);
+  assert.equal(fused[1]!.score, 1 / 63 + 1 / 61);
+  assert.equal(fused[2]!.score, 1 / 62);
+  assert.deepEqual(fused[1]!.ranks, { vector: 3, lexical: 1 });
+});
+
+Deno.test("reciprocalRankFusion() applies weights and counts an id once per list", () => {
+  const fused = reciprocalRankFusion(
+    { vector: ["a", "a"], graph: ["b"] },
+    { vector: 0.4, lexical: 0.15, graph: 0.45 },
+  );
+  assert.deepEqual(fused.map((f) => f.id), ["b", "a"]);
+  assert.equal(fused[1]!.score, 0.4 / 61);
+  assert.equal(fused[0]!.score, 0.45 / 61);
+});
+
+Deno.test("zScores() centres and scales, and maps a flat list to zeros", () => {
+  const z = zScores([1, 2, 3]);
+  assert.ok(Math.abs(z[0]! + Math.sqrt(1.5)) < 1e-12);
+  assert.equal(z[1], 0);
+  assert.deepEqual(zScores([5, 5]), [0, 0]);
+  assert.deepEqual(zScores([]), []);
+});
