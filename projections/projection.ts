@@ -9,6 +9,8 @@ export interface Projection {
   readonly name: string;
   /** Bump when the projection's code changes what it stores: it is rebuilt on open. */
   readonly version: number;
+  /** Slow projections (vectors) catch up behind the others, without holding up writes. */
+  readonly background?: boolean;
   /** Applies a batch of consecutive events, durably, before resolving. */
   apply(batch: readonly StoredEvent[]): Promise<void>;
   /** Drops everything, leaving the projection as if no event had been applied. */

@@ -15,11 +15,16 @@ const BATCH = 512;
 /**
  * Keeps projections at the head of the log: on open it rebuilds any projection
  * whose code version changed and catches every one up; after each append the
- * store calls {@linkcode ProjectionRunner.catchUp} again.
+ * store calls {@linkcode ProjectionRunner.catchUp} again. Projections marked
+ * `background` (the slow ones, such as vectors) catch up in their own lane,
+ * which `catchUp` starts but does not wait for.
  */
 export class ProjectionRunner {
   #checkpoints = new Map<string, number>();
   #running: Promise<void> | undefined;
+  #background: Promise<void> = Promise.resolve();
+  #backgroundQueued = false;
+  #stopping = false;
 
   private constructor(
     private readonly log: EventLog,
@@ -51,20 +56,49 @@ export class ProjectionRunner {
     return this.projections.map((projection) => projection.name);
   }
 
-  /** Applies every event past each projection's checkpoint. Calls are serialised. */
+  /**
+   * Applies every event past each foreground projection's checkpoint, and starts
+   * the background lane. Calls are serialised.
+   */
   catchUp(): Promise<void> {
     const previous = this.#running ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(() => this.#catchUpAll());
+    const next = previous.catch(() => {}).then(() => this.#catchUpAll(this.#foreground()));
     this.#running = next;
+    this.#kickBackground();
     return next;
   }
 
-  /** Rebuilds one projection (or all) from the first event. */
+  /** Resolves when the background projections have reached the head as it is now. */
+  async settled(): Promise<void> {
+    await this.#running?.catch(() => {});
+    this.#kickBackground();
+    await this.#background;
+  }
+
+  #foreground(): readonly Projection[] {
+    return this.projections.filter((projection) => !projection.background);
+  }
+
+  #kickBackground(): void {
+    const lane = this.projections.filter((projection) => projection.background);
+    if (lane.length === 0 || this.#backgroundQueued || this.#stopping) return;
+    this.#backgroundQueued = true;
+    this.#background = this.#background.then(async () => {
+      this.#backgroundQueued = false;
+      if (!this.#stopping) await this.#catchUpAll(lane);
+    }).catch((error) => {
+      console.error(`cairn: background projection failed: ${(error as Error).message}`);
+    });
+  }
+
+  /** Rebuilds one projection (or all) from the first event, background ones included. */
   async rebuild(name?: string): Promise<void> {
     const chosen = this.#select(name);
     await this.#running?.catch(() => {});
+    await this.#background;
     for (const projection of chosen) await this.#reset(projection);
     await this.catchUp();
+    await this.settled();
   }
 
   /** Each projection's checkpoint and lag behind the log head. */
@@ -87,9 +121,11 @@ export class ProjectionRunner {
     return out;
   }
 
-  /** Closes every projection. */
+  /** Stops the background lane after its current batch and closes every projection. */
   async close(): Promise<void> {
+    this.#stopping = true;
     await this.#running?.catch(() => {});
+    await this.#background;
     for (const projection of this.projections) await projection.close();
   }
 
@@ -108,14 +144,15 @@ export class ProjectionRunner {
     this.#checkpoints.set(projection.name, 0);
   }
 
-  async #catchUpAll(): Promise<void> {
+  async #catchUpAll(projections: readonly Projection[]): Promise<void> {
     const head = this.log.head;
-    const behind = this.projections.filter((p) => (this.#checkpoints.get(p.name) ?? 0) < head);
+    const behind = projections.filter((p) => (this.#checkpoints.get(p.name) ?? 0) < head);
     if (behind.length === 0) return;
     const from = Math.min(...behind.map((p) => this.#checkpoints.get(p.name) ?? 0)) + 1;
     let batch: StoredEvent[] = [];
     for await (const event of this.log.read(from)) {
       batch.push(event);
+      if (this.#stopping && behind.every((p) => p.background)) return;
       if (batch.length >= BATCH) {
         await this.#applyBatch(behind, batch);
         batch = [];

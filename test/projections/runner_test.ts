@@ -93,3 +93,37 @@ Deno.test("ProjectionRunner counts the head as applied when compaction dropped t
   const runner = await ProjectionRunner.open(log, [new MemoryContents()], new MemoryCheckpoints());
   assert.equal(runner.status()[0]!.lag, 0);
 });
+
+/** A background projection that only finishes a batch when the test lets it. */
+class Gated extends MemoryContents {
+  readonly background = true;
+  #release: (() => void) | undefined;
+  gate = Promise.resolve();
+  hold(): void {
+    this.gate = new Promise((resolve) => (this.#release = resolve));
+  }
+  release(): void {
+    this.#release?.();
+  }
+  override async apply(batch: readonly StoredEvent[]): Promise<void> {
+    await this.gate;
+    await super.apply(batch);
+  }
+}
+
+Deno.test("ProjectionRunner: background projections catch up behind the writes; settled() waits for them", async () => {
+  const log = new MemoryLog();
+  const slow = new Gated();
+  const runner = await ProjectionRunner.open(log, [slow], new MemoryCheckpoints());
+  slow.hold();
+  await log.append([remembered("a")]);
+  await runner.catchUp();
+  assert.equal(slow.contents.size, 0, "catchUp() does not wait for the background lane");
+  assert.equal(runner.status()[0]!.lag, 1);
+  const settled = runner.settled();
+  slow.release();
+  await settled;
+  assert.deepEqual([...slow.contents.keys()], ["a"]);
+  assert.equal(runner.status()[0]!.lag, 0);
+  await runner.close();
+});
