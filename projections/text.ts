@@ -1,0 +1,219 @@
+import { type BlobStore, sha256Hex } from "../events/blobs.ts";
+import type { StoredEvent } from "../events/schema.ts";
+import { codeTokens } from "../src/recall/tokens.ts";
+import type { Projection } from "./projection.ts";
+import { Bm25Index, type Bm25Options } from "./text_bm25.ts";
+import { type TextDoc, type TextOp, type TextSource, TextStore } from "./text_store.ts";
+
+export type { TextSource } from "./text_store.ts";
+
+/** One lexical hit: the document's source, its id within the source, and its BM25 score. */
+export interface TextHit {
+  source: TextSource;
+  id: string;
+  score: number;
+}
+
+/** What to search and where. */
+export interface TextSearchOptions {
+  sources: TextSource[];
+  /** Only this project's documents and the global ones; every project when null or absent. */
+  project?: string | null;
+  limit: number;
+}
+
+type Meta = { id: string; project: string | null };
+
+const tokenize = (text: string) => codeTokens(text);
+// BM25+ with coordination ranked best on locomo-dev (docs/lexical.md): nDCG@10 0.512 vs 0.488 plain.
+const RANKING: Bm25Options = { k1: 1.2, b: 0.75, delta: 0.5, coord: true };
+
+/**
+ * The lexical (BM25) index of memories, code chunks and session turns, one
+ * index per source, with the code-aware tokenizer of `src/recall/tokens.ts`.
+ * Durable through a journal of document upserts and removals (see
+ * {@linkcode TextStore}); everything is in memory for search.
+ */
+export class TextProjection implements Projection {
+  readonly name = "text";
+  readonly version = 1;
+  #docs = new Map<string, TextDoc>();
+  #files = new Map<string, Set<string>>();
+  #indexes: Record<TextSource, Bm25Index<Meta>> = {
+    memory: new Bm25Index(tokenize, RANKING),
+    code: new Bm25Index(tokenize, RANKING),
+    turn: new Bm25Index(tokenize, RANKING),
+  };
+
+  private constructor(private readonly store: TextStore, private readonly blobs: BlobStore) {}
+
+  /** Opens the index kept in `dir`; chunk and turn texts are read from `blobs`. */
+  static async open(dir: string, blobs: BlobStore): Promise<TextProjection> {
+    const { store, docs } = await TextStore.open(dir);
+    const projection = new TextProjection(store, blobs);
+    for (const doc of docs.values()) projection.#put(doc);
+    return projection;
+  }
+
+  /** Documents held per source. */
+  counts(): Record<TextSource, number> {
+    return {
+      memory: this.#indexes.memory.size,
+      code: this.#indexes.code.size,
+      turn: this.#indexes.turn.size,
+    };
+  }
+
+  async apply(batch: readonly StoredEvent[]): Promise<void> {
+    const ops: TextOp[] = [];
+    for (const event of batch) {
+      for (const op of await this.#opsOf(event)) {
+        if ("removed" in op) this.#remove(op.key);
+        else this.#put(op);
+        ops.push(op);
+      }
+    }
+    await this.store.append(ops, () => this.#docs.values());
+  }
+
+  /**
+   * The best documents for `query` among `sources`, within `project` (global
+   * documents included) when given. Scores are BM25 within their source; the
+   * sources are interleaved by rank so that none crowds the others out.
+   */
+  search(query: string, options: TextSearchOptions): TextHit[] {
+    const project = options.project;
+    const accept = project == null
+      ? undefined
+      : (meta: Meta) => meta.project === project || meta.project === null;
+    const lists = options.sources.map((source) =>
+      this.#indexes[source].search(query, options.limit, accept)
+        .map((hit, rank) => ({ source, id: hit.meta.id, score: hit.score, rank }))
+    );
+    return lists.flat()
+      .sort((a, b) => a.rank - b.rank || b.score - a.score)
+      .slice(0, options.limit)
+      .map(({ source, id, score }) => ({ source, id, score }));
+  }
+
+  async reset(): Promise<void> {
+    this.#docs.clear();
+    this.#files.clear();
+    for (const index of Object.values(this.#indexes)) index.clear();
+    await this.store.reset();
+  }
+
+  digest(): Promise<string> {
+    const keys = [...this.#docs.keys()].sort();
+    return sha256Hex(keys.map((key) => JSON.stringify(canonical(this.#docs.get(key)!))).join("\n"));
+  }
+
+  /** Writes a fresh snapshot and empties the journal (also done on its own as the journal grows). */
+  compact(): Promise<void> {
+    return this.store.snapshot(this.#docs.values());
+  }
+
+  close(): Promise<void> {
+    this.store.close();
+    return Promise.resolve();
+  }
+
+  async #opsOf(event: StoredEvent): Promise<TextOp[]> {
+    switch (event.type) {
+      case "memory.remembered": {
+        const { id, project, kind, content, tags } = event.data;
+        return [{
+          key: `memory:${id}`,
+          source: "memory",
+          id,
+          project,
+          kind,
+          fields: [content, tags.join(" ")],
+        }];
+      }
+      case "memory.revised": {
+        const old = this.#docs.get(`memory:${event.data.id}`);
+        if (!old) return [];
+        const { content, tags, kind } = event.data;
+        return [{
+          ...old,
+          kind: kind ?? old.kind!,
+          fields: [content ?? old.fields[0]!, tags ? tags.join(" ") : old.fields[1]!],
+        }];
+      }
+      case "memory.forgotten":
+      case "memory.purged":
+        return [{ key: `memory:${event.data.id}`, removed: true }];
+      case "file.indexed": {
+        const { project, path, chunks } = event.data;
+        const file = `${project}\0${path}`;
+        const texts = await Promise.all(chunks.map((chunk) => this.blobs.get(chunk.text)));
+        const upserts: TextDoc[] = chunks.map((chunk, i) => ({
+          key: `chunk:${project}:${chunk.id}`,
+          source: "code",
+          id: chunk.id,
+          project,
+          file,
+          fields: [chunk.name, path, texts[i]!],
+        }));
+        const kept = new Set(upserts.map((doc) => doc.key));
+        const stale = [...this.#files.get(file) ?? []].filter((key) => !kept.has(key));
+        return [...stale.map((key) => ({ key, removed: true as const })), ...upserts];
+      }
+      case "file.removed":
+        return this.#removeFiles((file) => file === `${event.data.project}\0${event.data.path}`);
+      case "project.deleted":
+        return this.#removeFiles((file) => file.startsWith(`${event.data.project}\0`));
+      case "turn.ingested": {
+        const { session, line, project, text } = event.data;
+        const id = `${session}:${line}`;
+        return [{
+          key: `turn:${id}`,
+          source: "turn",
+          id,
+          project,
+          fields: [await this.blobs.get(text)],
+        }];
+      }
+      case "turn.retracted":
+        return [{ key: `turn:${event.data.session}:${event.data.line}`, removed: true }];
+      default:
+        return [];
+    }
+  }
+
+  #removeFiles(match: (file: string) => boolean): TextOp[] {
+    return [...this.#files].filter(([file]) => match(file))
+      .flatMap(([, keys]) => [...keys].map((key) => ({ key, removed: true as const })));
+  }
+
+  #put(doc: TextDoc): void {
+    this.#remove(doc.key);
+    this.#docs.set(doc.key, doc);
+    this.#indexes[doc.source].set(doc.key, doc.fields.join("\n"), {
+      id: doc.id,
+      project: doc.project,
+    });
+    if (doc.file !== undefined) {
+      let keys = this.#files.get(doc.file);
+      if (!keys) this.#files.set(doc.file, keys = new Set());
+      keys.add(doc.key);
+    }
+  }
+
+  #remove(key: string): void {
+    const doc = this.#docs.get(key);
+    if (!doc) return;
+    this.#docs.delete(key);
+    this.#indexes[doc.source].delete(key);
+    if (doc.file === undefined) return;
+    const keys = this.#files.get(doc.file)!;
+    keys.delete(key);
+    if (keys.size === 0) this.#files.delete(doc.file);
+  }
+}
+
+/** A document with its fields in a fixed order, so equal content digests equally. */
+function canonical(doc: TextDoc): unknown[] {
+  return [doc.key, doc.source, doc.id, doc.project, doc.kind ?? null, doc.file ?? null, doc.fields];
+}

@@ -1,0 +1,216 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { BlobStore } from "../../events/blobs.ts";
+import type { NewEvent, StoredEvent } from "../../events/schema.ts";
+import { TextProjection, type TextSearchOptions } from "../../projections/text.ts";
+import { remembered, tempDir } from "../helpers.ts";
+
+let seq = 0;
+/** Gives events the place and time the log would. */
+function stored(...events: NewEvent[]): StoredEvent[] {
+  return events.map((event) => ({ ...event, seq: ++seq, ts: new Date(0).toISOString() }));
+}
+
+async function fileIndexed(
+  blobs: BlobStore,
+  project: string,
+  path: string,
+  chunks: Array<{ id: string; name: string; text: string }>,
+): Promise<NewEvent> {
+  const hashes = await blobs.putMany(chunks.map((chunk) => chunk.text));
+  return {
+    type: "file.indexed",
+    v: 1,
+    data: {
+      project,
+      path,
+      hash: "h",
+      size: 1,
+      mtime_ms: 0,
+      language: "typescript",
+      chunks: chunks.map((chunk, i) => ({
+        id: chunk.id,
+        start_line: 1,
+        end_line: 2,
+        kind: "function",
+        name: chunk.name,
+        text: hashes[i]!,
+      })),
+      references: [],
+    },
+  };
+}
+
+async function turnIngested(
+  blobs: BlobStore,
+  session: string,
+  line: number,
+  text: string,
+): Promise<NewEvent> {
+  return {
+    type: "turn.ingested",
+    v: 1,
+    data: {
+      agent: "claude",
+      session,
+      line,
+      project: "p",
+      started_at: new Date(0).toISOString(),
+      provisional: false,
+      text: await blobs.put(text),
+      mentions: [],
+    },
+  };
+}
+
+const ALL: TextSearchOptions = { sources: ["memory", "code", "turn"], limit: 10 };
+const ids = (projection: TextProjection, query: string, options = ALL) =>
+  projection.search(query, options).map((hit) => `${hit.source}:${hit.id}`);
+
+/** A projection in a temp dir with a memory, two code chunks and a turn. */
+async function given(dir: string) {
+  const blobs = new BlobStore(join(dir, "blobs"));
+  const projection = await TextProjection.open(join(dir, "text"), blobs);
+  const batch = stored(
+    remembered("m1", "We store the userName in the session cookie"),
+    remembered("m2", "Deploys go out on Fridays", "other"),
+    remembered("g1", "Global preference: tabs over spaces", null),
+    await fileIndexed(blobs, "p", "src/auth/login.ts", [
+      { id: "c1", name: "getUserName", text: "function getUserName(req) { return req.user; }" },
+      { id: "c2", name: "logout", text: "function logout() { clearCookie(); }" },
+    ]),
+    await turnIngested(blobs, "s1", 4, "Please fix the flaky retry test"),
+  );
+  await projection.apply(batch);
+  return { blobs, projection, batch };
+}
+
+Deno.test("TextProjection.search() finds identifiers by their parts, across sources", async () => {
+  await using dir = await tempDir();
+  const { projection } = await given(dir.path);
+  const found = ids(projection, "user name");
+  assert.deepEqual(found.slice(0, 2).sort(), ["code:c1", "memory:m1"]);
+  assert.deepEqual(ids(projection, "login.ts").sort(), ["code:c1", "code:c2"]);
+  assert.deepEqual(ids(projection, "retry tests"), ["turn:s1:4"]);
+  await projection.close();
+});
+
+Deno.test("TextProjection.search() filters by source and by project (global memories match any)", async () => {
+  await using dir = await tempDir();
+  const { projection } = await given(dir.path);
+  assert.deepEqual(ids(projection, "user name", { sources: ["memory"], limit: 10 }), ["memory:m1"]);
+  assert.deepEqual(ids(projection, "fridays", { ...ALL, project: "p" }), []);
+  assert.deepEqual(ids(projection, "fridays", { ...ALL, project: "other" }), ["memory:m2"]);
+  assert.deepEqual(ids(projection, "tabs", { ...ALL, project: "other" }), ["memory:g1"]);
+  assert.deepEqual(ids(projection, "tabs fridays", { ...ALL, project: null }).sort(), [
+    "memory:g1",
+    "memory:m2",
+  ]);
+  await projection.close();
+});
+
+Deno.test("TextProjection.apply() indexes a revised memory by its new words, not the old", async () => {
+  await using dir = await tempDir();
+  const { projection } = await given(dir.path);
+  await projection.apply(stored(
+    { type: "memory.revised", v: 1, data: { id: "m1", content: "Sessions live in Redis now" } },
+    { type: "memory.revised", v: 1, data: { id: "m1", tags: ["storage"] } },
+  ));
+  const memories: TextSearchOptions = { sources: ["memory"], limit: 10 };
+  assert.deepEqual(ids(projection, "cookie", memories), []);
+  assert.deepEqual(ids(projection, "redis", memories), ["memory:m1"]);
+  assert.deepEqual(ids(projection, "storage", memories), ["memory:m1"]);
+  await projection.close();
+});
+
+Deno.test("TextProjection.apply() drops forgotten, purged, removed and retracted documents", async () => {
+  await using dir = await tempDir();
+  const { projection, blobs } = await given(dir.path);
+  await projection.apply(stored(
+    { type: "memory.forgotten", v: 1, data: { id: "m1" } },
+    { type: "memory.purged", v: 1, data: { id: "m2" } },
+    { type: "file.removed", v: 1, data: { project: "p", path: "src/auth/login.ts" } },
+    { type: "turn.retracted", v: 1, data: { session: "s1", line: 4 } },
+  ));
+  assert.deepEqual(ids(projection, "user name cookie fridays logout retry"), []);
+  assert.deepEqual(projection.counts(), { memory: 1, code: 0, turn: 0 });
+  await projection.apply(stored(
+    await fileIndexed(blobs, "q", "a.ts", [{ id: "x", name: "alpha", text: "alpha()" }]),
+    { type: "project.deleted", v: 1, data: { project: "q" } },
+  ));
+  assert.deepEqual(ids(projection, "alpha"), []);
+  await projection.close();
+});
+
+Deno.test("TextProjection.apply() replaces a re-indexed file's chunks", async () => {
+  await using dir = await tempDir();
+  const { projection, blobs } = await given(dir.path);
+  await projection.apply(stored(
+    await fileIndexed(blobs, "p", "src/auth/login.ts", [
+      { id: "c3", name: "signIn", text: "function signIn() {}" },
+    ]),
+  ));
+  assert.deepEqual(ids(projection, "login.ts"), ["code:c3"]);
+  assert.deepEqual(ids(projection, "logout"), []);
+  await projection.close();
+});
+
+Deno.test("TextProjection.open() reopens with the same results and digest", async () => {
+  await using dir = await tempDir();
+  const { projection, blobs } = await given(dir.path);
+  await projection.apply(stored({ type: "memory.forgotten", v: 1, data: { id: "m2" } }));
+  const digest = await projection.digest();
+  const before = projection.search("user name tabs", ALL);
+  await projection.close();
+  const reopened = await TextProjection.open(join(dir.path, "text"), blobs);
+  assert.equal(await reopened.digest(), digest);
+  assert.deepEqual(reopened.search("user name tabs", ALL), before);
+  await reopened.compact();
+  await reopened.close();
+  const fromSnapshot = await TextProjection.open(join(dir.path, "text"), blobs);
+  assert.equal(await fromSnapshot.digest(), digest);
+  await fromSnapshot.close();
+});
+
+Deno.test("TextProjection.open() cuts a torn last journal line", async () => {
+  await using dir = await tempDir();
+  const { projection, blobs } = await given(dir.path);
+  const digest = await projection.digest();
+  await projection.close();
+  await Deno.writeTextFile(join(dir.path, "text", "journal.jsonl"), '[{"key":"memory:zz', {
+    append: true,
+  });
+  const reopened = await TextProjection.open(join(dir.path, "text"), blobs);
+  assert.equal(await reopened.digest(), digest);
+  await reopened.apply(stored(remembered("m9", "after the cut")));
+  await reopened.close();
+  const again = await TextProjection.open(join(dir.path, "text"), blobs);
+  assert.deepEqual(ids(again, "cut"), ["memory:m9"]);
+  await again.close();
+});
+
+Deno.test("TextProjection.apply() twice gives the same digest, whatever the history", async () => {
+  await using dir = await tempDir();
+  const { projection, batch } = await given(dir.path);
+  const digest = await projection.digest();
+  await projection.apply(batch);
+  assert.equal(await projection.digest(), digest);
+  await projection.apply(
+    stored(remembered("tmp"), { type: "memory.purged", v: 1, data: { id: "tmp" } }),
+  );
+  assert.equal(await projection.digest(), digest);
+  await projection.close();
+});
+
+Deno.test("TextProjection.reset() empties it, on disk too", async () => {
+  await using dir = await tempDir();
+  const { projection, blobs } = await given(dir.path);
+  await projection.reset();
+  assert.deepEqual(ids(projection, "user name"), []);
+  assert.deepEqual(projection.counts(), { memory: 0, code: 0, turn: 0 });
+  const empty = await projection.digest();
+  await projection.close();
+  const reopened = await TextProjection.open(join(dir.path, "text"), blobs);
+  assert.equal(await reopened.digest(), empty);
+  await reopened.close();
+});
