@@ -89,5 +89,5 @@ export async function benchLog(): Promise<void> {
 | 2,000 concurrent single appends (group commit) | ${fmt(concurrent)} |
 | read and decode (replay source), 100k events | ${fmt(replay)} |`;
   console.log(body);
-  await writeSection("log", await runInfo("log"), body);
+  await writeSection("log", await runInfo("speed"), body);
 }

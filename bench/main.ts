@@ -1,18 +1,22 @@
 /**
  * `deno task bench [suite]`: runs benchmark suites and records their figures in bench/RESULTS.md.
+ * Suites: quality (LoCoMo), speed (event log), all.
  * @module
  */
+import { benchLocomo } from "./locomo.ts";
 import { benchLog } from "./log.ts";
 
-const suites: Record<string, () => Promise<void>> = { log: benchLog };
+const suites: Record<string, Array<() => Promise<void>>> = {
+  quality: [benchLocomo],
+  speed: [benchLog],
+};
 
 const [requested = "all"] = Deno.args;
-const chosen = requested === "all" ? Object.keys(suites) : [requested];
-for (const name of chosen) {
-  const suite = suites[name];
-  if (!suite) {
-    console.error(`unknown suite "${name}"; choose one of: ${Object.keys(suites).join(", ")}, all`);
-    Deno.exit(2);
-  }
-  await suite();
+const chosen = requested === "all" ? Object.values(suites).flat() : suites[requested];
+if (!chosen) {
+  console.error(
+    `unknown suite "${requested}"; choose one of: ${Object.keys(suites).join(", ")}, all`,
+  );
+  Deno.exit(2);
 }
+for (const run of chosen) await run();

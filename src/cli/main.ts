@@ -12,6 +12,7 @@ import { forget } from "./forget.ts";
 import { get } from "./get.ts";
 import { importCommand } from "./import.ts";
 import { list } from "./list.ts";
+import { recallCommand } from "./recall.ts";
 import { remember } from "./remember.ts";
 import { revise } from "./revise.ts";
 import { replay } from "./replay.ts";
@@ -20,6 +21,7 @@ import { verify } from "./verify.ts";
 
 /** Every command, in the order `cairn --help` lists them. */
 export const commands: readonly Command[] = [
+  recallCommand,
   remember,
   revise,
   forget,

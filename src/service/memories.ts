@@ -137,6 +137,16 @@ export class Memories {
     return rows[0] ? toMemory(rows[0]) : undefined;
   }
 
+  /** Several memories by id, in no particular order; unknown ids are skipped. */
+  async getMany(ids: readonly string[]): Promise<MemoryRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.graph.database.run(
+      `MATCH (m:Memory) WHERE m.id IN $ids RETURN ${MEMORY_COLUMNS}`,
+      { ids: [...ids] },
+    );
+    return rows.map(toMemory);
+  }
+
   /** Memories matching the filters, newest first. */
   async list(input: z.input<typeof ListInput> = {}): Promise<MemoryRecord[]> {
     const filter = ListInput.parse(input);

@@ -1,0 +1,23 @@
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** Runs `deno task cairn ARGS` exactly as a user would; throws with stderr on failure. */
+export async function cairn(args: string[]): Promise<string> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "cairn", ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  if (!output.success) throw new Error(`cairn ${args.join(" ")} failed: ${stderr}`);
+  return new TextDecoder().decode(output.stdout);
+}
+
+/** Reads a JSONL file into objects. */
+export async function readJsonl<T>(path: string): Promise<T[]> {
+  const text = await Deno.readTextFile(path);
+  return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line) as T);
+}
+
+/** Where the shared evaluation data lives (read at benchmark time, never copied). */
+export const EVAL_DIR = new URL("../../shared/eval/", import.meta.url).pathname;

@@ -1,0 +1,154 @@
+import { z } from "zod";
+import { formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
+import type { RecallRequest, Source } from "../recall/types.ts";
+import { describeIssues, UserError } from "../service/errors.ts";
+import type { RecallService } from "../service/recall_service.ts";
+import { parseCommandArgs } from "./args.ts";
+import { type Command, UsageError } from "./command.ts";
+import { withCairn } from "./with_cairn.ts";
+
+/** Longest query accepted, in characters. */
+export const MAX_QUERY_CHARS = 4096;
+
+const INCLUDE: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
+const Include = z.enum(["memories", "code", "sessions"]);
+const Mode = z.enum(["hybrid", "vector", "lexical"]);
+
+const BatchLine = z.object({
+  id: z.string().min(1),
+  query: z.string().min(1).max(MAX_QUERY_CHARS),
+  project: z.string().min(1).nullable().optional(),
+  include: z.array(Include).min(1).optional(),
+  mode: Mode.optional(),
+});
+
+/** `cairn recall`: one ranked, compact answer over memories, code and sessions. */
+export const recallCommand: Command = {
+  name: "recall",
+  summary: "answer a question from memories, code and past sessions (hybrid search)",
+  usage: "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--limit N] " +
+    "[--mode hybrid|vector|lexical] [--weights vector=0.4,lexical=0.15,graph=0.45] " +
+    "[--format markdown|json|debug]\n       cairn recall --batch FILE.jsonl [--limit N] --format jsonl",
+  async run(context) {
+    const { values, positionals } = parseCommandArgs(context.args, {
+      project: { type: "string" },
+      include: { type: "string" },
+      limit: { type: "string" },
+      mode: { type: "string" },
+      weights: { type: "string" },
+      format: { type: "string" },
+      batch: { type: "string" },
+    }, true);
+    const limit = Number(values.limit ?? 10);
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new UsageError("--limit takes a whole number from 1");
+    }
+    if (values.batch) {
+      const lines = await readBatch(values.batch);
+      await withCairn(context.storeDir, async (cairn) => {
+        for (const line of lines) {
+          const started = performance.now();
+          const answer = await cairn.recall.run({
+            query: line.query,
+            project: line.project ?? null,
+            sources: (line.include ?? ["memories", "code", "sessions"]).map((name) =>
+              INCLUDE[name]!
+            ),
+            limit,
+            mode: line.mode ?? "hybrid",
+          });
+          const elapsed = performance.now() - started;
+          context.out(
+            JSON.stringify({
+              id: line.id,
+              elapsed_ms: Math.round(elapsed * 10) / 10,
+              results: batchResults(answer),
+            }),
+          );
+        }
+      });
+      return 0;
+    }
+    const query = positionals.join(" ");
+    if (!query.trim()) throw new UsageError("give the question to recall");
+    if (query.length > MAX_QUERY_CHARS) {
+      throw new UserError(
+        `the query has ${query.length} characters; the limit is ${MAX_QUERY_CHARS}`,
+      );
+    }
+    const request: RecallRequest = {
+      query,
+      project: values.project ?? null,
+      sources: parseInclude(values.include),
+      limit,
+      mode: Mode.parse(values.mode ?? "hybrid"),
+      ...(values.weights ? { weights: parseWeights(values.weights) } : {}),
+    };
+    const answer = await withCairn(
+      context.storeDir,
+      (cairn) => cairn.recall.run(request),
+      context.err,
+    );
+    const format = values.format ?? "markdown";
+    if (format === "json") context.out(formatJson(answer));
+    else if (format === "debug") context.out(formatDebug(answer));
+    else if (format === "markdown") context.out(formatMarkdown(answer));
+    else throw new UsageError(`--format is markdown, json or debug (jsonl goes with --batch)`);
+    return 0;
+  },
+};
+
+function batchResults(answer: Awaited<ReturnType<RecallService["run"]>>) {
+  return answer.items.map((item) => ({
+    type: item.type,
+    id: item.memory.id,
+    ...(item.memory.external_id ? { source_id: item.memory.external_id } : {}),
+    ...(item.memory.project ? { project: item.memory.project } : {}),
+    score: Math.round(item.score * 10_000) / 10_000,
+  }));
+}
+
+async function readBatch(path: string): Promise<Array<z.infer<typeof BatchLine>>> {
+  const text = await Deno.readTextFile(path);
+  return text.split("\n").flatMap((line, index) => {
+    if (!line.trim()) return [];
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new UserError(`${path}:${index + 1}: not valid JSON; nothing was run`);
+    }
+    const parsed = BatchLine.safeParse(json);
+    if (!parsed.success) {
+      throw new UserError(`${path}:${index + 1}: ${describeIssues(parsed.error)}; nothing was run`);
+    }
+    return [parsed.data];
+  });
+}
+
+function parseInclude(text: string | undefined): Source[] {
+  if (!text) return ["memory", "code", "turn"];
+  return text.split(",").map((name) => {
+    const source = INCLUDE[name.trim()];
+    if (!source) throw new UsageError(`--include takes memories, code and sessions, not "${name}"`);
+    return source;
+  });
+}
+
+function parseWeights(text: string): Partial<Record<"vector" | "lexical" | "graph", number>> {
+  const weights: Partial<Record<"vector" | "lexical" | "graph", number>> = {};
+  for (const part of text.split(",")) {
+    const [name, value] = part.split("=");
+    const weight = Number(value);
+    if (
+      (name !== "vector" && name !== "lexical" && name !== "graph") || !Number.isFinite(weight) ||
+      weight < 0
+    ) {
+      throw new UsageError(
+        `--weights looks like vector=0.4,lexical=0.15,graph=0.45, not "${part}"`,
+      );
+    }
+    weights[name] = weight;
+  }
+  return weights;
+}

@@ -1,0 +1,156 @@
+import type { KuzuDb } from "../../projections/graph/kuzu.ts";
+import {
+  DEFAULT_WEIGHTS,
+  reciprocalRankFusion,
+  type Signal,
+  type SignalWeights,
+  zScores,
+} from "./fuse.ts";
+import { memoryNeighbourhood } from "./graph_neighbourhood.ts";
+import { personalizedPageRank } from "./ppr.ts";
+import type {
+  HitComponents,
+  LexicalSearch,
+  RankedHit,
+  RecallRequest,
+  RecallResult,
+  Source,
+  VectorSearch,
+} from "./types.ts";
+
+/** Hard cap on results per call. */
+export const MAX_RESULTS = 50;
+/** How many candidates each list contributes before fusion. */
+const CANDIDATES = 50;
+/** How many of the best fused hits seed the graph walk. */
+const SEEDS = 8;
+
+/** What recall reads from. `vectors` and `embedQuery` are absent while no model is loaded. */
+export interface RecallDeps {
+  graph: KuzuDb;
+  lexical: LexicalSearch;
+  vectors?: VectorSearch;
+  embedQuery?: (query: string) => Promise<Float32Array>;
+  /** Documents still waiting for their vectors, by source. */
+  pendingVectors?: () => number;
+}
+
+interface Lists {
+  vector: string[];
+  lexical: string[];
+  graph: string[];
+  distance: Map<string, number>;
+  lexicalScore: Map<string, number>;
+  ppr: Map<string, number>;
+}
+
+/**
+ * Hybrid recall: per source, vector and lexical candidates are fused with
+ * weighted RRF together with a graph list (personalized PageRank from the best
+ * hits), z-scored per source so sources compete fairly, and merged.
+ */
+export async function recall(deps: RecallDeps, request: RecallRequest): Promise<RecallResult> {
+  const notes: string[] = [];
+  const limit = Math.min(request.limit, MAX_RESULTS);
+  if (request.limit > MAX_RESULTS) notes.push(`limit capped at ${MAX_RESULTS}`);
+  const weights: SignalWeights = { ...DEFAULT_WEIGHTS, ...request.weights };
+  const wantVectors = request.mode !== "lexical";
+  let queryVector: Float32Array | undefined;
+  if (wantVectors && deps.vectors && deps.embedQuery) {
+    queryVector = await deps.embedQuery(request.query);
+  } else if (wantVectors) {
+    notes.push("semantic search is not ready (no embedding model loaded); lexical results only");
+  }
+  const pending = deps.pendingVectors?.() ?? 0;
+  if (queryVector && pending > 0) {
+    notes.push(`vectors are still being computed for ${pending} documents`);
+  }
+
+  const lists = new Map<Source, Lists>();
+  const lexicalHits = request.mode === "vector" ? [] : deps.lexical.search(request.query, {
+    sources: request.sources,
+    project: request.project ?? null,
+    limit: CANDIDATES * request.sources.length,
+  });
+  for (const source of request.sources) {
+    const entry: Lists = {
+      vector: [],
+      lexical: [],
+      graph: [],
+      distance: new Map(),
+      lexicalScore: new Map(),
+      ppr: new Map(),
+    };
+    if (queryVector && deps.vectors) {
+      for (
+        const hit of deps.vectors.search(source, queryVector, {
+          project: request.project ?? null,
+          limit: CANDIDATES,
+        })
+      ) {
+        const id = hit.id.slice(source.length + 1);
+        entry.vector.push(id);
+        entry.distance.set(id, hit.distance);
+      }
+    }
+    for (const hit of lexicalHits) {
+      if (hit.source !== source || entry.lexical.length >= CANDIDATES) continue;
+      entry.lexical.push(hit.id);
+      entry.lexicalScore.set(hit.id, hit.score);
+    }
+    lists.set(source, entry);
+  }
+
+  if (request.mode === "hybrid" && weights.graph > 0) {
+    await addGraphLists(deps.graph, lists, weights);
+  }
+
+  const ranked: RankedHit[] = [];
+  for (const [source, entry] of lists) {
+    const signals: Partial<Record<Signal, string[]>> = {};
+    if (request.mode !== "lexical") signals.vector = entry.vector;
+    if (request.mode !== "vector") signals.lexical = entry.lexical;
+    if (request.mode === "hybrid") signals.graph = entry.graph;
+    const fused = reciprocalRankFusion(signals, weights);
+    const z = zScores(fused.map((f) => f.score));
+    fused.forEach((f, i) => {
+      const components: HitComponents = { fused: f.score };
+      if (f.ranks.vector) {
+        components.vector = { rank: f.ranks.vector, distance: entry.distance.get(f.id)! };
+      }
+      if (f.ranks.lexical) {
+        components.lexical = { rank: f.ranks.lexical, score: entry.lexicalScore.get(f.id)! };
+      }
+      if (f.ranks.graph) components.graph = { rank: f.ranks.graph, ppr: entry.ppr.get(f.id)! };
+      // A single source needs no standardising: keep its fused order.
+      ranked.push({ source, id: f.id, score: lists.size > 1 ? z[i]! : f.score, components });
+    });
+  }
+  ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  return { hits: ranked.slice(0, limit), notes };
+}
+
+async function addGraphLists(
+  graph: KuzuDb,
+  lists: Map<Source, Lists>,
+  weights: SignalWeights,
+): Promise<void> {
+  const memory = lists.get("memory");
+  if (!memory) return;
+  const preliminary = reciprocalRankFusion(
+    { vector: memory.vector, lexical: memory.lexical },
+    weights,
+  );
+  const seeds = new Map(preliminary.slice(0, SEEDS).map((f) => [`memory:${f.id}`, f.score]));
+  if (seeds.size === 0) return;
+  const edges = await memoryNeighbourhood(graph, preliminary.slice(0, SEEDS).map((f) => f.id));
+  if (edges.length === 0) return;
+  const rank = personalizedPageRank(edges, seeds);
+  const memories = [...rank].filter(([node]) => node.startsWith("memory:"))
+    .sort((a, b) => b[1] - a[1]).slice(0, CANDIDATES);
+  for (const [node, score] of memories) {
+    const id = node.slice("memory:".length);
+    memory.graph.push(id);
+    memory.ppr.set(id, score);
+  }
+}

@@ -1,0 +1,60 @@
+import type { SignalWeights } from "./fuse.ts";
+
+/** What recall searches: stored memories, indexed code, past agent sessions. */
+export type Source = "memory" | "code" | "turn";
+
+/** How recall ranks: all signals, or one alone (ablations, or no model loaded). */
+export type RecallMode = "hybrid" | "vector" | "lexical";
+
+/** The lexical index as recall uses it. */
+export interface LexicalSearch {
+  search(
+    query: string,
+    options: { sources: Source[]; project?: string | null; limit: number },
+  ): Array<{ source: Source; id: string; score: number }>;
+}
+
+/** The vector index as recall uses it; ids come back as `<source>:<id>`. */
+export interface VectorSearch {
+  search(
+    source: Source,
+    query: Float32Array,
+    options: { project?: string | null; limit: number },
+  ): Array<{ id: string; distance: number }>;
+}
+
+/** A question for recall. */
+export interface RecallRequest {
+  query: string;
+  /** Search within this project (plus global memories); all projects when absent. */
+  project?: string | null;
+  sources: Source[];
+  limit: number;
+  mode: RecallMode;
+  weights?: Partial<SignalWeights>;
+}
+
+/** How one hit was found: its rank and raw score in each list that had it. */
+export interface HitComponents {
+  vector?: { rank: number; distance: number };
+  lexical?: { rank: number; score: number };
+  graph?: { rank: number; ppr: number };
+  fused: number;
+}
+
+/** One ranked result, before it is hydrated for display. */
+export interface RankedHit {
+  source: Source;
+  /** The document's id within its source (memory id, chunk id, `<session>:<line>`). */
+  id: string;
+  /** Standard score across sources: higher is better. */
+  score: number;
+  components: HitComponents;
+}
+
+/** What recall found, and anything the caller should know about it. */
+export interface RecallResult {
+  hits: RankedHit[];
+  /** Plain-language caveats: semantic search not ready, results capped, … */
+  notes: string[];
+}

@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir } from "../helpers.ts";
+
+const MEMORIES = [
+  {
+    id: "t:1",
+    project: "team",
+    content: "We deploy the billing service with blue-green releases.",
+  },
+  { id: "t:2", project: "team", content: "Postgres backups run nightly at 02:00 UTC." },
+  { id: "t:3", project: "team", content: "The frontend uses React with Vite." },
+  { id: "o:1", project: "other", content: "Postgres backups are weekly here." },
+];
+
+async function storeWithMemories(dir: string): Promise<string[]> {
+  const file = join(dir, "memories.jsonl");
+  await Deno.writeTextFile(file, MEMORIES.map((m) => JSON.stringify(m)).join("\n"));
+  const store = ["--store", join(dir, "store")];
+  const imported = await cli([...store, "import", file]);
+  assert.equal(imported.code, 0, imported.stderr);
+  return store;
+}
+
+Deno.test("cairn recall --batch answers each line in the benchmark JSONL format, within the line's project", async () => {
+  await using tmp = await tempDir();
+  const store = await storeWithMemories(tmp.path);
+  const batch = join(tmp.path, "batch.jsonl");
+  await Deno.writeTextFile(
+    batch,
+    [
+      {
+        id: "q1",
+        query: "when do postgres backups run?",
+        project: "team",
+        include: ["memories"],
+        mode: "lexical",
+      },
+      { id: "q2", query: "postgres backups", project: "other", mode: "lexical" },
+    ].map((line) => JSON.stringify(line)).join("\n"),
+  );
+  const result = await cli([
+    ...store,
+    "recall",
+    "--batch",
+    batch,
+    "--limit",
+    "2",
+    "--format",
+    "jsonl",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(lines.map((line) => line.id), ["q1", "q2"]);
+  assert.equal(lines[0].results[0].source_id, "t:2");
+  assert.equal(lines[0].results[0].type, "memory");
+  assert.equal(lines[0].results[0].project, "team");
+  assert.ok(typeof lines[0].elapsed_ms === "number");
+  assert.deepEqual(lines[1].results.map((r: { source_id: string }) => r.source_id), ["o:1"]);
+});
+
+Deno.test("cairn recall prints compact markdown, says what is missing, and refuses bad input", async () => {
+  await using tmp = await tempDir();
+  const store = await storeWithMemories(tmp.path);
+  const answer = await cli([
+    ...store,
+    "recall",
+    "how",
+    "do",
+    "we",
+    "deploy",
+    "billing?",
+    "--project",
+    "team",
+  ]);
+  assert.equal(answer.code, 0, answer.stderr);
+  assert.match(answer.stdout, /^## Memories\n- \[note\] We deploy the billing service/);
+  assert.doesNotMatch(answer.stdout, /mem_/, "no ids in the markdown");
+  const long = await cli([...store, "recall", "x".repeat(5000)]);
+  assert.equal(long.code, 1);
+  assert.match(long.stderr, /limit is 4096/);
+  const badBatch = join(tmp.path, "bad.jsonl");
+  await Deno.writeTextFile(badBatch, `{"id":"a","query":"ok"}\n{"id":"b"}\n`);
+  const refused = await cli([...store, "recall", "--batch", badBatch, "--format", "jsonl"]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /bad\.jsonl:2: query/);
+  const empty = await cli(["--store", join(tmp.path, "empty"), "recall", "anything"]);
+  assert.equal(empty.code, 0);
+  assert.match(empty.stdout, /Nothing found\./);
+});
