@@ -36,7 +36,7 @@ const RANKING: Bm25Options = { k1: 1.2, b: 0.75, delta: 0.5, coord: true };
  */
 export class TextProjection implements Projection {
   readonly name = "text";
-  readonly version = 1;
+  readonly version = 2;
   #docs = new Map<string, TextDoc>();
   #files = new Map<string, Set<string>>();
   #indexes: Record<TextSource, Bm25Index<Meta>> = {
@@ -44,6 +44,9 @@ export class TextProjection implements Projection {
     code: new Bm25Index(tokenize, RANKING),
     turn: new Bm25Index(tokenize, RANKING),
   };
+  #threads = new Threads();
+  /** Each threaded memory with its neighbours' text: a turn is found by what surrounds it. */
+  #context = new Bm25Index<Meta>(tokenize, RANKING);
 
   private constructor(private readonly store: TextStore, private readonly blobs: BlobStore) {}
 
@@ -96,9 +99,25 @@ export class TextProjection implements Projection {
       .map(({ source, id, score }) => ({ source, id, score }));
   }
 
+  /**
+   * Memories found through their thread: each is indexed together with the
+   * memories before and after it in the same conversation, so a question whose
+   * words are spread over neighbouring turns still finds them.
+   */
+  searchContext(query: string, options: Omit<TextSearchOptions, "sources">): TextHit[] {
+    const project = options.project;
+    const accept = project == null
+      ? undefined
+      : (meta: Meta) => meta.project === project || meta.project === null;
+    return this.#context.search(query, options.limit, accept)
+      .map((hit) => ({ source: "memory" as const, id: hit.meta.id, score: hit.score }));
+  }
+
   async reset(): Promise<void> {
     this.#docs.clear();
     this.#files.clear();
+    this.#threads.clear();
+    this.#context.clear();
     for (const index of Object.values(this.#indexes)) index.clear();
     await this.store.reset();
   }
@@ -121,7 +140,7 @@ export class TextProjection implements Projection {
   async #opsOf(event: StoredEvent): Promise<TextOp[]> {
     switch (event.type) {
       case "memory.remembered": {
-        const { id, project, kind, content, tags } = event.data;
+        const { id, project, kind, content, tags, source } = event.data;
         return [{
           key: `memory:${id}`,
           source: "memory",
@@ -129,6 +148,7 @@ export class TextProjection implements Projection {
           project,
           kind,
           fields: [content, tags.join(" ")],
+          ...(source ? { thread: `${project ?? ""}\0${source}`, order: event.seq } : {}),
         }];
       }
       case "memory.revised": {
@@ -194,6 +214,10 @@ export class TextProjection implements Projection {
       id: doc.id,
       project: doc.project,
     });
+    if (doc.thread !== undefined) {
+      const around = this.#threads.insert(doc.thread, doc.key, doc.order ?? 0);
+      for (const key of around) this.#refreshContext(key);
+    }
     if (doc.file !== undefined) {
       let keys = this.#files.get(doc.file);
       if (!keys) this.#files.set(doc.file, keys = new Set());
@@ -201,11 +225,29 @@ export class TextProjection implements Projection {
     }
   }
 
+  #refreshContext(key: string): void {
+    const doc = this.#docs.get(key);
+    if (!doc || doc.thread === undefined) return;
+    const around = this.#threads.neighbours(doc.thread, key).map((k) =>
+      this.#docs.get(k)?.fields[0] ?? ""
+    );
+    this.#context.set(key, [doc.fields[0], ...around].join("\n"), {
+      id: doc.id,
+      project: doc.project,
+    });
+  }
+
   #remove(key: string): void {
     const doc = this.#docs.get(key);
     if (!doc) return;
     this.#docs.delete(key);
     this.#indexes[doc.source].delete(key);
+    if (doc.thread !== undefined) {
+      this.#context.delete(key);
+      for (const neighbour of this.#threads.remove(doc.thread, key)) {
+        this.#refreshContext(neighbour);
+      }
+    }
     if (doc.file === undefined) return;
     const keys = this.#files.get(doc.file)!;
     keys.delete(key);
@@ -213,7 +255,53 @@ export class TextProjection implements Projection {
   }
 }
 
+/** Ordered memory keys per thread (a conversation or session). */
+class Threads {
+  #members = new Map<string, Array<{ key: string; order: number }>>();
+
+  /** Inserts `key` at its place; returns it and its neighbours, whose context changed. */
+  insert(thread: string, key: string, order: number): string[] {
+    let list = this.#members.get(thread);
+    if (!list) this.#members.set(thread, list = []);
+    let at = list.length;
+    while (at > 0 && list[at - 1]!.order > order) at--;
+    list.splice(at, 0, { key, order });
+    return [list[at - 1]?.key, key, list[at + 1]?.key].filter((k): k is string => k !== undefined);
+  }
+
+  /** Removes `key`; returns its former neighbours, whose context changed. */
+  remove(thread: string, key: string): string[] {
+    const list = this.#members.get(thread);
+    const at = list?.findIndex((member) => member.key === key) ?? -1;
+    if (!list || at < 0) return [];
+    list.splice(at, 1);
+    if (list.length === 0) this.#members.delete(thread);
+    return [list[at - 1]?.key, list[at]?.key].filter((k): k is string => k !== undefined);
+  }
+
+  /** The keys just before and after `key` in its thread. */
+  neighbours(thread: string, key: string): string[] {
+    const list = this.#members.get(thread) ?? [];
+    const at = list.findIndex((member) => member.key === key);
+    return [list[at - 1]?.key, list[at + 1]?.key].filter((k): k is string => k !== undefined);
+  }
+
+  clear(): void {
+    this.#members.clear();
+  }
+}
+
 /** A document with its fields in a fixed order, so equal content digests equally. */
 function canonical(doc: TextDoc): unknown[] {
-  return [doc.key, doc.source, doc.id, doc.project, doc.kind ?? null, doc.file ?? null, doc.fields];
+  return [
+    doc.key,
+    doc.source,
+    doc.id,
+    doc.project,
+    doc.kind ?? null,
+    doc.file ?? null,
+    doc.fields,
+    doc.thread ?? null,
+    doc.order ?? null,
+  ];
 }

@@ -19,6 +19,10 @@ export interface TextDoc {
   file?: string;
   /** The texts indexed, in order (memory: content, tags; chunk: name, path, text; turn: text). */
   fields: string[];
+  /** Memories from one conversation or session (`<project>\0<source>`) are read in context. */
+  thread?: string;
+  /** Position within the thread: the sequence number of the event that stored it. */
+  order?: number;
 }
 
 /** A change to the index: a document upserted, or a key removed. */

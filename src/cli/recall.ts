@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
+import type { SignalWeights } from "../recall/fuse.ts";
 import type { RecallRequest, Source } from "../recall/types.ts";
 import { describeIssues, UserError } from "../service/errors.ts";
 import type { RecallService } from "../service/recall_service.ts";
@@ -27,7 +28,7 @@ export const recallCommand: Command = {
   name: "recall",
   summary: "answer a question from memories, code and past sessions (hybrid search)",
   usage: "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--limit N] " +
-    "[--mode hybrid|vector|lexical] [--weights vector=0.4,lexical=0.15,graph=0.45] " +
+    "[--mode hybrid|vector|lexical] [--weights vector=0.4,lexical=0.15,context=0.15,graph=0.45] " +
     "[--format markdown|json|debug]\n       cairn recall --batch FILE.jsonl [--limit N] --format jsonl",
   async run(context) {
     const { values, positionals } = parseCommandArgs(context.args, {

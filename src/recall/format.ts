@@ -47,6 +47,7 @@ export function formatDebug(answer: RecallAnswer): string {
       `fused ${round(c.fused)}`,
       c.vector ? `vector #${c.vector.rank} d=${round(c.vector.distance)}` : "vector -",
       c.lexical ? `lexical #${c.lexical.rank} s=${round(c.lexical.score)}` : "lexical -",
+      c.context ? `context #${c.context.rank} s=${round(c.context.score)}` : "context -",
       c.graph ? `graph #${c.graph.rank} ppr=${round(c.graph.ppr)}` : "graph -",
     ];
     return `${i + 1}. [${item.type} ${item.memory.id}] ${parts.join(" | ")}\n   ${

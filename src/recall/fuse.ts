@@ -1,11 +1,20 @@
-/** The rank lists that can vote for a candidate. */
-export type Signal = "vector" | "lexical" | "graph";
+/**
+ * The rank lists that can vote for a candidate: vector similarity, lexical
+ * (BM25) match, lexical match in context (a conversation turn with its
+ * neighbours), and the graph walk.
+ */
+export type Signal = "vector" | "lexical" | "context" | "graph";
 
 /** How much each signal's vote counts. */
 export type SignalWeights = Record<Signal, number>;
 
-/** The default weights (DESIGN: vector 0.40, lexical 0.15, graph 0.45). */
-export const DEFAULT_WEIGHTS: SignalWeights = { vector: 0.40, lexical: 0.15, graph: 0.45 };
+/** The default weights (DESIGN: vector 0.40, lexical 0.15, graph 0.45), before tuning. */
+export const DEFAULT_WEIGHTS: SignalWeights = {
+  vector: 0.40,
+  lexical: 0.15,
+  context: 0.15,
+  graph: 0.45,
+};
 
 /** RRF's constant: a hit at rank r (from 1) contributes weight / (k + r). */
 export const RRF_K = 60;

@@ -38,9 +38,11 @@ export interface RecallDeps {
 interface Lists {
   vector: string[];
   lexical: string[];
+  context: string[];
   graph: string[];
   distance: Map<string, number>;
   lexicalScore: Map<string, number>;
+  contextScore: Map<string, number>;
   ppr: Map<string, number>;
 }
 
@@ -76,9 +78,11 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     const entry: Lists = {
       vector: [],
       lexical: [],
+      context: [],
       graph: [],
       distance: new Map(),
       lexicalScore: new Map(),
+      contextScore: new Map(),
       ppr: new Map(),
     };
     if (queryVector && deps.vectors) {
@@ -98,6 +102,17 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       entry.lexical.push(hit.id);
       entry.lexicalScore.set(hit.id, hit.score);
     }
+    if (source === "memory" && request.mode !== "vector") {
+      for (
+        const hit of deps.lexical.searchContext(request.query, {
+          project: request.project ?? null,
+          limit: CANDIDATES,
+        })
+      ) {
+        entry.context.push(hit.id);
+        entry.contextScore.set(hit.id, hit.score);
+      }
+    }
     lists.set(source, entry);
   }
 
@@ -109,7 +124,10 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   for (const [source, entry] of lists) {
     const signals: Partial<Record<Signal, string[]>> = {};
     if (request.mode !== "lexical") signals.vector = entry.vector;
-    if (request.mode !== "vector") signals.lexical = entry.lexical;
+    if (request.mode !== "vector") {
+      signals.lexical = entry.lexical;
+      signals.context = entry.context;
+    }
     if (request.mode === "hybrid") signals.graph = entry.graph;
     const fused = reciprocalRankFusion(signals, weights);
     const z = zScores(fused.map((f) => f.score));

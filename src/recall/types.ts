@@ -12,6 +12,11 @@ export interface LexicalSearch {
     query: string,
     options: { sources: Source[]; project?: string | null; limit: number },
   ): Array<{ source: Source; id: string; score: number }>;
+  /** Memories matched together with their neighbouring turns (see the text projection). */
+  searchContext(
+    query: string,
+    options: { project?: string | null; limit: number },
+  ): Array<{ id: string; score: number }>;
 }
 
 /** The vector index as recall uses it; ids come back as `<source>:<id>`. */
@@ -38,6 +43,7 @@ export interface RecallRequest {
 export interface HitComponents {
   vector?: { rank: number; distance: number };
   lexical?: { rank: number; score: number };
+  context?: { rank: number; score: number };
   graph?: { rank: number; ppr: number };
   fused: number;
 }

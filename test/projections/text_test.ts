@@ -214,3 +214,33 @@ Deno.test("TextProjection.reset() empties it, on disk too", async () => {
   assert.equal(await reopened.digest(), empty);
   await reopened.close();
 });
+
+Deno.test("TextProjection.searchContext() finds a turn by words its neighbours hold, and follows changes", async () => {
+  await using tmp = await tempDir();
+  const projection = await TextProjection.open(
+    join(tmp.path, "text"),
+    new BlobStore(join(tmp.path, "blobs")),
+  );
+  const turn = (id: string, content: string, source = "chat-1"): NewEvent => {
+    const event = remembered(id, content, "p");
+    return { ...event, data: { ...event.data, source } } as NewEvent;
+  };
+  try {
+    await projection.apply(stored(
+      turn("a", "Did you ever try pottery?"),
+      turn("b", "Yes, last summer at the community studio."),
+      turn("c", "I loved it."),
+      turn("z", "pottery studio downtown", "chat-2"),
+    ));
+    const ids = (query: string) =>
+      projection.searchContext(query, { project: "p", limit: 3 }).map((h) => h.id);
+    // "b" never says pottery, but its neighbour does: in context it matches both words.
+    assert.deepEqual(ids("pottery summer").slice(0, 2).sort(), ["a", "b"]);
+    assert.ok(!ids("pottery summer").includes("z") || ids("pottery summer").indexOf("z") > 1);
+    await projection.apply(stored({ type: "memory.forgotten", v: 1, data: { id: "a" } }));
+    assert.deepEqual(ids("pottery summer").includes("a"), false);
+    assert.equal(ids("pottery summer")[0], "z", "b lost its pottery neighbour");
+  } finally {
+    await projection.close();
+  }
+});

@@ -4,7 +4,7 @@ import { reciprocalRankFusion, zScores } from "../../src/recall/fuse.ts";
 Deno.test("reciprocalRankFusion() sums weight / (60 + rank) over the lists", () => {
   const fused = reciprocalRankFusion(
     { vector: ["a", "b", "c"], lexical: ["c", "a"] },
-    { vector: 1, lexical: 1, graph: 1 },
+    { vector: 1, lexical: 1, context: 1, graph: 1 },
   );
   assert.deepEqual(fused.map((f) => f.id), ["a", "c", "b"]);
   assert.equal(fused[0]!.score, 1 / 61 + 1 / 62);
@@ -16,7 +16,7 @@ Deno.test("reciprocalRankFusion() sums weight / (60 + rank) over the lists", () 
 Deno.test("reciprocalRankFusion() applies weights and counts an id once per list", () => {
   const fused = reciprocalRankFusion(
     { vector: ["a", "a"], graph: ["b"] },
-    { vector: 0.4, lexical: 0.15, graph: 0.45 },
+    { vector: 0.4, lexical: 0.15, context: 0, graph: 0.45 },
   );
   assert.deepEqual(fused.map((f) => f.id), ["b", "a"]);
   assert.equal(fused[1]!.score, 0.4 / 61);
