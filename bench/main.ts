@@ -1,14 +1,15 @@
 /**
  * `deno task bench [suite]`: runs benchmark suites and records their figures in bench/RESULTS.md.
- * Suites: quality (LoCoMo), speed (event log), all.
+ * Suites: quality (LoCoMo), speed (event log, embeddings), all.
  * @module
  */
+import { benchEmbed } from "./embed.ts";
 import { benchLocomo } from "./locomo.ts";
 import { benchLog } from "./log.ts";
 
 const suites: Record<string, Array<() => Promise<void>>> = {
   quality: [benchLocomo],
-  speed: [benchLog],
+  speed: [benchLog, () => benchEmbed()],
 };
 
 const [requested = "all"] = Deno.args;

@@ -136,20 +136,20 @@ function parseInclude(text: string | undefined): Source[] {
   });
 }
 
-function parseWeights(text: string): Partial<Record<"vector" | "lexical" | "graph", number>> {
-  const weights: Partial<Record<"vector" | "lexical" | "graph", number>> = {};
+const SIGNALS = ["vector", "lexical", "context", "graph"] as const;
+
+function parseWeights(text: string): Partial<SignalWeights> {
+  const weights: Partial<SignalWeights> = {};
   for (const part of text.split(",")) {
     const [name, value] = part.split("=");
     const weight = Number(value);
-    if (
-      (name !== "vector" && name !== "lexical" && name !== "graph") || !Number.isFinite(weight) ||
-      weight < 0
-    ) {
+    const signal = SIGNALS.find((known) => known === name);
+    if (!signal || !Number.isFinite(weight) || weight < 0) {
       throw new UsageError(
-        `--weights looks like vector=0.4,lexical=0.15,graph=0.45, not "${part}"`,
+        `--weights looks like vector=0.4,lexical=0.15,context=0.15,graph=0.45, not "${part}"`,
       );
     }
-    weights[name] = weight;
+    weights[signal] = weight;
   }
   return weights;
 }

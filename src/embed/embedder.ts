@@ -1,0 +1,54 @@
+/**
+ * The one interface every embedding backend implements (ONNX in a worker, an
+ * HTTP provider, the cache wrapper), so the vectors projection and recall do
+ * not care where vectors come from.
+ * @module
+ */
+
+/** Turns texts into unit-length vectors of a fixed width. */
+export interface Embedder {
+  /**
+   * The model's identity, e.g. `all-minilm-l6-v2-int8`: part of the cache key,
+   * and what a store checks before mixing vectors from two models.
+   */
+  readonly id: string;
+  /** Width of every vector. */
+  readonly dims: number;
+  /** Embeds passages (with the model's document prefix); vectors are L2-normalised. */
+  embedDocuments(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Embeds a search query (with the model's query prefix); the vector is L2-normalised. */
+  embedQuery(text: string): Promise<Float32Array>;
+  /** Releases workers, sessions and files; the embedder is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/** What went wrong, so callers (and tests) can branch without parsing messages. */
+export type EmbedderErrorCode =
+  | "model_missing"
+  | "model_invalid"
+  | "model_damaged"
+  | "inference_failed"
+  | "closed"
+  | "auth"
+  | "unreachable"
+  | "bad_response"
+  | "wrong_dims"
+  | "download_failed";
+
+/** An embedding failure with a message that says what to do about it. */
+export class EmbedderError extends Error {
+  override name = "EmbedderError";
+
+  constructor(readonly code: EmbedderErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/** Scales `vector` in place to unit length (a zero vector stays zero) and returns it. */
+export function normalize(vector: Float32Array): Float32Array {
+  let sum = 0;
+  for (const x of vector) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) { for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! / norm; }
+  return vector;
+}

@@ -1,0 +1,149 @@
+/**
+ * Downloads a model folder from a Hugging Face style hub
+ * (`<base>/<name>/resolve/main/<file>`) into a cache directory: resumable
+ * (`.part` files continued with HTTP Range), each file checked against the
+ * sha256 of an expected manifest before it takes its final name.
+ * @module
+ */
+import { join } from "node:path";
+import { writeAll } from "../../events/durable_fs.ts";
+import { EmbedderError } from "./embedder.ts";
+import { type ModelManifest, sha256File } from "./manifest.ts";
+import { retryable } from "./http_retry.ts";
+
+/** Progress of one file, reported as bytes arrive. */
+export interface DownloadProgress {
+  file: string;
+  received: number;
+  /** Size of the file, when the server said. */
+  total: number | undefined;
+}
+
+/** What to download, from where, to where. */
+export interface DownloadOptions {
+  /** Hub root, e.g. `https://huggingface.co`. */
+  baseUrl: string;
+  /** Repository name on the hub, e.g. `BAAI/bge-small-en-v1.5`. */
+  name: string;
+  /** Directory of downloaded models; the model lands in `<cacheDir>/<name>`. */
+  cacheDir: string;
+  /** The manifest expected: which files to fetch and their sha256. Written last, as `manifest.json`. */
+  manifest: ModelManifest;
+  /** Called as bytes arrive. */
+  onProgress?: (progress: DownloadProgress) => void;
+  /** Attempts per file (network errors, 429, 5xx), each resuming where the last stopped; default 5. */
+  tries?: number;
+  /** First backoff between attempts, doubled each time; default 100 ms. */
+  baseDelayMs?: number;
+}
+
+/**
+ * Downloads every file of `options.manifest` that is not already present and
+ * intact, then writes `manifest.json`; returns the model folder.
+ */
+export async function downloadModel(options: DownloadOptions): Promise<string> {
+  const dir = join(options.cacheDir, ...options.name.split("/").map(safe));
+  await Deno.mkdir(dir, { recursive: true });
+  for (const [file, sha256] of Object.entries(options.manifest.files)) {
+    const path = join(dir, file);
+    if (await sha256File(path).catch(() => undefined) === sha256) continue;
+    await downloadFile(options, file, path, sha256);
+  }
+  await Deno.writeTextFile(
+    join(dir, "manifest.json"),
+    JSON.stringify(options.manifest, null, 2) + "\n",
+  );
+  return dir;
+}
+
+function safe(part: string): string {
+  if (part === "" || part === "." || part === "..") {
+    throw new EmbedderError("download_failed", `invalid model name segment "${part}"`);
+  }
+  return part.replace(/[^A-Za-z0-9._-]/g, "_");
+}
+
+async function downloadFile(
+  options: DownloadOptions,
+  file: string,
+  path: string,
+  sha256: string,
+): Promise<void> {
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/${options.name}/resolve/main/${file}`;
+  const part = `${path}.part`;
+  const tries = options.tries ?? 5;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < tries; attempt++) {
+    if (attempt > 0) {
+      await new Promise((r) => setTimeout(r, (options.baseDelayMs ?? 100) * 2 ** (attempt - 1)));
+    }
+    try {
+      if (await fetchInto(url, part, file, options.onProgress)) break;
+    } catch (error) {
+      if (error instanceof EmbedderError) throw error;
+      lastError = error;
+    }
+    if (attempt === tries - 1) {
+      throw new EmbedderError(
+        "download_failed",
+        `could not download ${url} after ${tries} attempts (${lastError}); ` +
+          `run the command again to resume from ${part}`,
+        { cause: lastError },
+      );
+    }
+  }
+  const actual = await sha256File(part);
+  if (actual !== sha256) {
+    await Deno.remove(part);
+    throw new EmbedderError(
+      "model_damaged",
+      `downloaded ${file} has sha256 ${actual}, expected ${sha256}; the hub's copy differs from ` +
+        `the manifest (removed the download; check the model name and revision)`,
+    );
+  }
+  await Deno.rename(part, path);
+}
+
+/** One attempt: resumes `part` from its size; true when the file is complete. */
+async function fetchInto(
+  url: string,
+  part: string,
+  file: string,
+  onProgress: DownloadOptions["onProgress"],
+): Promise<boolean> {
+  const have = await Deno.stat(part).then((s) => s.size, () => 0);
+  const response = await fetch(url, have > 0 ? { headers: { range: `bytes=${have}-` } } : {});
+  if (response.status === 416) {
+    await response.body?.cancel();
+    return true; // the part already holds every byte; the checksum decides
+  }
+  if (retryable(response.status)) {
+    await response.body?.cancel();
+    throw new Error(`HTTP ${response.status}`);
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw new EmbedderError("download_failed", `${url} answered HTTP ${response.status}`);
+  }
+  const resumed = response.status === 206;
+  const length = Number(response.headers.get("content-length") ?? Number.NaN);
+  const total = Number.isFinite(length) ? length + (resumed ? have : 0) : undefined;
+  let received = resumed ? have : 0;
+  const out = await Deno.open(part, {
+    write: true,
+    create: true,
+    append: resumed,
+    truncate: !resumed,
+  });
+  try {
+    for await (const chunk of response.body) {
+      await writeAll(out, chunk);
+      received += chunk.length;
+      onProgress?.({ file, received, total });
+    }
+    await out.sync();
+  } finally {
+    out.close();
+  }
+  return true;
+}

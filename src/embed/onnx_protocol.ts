@@ -1,0 +1,36 @@
+/**
+ * Messages between {@linkcode OnnxEmbedder} and its inference workers.
+ * @module
+ */
+import type { Pooling } from "./pooling.ts";
+
+/** Loads the model in a worker. */
+export interface InitRequest {
+  type: "init";
+  /** Path of `model.onnx`; the worker reads the bytes itself (works in compiled binaries). */
+  modelPath: string;
+  threads: number;
+  inputs: readonly string[];
+  output: string;
+  pooling: Pooling;
+  dims: number;
+}
+
+/** Runs one padded batch: `ids` is `[batch, seqLen]` row-major, 0-padded; `lengths` the real lengths. */
+export interface RunRequest {
+  type: "run";
+  id: number;
+  ids: Int32Array<ArrayBuffer>;
+  lengths: Int32Array<ArrayBuffer>;
+  seqLen: number;
+}
+
+/** Anything the embedder sends a worker. */
+export type WorkerRequest = InitRequest | RunRequest;
+
+/** Anything a worker answers. */
+export type WorkerResponse =
+  | { type: "ready" }
+  | { type: "init_failed"; message: string }
+  | { type: "result"; id: number; vectors: Float32Array<ArrayBuffer> }
+  | { type: "run_failed"; id: number; message: string };

@@ -1,0 +1,79 @@
+/**
+ * One onnxruntime session and the tensors it is fed: shared by the inference
+ * worker and the benchmark that measures raw onnxruntime against it.
+ * @module
+ */
+import * as ort from "onnxruntime-node";
+import { poolHidden } from "./pooling.ts";
+import type { InitRequest, RunRequest } from "./onnx_protocol.ts";
+
+/** The session options cairn uses: `threads` intra-op threads, full graph optimisation. */
+export function sessionOptions(threads: number): ort.InferenceSession.SessionOptions {
+  return { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: "all" };
+}
+
+/** Opens a session from the model file's bytes (read through Deno, so compiled binaries work). */
+export async function openSession(
+  modelPath: string,
+  threads: number,
+): Promise<ort.InferenceSession> {
+  const bytes = await Deno.readFile(modelPath);
+  return await ort.InferenceSession.create(bytes, sessionOptions(threads));
+}
+
+/** The model's input tensors for one padded batch, limited to the inputs the model takes. */
+export function feeds(request: RunRequest, inputs: readonly string[]): Record<string, ort.Tensor> {
+  const { ids, lengths, seqLen } = request;
+  const shape = [lengths.length, seqLen];
+  const inputIds = new BigInt64Array(ids.length);
+  const mask = new BigInt64Array(ids.length);
+  for (let b = 0; b < lengths.length; b++) {
+    for (let t = 0; t < lengths[b]!; t++) {
+      const at = b * seqLen + t;
+      inputIds[at] = BigInt(ids[at]!);
+      mask[at] = 1n;
+    }
+  }
+  const all: Record<string, ort.Tensor> = {
+    input_ids: new ort.Tensor("int64", inputIds, shape),
+    attention_mask: new ort.Tensor("int64", mask, shape),
+    token_type_ids: new ort.Tensor("int64", new BigInt64Array(ids.length), shape),
+  };
+  return Object.fromEntries(inputs.map((name) => [name, all[name]!]));
+}
+
+/** Runs one batch and returns its pooled unit vectors, flat (`[batch, dims]`). */
+export async function embedBatch(
+  session: ort.InferenceSession,
+  config: Pick<InitRequest, "inputs" | "output" | "pooling" | "dims">,
+  request: RunRequest,
+): Promise<Float32Array<ArrayBuffer>> {
+  const result = await session.run(feeds(request, config.inputs), [config.output]);
+  const hidden = result[config.output];
+  if (!hidden) throw new Error(`the model has no output named ${config.output}`);
+  try {
+    if (hidden.dims.at(-1) !== config.dims) {
+      throw new Error(
+        `the model outputs ${hidden.dims.at(-1)} dimensions, the manifest says ${config.dims}`,
+      );
+    }
+    const batch = request.lengths.length;
+    const mask = new Uint8Array(request.ids.length);
+    request.lengths.forEach((length, b) =>
+      mask.fill(1, b * request.seqLen, b * request.seqLen + length)
+    );
+    const vectors = poolHidden(
+      hidden.data as Float32Array,
+      mask,
+      batch,
+      request.seqLen,
+      config.dims,
+      config.pooling,
+    );
+    const flat = new Float32Array(batch * config.dims);
+    vectors.forEach((v, b) => flat.set(v, b * config.dims));
+    return flat;
+  } finally {
+    hidden.dispose();
+  }
+}

@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { planBatches } from "../../src/embed/batching.ts";
+import { poolHidden } from "../../src/embed/pooling.ts";
+
+Deno.test("planBatches() groups longest first under the padded-token budget", () => {
+  const batches = planBatches([10, 256, 12, 256, 11, 300], { maxTokens: 600, maxBatch: 64 });
+  assert.deepEqual(batches, [
+    { indexes: [5, 1], seqLen: 300 },
+    { indexes: [3, 2], seqLen: 256 },
+    { indexes: [4, 0], seqLen: 11 },
+  ]);
+});
+
+Deno.test("planBatches() caps texts per batch and gives an over-budget text its own batch", () => {
+  assert.deepEqual(planBatches([1, 1, 1], { maxTokens: 100, maxBatch: 2 }).map((b) => b.indexes), [[
+    0,
+    1,
+  ], [2]]);
+  assert.deepEqual(planBatches([900, 5], { maxTokens: 600, maxBatch: 64 }), [
+    { indexes: [0], seqLen: 900 },
+    { indexes: [1], seqLen: 5 },
+  ]);
+  assert.deepEqual(planBatches([]), []);
+});
+
+Deno.test("poolHidden() takes the [CLS] state or the masked mean, normalised", () => {
+  // batch 1, seqLen 3, dims 2; the third token is padding.
+  const hidden = Float32Array.from([3, 4, 1, 0, 100, 100]);
+  const mask = [1, 1, 0];
+  const [cls] = poolHidden(hidden, mask, 1, 3, 2, "cls");
+  assert.deepEqual([...cls!].map((x) => +x.toFixed(4)), [0.6, 0.8]);
+  const [mean] = poolHidden(hidden, mask, 1, 3, 2, "mean");
+  const expected = [2 / Math.hypot(2, 2), 2 / Math.hypot(2, 2)];
+  assert.deepEqual([...mean!].map((x) => +x.toFixed(4)), expected.map((x) => +x.toFixed(4)));
+});

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { CachedEmbedder, embeddingCacheDir } from "../../src/embed/cache.ts";
+import { tempDir } from "../helpers.ts";
+import { embedderContract, withCleanup } from "./embedder_contract.ts";
+import { FakeEmbedder } from "./fake_embedder.ts";
+
+embedderContract("CachedEmbedder", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-test-" });
+  const cached = await CachedEmbedder.open(new FakeEmbedder(), dir);
+  return withCleanup(cached, () => Deno.remove(dir, { recursive: true }));
+});
+
+Deno.test("CachedEmbedder.embedDocuments() computes only the misses and counts hits", async () => {
+  await using dir = await tempDir();
+  const fake = new FakeEmbedder();
+  const cached = await CachedEmbedder.open(fake, dir.path);
+  const first = await cached.embedDocuments(["a", "b", "a"]);
+  assert.deepEqual(fake.embedded, ["a", "b"]);
+  assert.deepEqual(cached.stats, { hits: 0, misses: 3, cutBytes: 0 });
+  const second = await cached.embedDocuments(["b", "c", "a"]);
+  assert.deepEqual(fake.embedded, ["a", "b", "c"]);
+  assert.deepEqual(cached.stats, { hits: 2, misses: 4, cutBytes: 0 });
+  assert.deepEqual(second[0], first[1]);
+  assert.deepEqual(second[2], first[0]);
+  await cached.close();
+  assert.ok(fake.closed);
+});
+
+Deno.test("CachedEmbedder.open() finds the vectors written before a reopen", async () => {
+  await using dir = await tempDir();
+  const before = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  const vectors = await before.embedDocuments(["one", "two"]);
+  await before.close();
+  const fake = new FakeEmbedder();
+  const after = await CachedEmbedder.open(fake, dir.path);
+  assert.deepEqual(await after.embedDocuments(["two", "one"]), [vectors[1], vectors[0]]);
+  assert.deepEqual(fake.embedded, []);
+  assert.equal(after.stats.hits, 2);
+  await after.close();
+});
+
+Deno.test("CachedEmbedder.open() cuts a torn last record and keeps the ones before it", async () => {
+  await using dir = await tempDir();
+  const before = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  await before.embedDocuments(["kept"]);
+  await before.embedDocuments(["torn"]);
+  await before.close();
+  const file = join(embeddingCacheDir(dir.path, "fake-model"), "vectors.bin");
+  const size = (await Deno.stat(file)).size;
+  await Deno.truncate(file, size - 5);
+  const fake = new FakeEmbedder();
+  const after = await CachedEmbedder.open(fake, dir.path);
+  assert.equal(after.stats.cutBytes, size / 2 - 5);
+  await after.embedDocuments(["kept", "torn"]);
+  assert.deepEqual(fake.embedded, ["torn"]);
+  await after.close();
+  // The re-embedded record was appended after the cut, so a third open sees both.
+  const third = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  await third.embedDocuments(["kept", "torn"]);
+  assert.deepEqual(third.stats, { hits: 2, misses: 0, cutBytes: 0 });
+  await third.close();
+});
+
+Deno.test("CachedEmbedder keeps one cache per model id", async () => {
+  await using dir = await tempDir();
+  const a = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  await a.embedDocuments(["x"]);
+  await a.close();
+  const other = new FakeEmbedder(8);
+  Object.defineProperty(other, "id", { value: "other/model:v2" });
+  const b = await CachedEmbedder.open(other, dir.path);
+  await b.embedDocuments(["x"]);
+  assert.equal(b.stats.misses, 1);
+  await b.close();
+  assert.deepEqual(
+    (await Array.fromAsync(Deno.readDir(join(dir.path, "cache", "embeddings")))).map((e) => e.name)
+      .sort(),
+    ["fake-model", "other_model_v2"],
+  );
+});

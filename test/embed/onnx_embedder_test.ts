@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { EmbedderError } from "../../src/embed/embedder.ts";
+import { DEFAULT_MODEL, shippedModelDir } from "../../src/embed/load.ts";
+import { OnnxEmbedder } from "../../src/embed/onnx_embedder.ts";
+import { embedderContract } from "./embedder_contract.ts";
+import { SHIPPED_MODELS } from "./shipped_models.ts";
+
+function dot(a: Float32Array, b: Float32Array): number {
+  return a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+}
+
+for (const name of SHIPPED_MODELS) {
+  const model = shippedModelDir(name);
+
+  embedderContract(`OnnxEmbedder (${name})`, () => OnnxEmbedder.open(model, { verify: false }));
+
+  Deno.test(`OnnxEmbedder (${name}) ranks a passage about connection pools above one about cake`, async () => {
+    const embedder = await OnnxEmbedder.open(model);
+    try {
+      assert.equal(embedder.dims, 384);
+      const [pools, cake] = await embedder.embedDocuments([
+        "A connection pool keeps a set of open database connections and hands them out to " +
+        "requests, so the application does not pay for a new TCP and auth handshake every query.",
+        "Cream the butter and sugar, beat in the eggs one at a time, then fold in the flour " +
+        "and bake the cake for 35 minutes at 180 degrees.",
+      ]);
+      const query = await embedder.embedQuery("database connection pooling");
+      assert.ok(
+        dot(query, pools!) > dot(query, cake!) + 0.1,
+        `${dot(query, pools!)} vs ${dot(query, cake!)}`,
+      );
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  Deno.test(`OnnxEmbedder (${name}) truncates a text longer than the model's limit and counts it`, async () => {
+    const embedder = await OnnxEmbedder.open(model, { verify: false });
+    try {
+      const long = "the quick brown fox jumps over the lazy dog ".repeat(80);
+      assert.ok(embedder.tokenize(long).truncated);
+      assert.equal(embedder.tokenize(long).ids.length, embedder.manifest.max_tokens);
+      const [vector, short] = await embedder.embedDocuments([long, "a short text"]);
+      assert.equal(vector!.length, 384);
+      assert.ok(short);
+      assert.deepEqual(embedder.stats, { texts: 2, truncated: 1, batches: 1 });
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  Deno.test(`OnnxEmbedder (${name}).close() stops the workers and later calls fail clearly`, async () => {
+    const embedder = await OnnxEmbedder.open(model, { verify: false });
+    await embedder.close();
+    await assert.rejects(embedder.embedQuery("x"), (error: unknown) => {
+      assert.ok(error instanceof EmbedderError);
+      assert.equal(error.code, "closed");
+      return true;
+    });
+  });
+}
+
+Deno.test("shippedModelDir() points at models/all-minilm-l6-v2 beside the source", () => {
+  assert.equal(DEFAULT_MODEL, "all-minilm-l6-v2");
+  assert.equal(
+    shippedModelDir(),
+    new URL("../../models/all-minilm-l6-v2/", import.meta.url).pathname,
+  );
+});
+
+Deno.test("OnnxEmbedder.open() names the missing model folder", async () => {
+  await assert.rejects(OnnxEmbedder.open("/nonexistent/model/"), (error: unknown) => {
+    assert.ok(error instanceof EmbedderError);
+    assert.equal(error.code, "model_missing");
+    assert.match(error.message, /no embedding model at \/nonexistent\/model\//);
+    return true;
+  });
+});
+
+Deno.test("models/ holds at least one model for the tests above to run against", () => {
+  assert.ok(SHIPPED_MODELS.length > 0, "no model folder with a manifest.json under models/");
+});
