@@ -18,7 +18,7 @@ export const forget: Command = {
       cairn.memories.forget(id, {
         ...(values.reason ? { reason: values.reason } : {}),
         purge: values.purge ?? false,
-      }));
+      }), { settle: true, warn: context.err });
     context.out(values.purge ? `purged ${id}: its content is gone from the log` : `forgot ${id}`);
     return 0;
   },

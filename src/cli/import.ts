@@ -59,7 +59,7 @@ export const importCommand: Command = {
         count += await cairn.memories.importMany(records.slice(i, i + BATCH));
       }
       return count;
-    });
+    }, { settle: true, warn: context.err });
     const seconds = (performance.now() - started) / 1000;
     context.out(`imported ${imported} memories in ${seconds.toFixed(1)} s`);
     return 0;

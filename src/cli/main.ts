@@ -4,6 +4,8 @@ import { BlobError } from "../../events/blobs.ts";
 import { StoreLockedError } from "../../events/lock.ts";
 import { LogCorruptError } from "../../events/log.ts";
 import { EventDecodeError } from "../../events/schema.ts";
+import { ModelMismatchError } from "../../projections/vectors/vectors_projection.ts";
+import { EmbedderError } from "../embed/embedder.ts";
 import { describeIssues, UserError } from "../service/errors.ts";
 import { defaultStoreDir } from "../service/paths.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
@@ -117,7 +119,15 @@ function splitGlobal(
   };
 }
 
-const userErrors = [StoreLockedError, LogCorruptError, EventDecodeError, BlobError, UserError];
+const userErrors = [
+  StoreLockedError,
+  LogCorruptError,
+  EventDecodeError,
+  BlobError,
+  UserError,
+  ModelMismatchError,
+  EmbedderError,
+];
 
 function report(error: unknown, command: Command, io: Io): number {
   if (error instanceof UsageError) {

@@ -88,7 +88,7 @@ export const recallCommand: Command = {
     const answer = await withCairn(
       context.storeDir,
       (cairn) => cairn.recall.run(request),
-      context.err,
+      { warn: context.err },
     );
     const format = values.format ?? "markdown";
     if (format === "json") context.out(formatJson(answer));

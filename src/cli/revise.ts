@@ -26,7 +26,7 @@ export const revise: Command = {
         ...(values.tag ? { tags: values.tag } : {}),
         ...(values["valid-from"] ? { valid_from: values["valid-from"] } : {}),
         ...(values["valid-to"] ? { valid_to: values["valid-to"] } : {}),
-      }));
+      }), { settle: true, warn: context.err });
     context.out(memoryLine(memory));
     return 0;
   },

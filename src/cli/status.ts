@@ -40,9 +40,8 @@ interface StatusReport {
 }
 
 async function collect(dir: string, warn: (line: string) => void): Promise<StatusReport> {
-  const model = "none (semantic search is not available yet)";
   try {
-    const { store } = await openCairn(dir);
+    const { store, vectors } = await openCairn(dir);
     try {
       reportRecovery(store.log.recovery, warn);
       return {
@@ -50,7 +49,7 @@ async function collect(dir: string, warn: (line: string) => void): Promise<Statu
         logBytes: await store.log.size(),
         head: store.log.head,
         projections: store.runner.status(),
-        model,
+        model: vectors.model,
       };
     } finally {
       await store.close();
@@ -65,7 +64,7 @@ async function collect(dir: string, warn: (line: string) => void): Promise<Statu
       head: log.head,
       ...(owner ? { owner } : {}),
       projections: [],
-      model,
+      model: "the owner's",
     };
     await log.close();
     return report;

@@ -2,6 +2,9 @@ import { BlobError, BlobStore } from "../../events/blobs.ts";
 import { blobsOf } from "../../events/compaction.ts";
 import { StoreLock } from "../../events/lock.ts";
 import { checkLog, repairLog } from "../../events/verify.ts";
+import { EmbedderError } from "../embed/embedder.ts";
+import { shippedModelDir } from "../embed/load.ts";
+import { loadModelFolder } from "../embed/manifest.ts";
 import { storeLayout } from "../service/paths.ts";
 import { FileCheckpoints } from "../../projections/checkpoints.ts";
 import { parseCommandArgs } from "./args.ts";
@@ -35,15 +38,28 @@ export const verify: Command = {
       context.out(`problem: ${problem.segment}${where}: ${problem.message}`);
     }
     for (const problem of blobProblems) context.out(`problem: ${problem}`);
-    const total = check.problems.length + blobProblems.length;
+    const modelProblem = await checkModel();
+    if (modelProblem) context.out(`problem: ${modelProblem}`);
+    const total = check.problems.length + blobProblems.length + (modelProblem ? 1 : 0);
     if (total === 0) {
-      context.out("ok: every record, event and blob checks out");
+      context.out("ok: every record, event and blob checks out, and so does the model");
       return 0;
     }
     context.out(`${total} problems; \`cairn verify --repair\` keeps every readable event`);
     return 1;
   },
 };
+
+/** Checks the shipped model's files against their sha256; returns the problem, if any. */
+async function checkModel(): Promise<string | undefined> {
+  try {
+    await loadModelFolder(shippedModelDir(), { verify: true });
+    return undefined;
+  } catch (error) {
+    if (error instanceof EmbedderError) return error.message;
+    throw error;
+  }
+}
 
 async function repair(
   context: CommandContext,

@@ -1,16 +1,26 @@
 import type { LogRecovery } from "../../events/log.ts";
 import { type Cairn, openCairn } from "../service/cairn.ts";
 
+/** Options for {@linkcode withCairn}. */
+export interface WithCairnOptions {
+  /** Wait for the background projections (vectors) to take in the changes before closing. */
+  settle?: boolean;
+  /** Where warnings go; default standard error. */
+  warn?: (line: string) => void;
+}
+
 /** Opens the store, says what opening it repaired, runs `work`, and always closes the store again. */
 export async function withCairn<T>(
   storeDir: string,
   work: (cairn: Cairn) => Promise<T>,
-  warn: (line: string) => void = (line) => console.error(line),
+  options: WithCairnOptions = {},
 ): Promise<T> {
   const cairn = await openCairn(storeDir);
   try {
-    reportRecovery(cairn.store.log.recovery, warn);
-    return await work(cairn);
+    reportRecovery(cairn.store.log.recovery, options.warn ?? ((line) => console.error(line)));
+    const result = await work(cairn);
+    if (options.settle) await cairn.store.runner.settled();
+    return result;
   } finally {
     await cairn.close();
   }

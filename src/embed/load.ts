@@ -3,6 +3,9 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { CachedEmbedder } from "./cache.ts";
+import { LazyEmbedder } from "./lazy_embedder.ts";
+import { loadModelFolder, modelId } from "./manifest.ts";
 import { OnnxEmbedder, type OnnxEmbedderOptions } from "./onnx_embedder.ts";
 
 /** The name of the model folder cairn ships and uses by default. */
@@ -22,4 +25,22 @@ export function shippedModelDir(name = DEFAULT_MODEL): string {
  */
 export function loadDefaultEmbedder(options: OnnxEmbedderOptions = {}): Promise<OnnxEmbedder> {
   return OnnxEmbedder.open(shippedModelDir(), options);
+}
+
+/**
+ * The embedder a store uses by default: the shipped model behind the store's
+ * embedding cache, loaded on first use. Its files are checked by `cairn verify`,
+ * not on every open (hashing 90 MB costs a third of a second).
+ */
+export async function storeEmbedder(
+  storeDir: string,
+  modelDir = shippedModelDir(),
+): Promise<LazyEmbedder> {
+  const { manifest } = await loadModelFolder(modelDir, { verify: false });
+  return new LazyEmbedder(
+    modelId(manifest),
+    manifest.dims,
+    async () =>
+      await CachedEmbedder.open(await OnnxEmbedder.open(modelDir, { verify: false }), storeDir),
+  );
 }

@@ -65,7 +65,9 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   }
   const pending = deps.pendingVectors?.() ?? 0;
   if (queryVector && pending > 0) {
-    notes.push(`vectors are still being computed for ${pending} documents`);
+    notes.push(
+      `semantic search is catching up: ${pending} recent changes are not in the vector index yet`,
+    );
   }
 
   const lists = new Map<Source, Lists>();
@@ -138,6 +140,9 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       }
       if (f.ranks.lexical) {
         components.lexical = { rank: f.ranks.lexical, score: entry.lexicalScore.get(f.id)! };
+      }
+      if (f.ranks.context) {
+        components.context = { rank: f.ranks.context, score: entry.contextScore.get(f.id)! };
       }
       if (f.ranks.graph) components.graph = { rank: f.ranks.graph, ppr: entry.ppr.get(f.id)! };
       // A single source needs no standardising: keep its fused order.

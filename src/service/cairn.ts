@@ -2,25 +2,37 @@ import { join } from "node:path";
 import { BlobStore } from "../../events/blobs.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { TextProjection } from "../../projections/text.ts";
+import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
+import type { Embedder } from "../embed/embedder.ts";
+import { storeEmbedder } from "../embed/load.ts";
 import { Memories } from "./memories.ts";
 import { storeLayout } from "./paths.ts";
 import { RecallService } from "./recall_service.ts";
 import { Store, type StoreOptions } from "./store.ts";
+
+/** Options for {@linkcode openCairn}. */
+export interface CairnOptions extends StoreOptions {
+  /** The embedding model; default: the shipped one, behind the store's cache. */
+  embedder?: Embedder;
+}
 
 /** An open store with cairn's projections and the services built on them. */
 export interface Cairn {
   store: Store;
   graph: GraphProjection;
   text: TextProjection;
+  vectors: VectorsProjection;
   memories: Memories;
   recall: RecallService;
   close(): Promise<void>;
 }
 
 /** Opens the store in `dir` as its only writer, with every projection caught up. */
-export async function openCairn(dir: string, options: StoreOptions = {}): Promise<Cairn> {
+export async function openCairn(dir: string, options: CairnOptions = {}): Promise<Cairn> {
   let graph: GraphProjection | undefined;
   let text: TextProjection | undefined;
+  let vectors: VectorsProjection | undefined;
+  const embedder = options.embedder ?? await storeEmbedder(dir);
   const store = await Store.open(dir, {
     ...options,
     projections: async (projectionsDir) => {
@@ -29,16 +41,25 @@ export async function openCairn(dir: string, options: StoreOptions = {}): Promis
         join(projectionsDir, "text"),
         new BlobStore(storeLayout(dir).blobs),
       );
-      return [graph, text];
+      vectors = await VectorsProjection.open(join(projectionsDir, "vectors"), embedder);
+      return [graph, text, vectors];
     },
   });
   const memories = new Memories(store, graph!);
+  const pendingVectors = () => store.runner.status().find((p) => p.name === "vectors")?.lag ?? 0;
   return {
     store,
     graph: graph!,
     text: text!,
+    vectors: vectors!,
     memories,
-    recall: new RecallService({ graph: graph!.database, lexical: text! }, memories),
+    recall: new RecallService({
+      graph: graph!.database,
+      lexical: text!,
+      vectors: vectors!,
+      embedQuery: (query) => embedder.embedQuery(query),
+      pendingVectors,
+    }, memories),
     close: () => store.close(),
   };
 }

@@ -1,0 +1,187 @@
+import { join } from "node:path";
+import { sha256Hex } from "../../events/blobs.ts";
+import { exists, writeFileAtomic } from "../../events/durable_fs.ts";
+import type { StoredEvent } from "../../events/schema.ts";
+import type { Embedder } from "../../src/embed/embedder.ts";
+import type { Projection } from "../projection.ts";
+import { type VectorHit, VectorPartition } from "./vector_partition.ts";
+
+/** The kinds of documents that have vectors. */
+export type VectorSource = "memory" | "code" | "turn";
+
+/** Raised when a store's vectors were built by another embedding model. */
+export class ModelMismatchError extends Error {
+  override name = "ModelMismatchError";
+}
+
+type Change = { id: string; partition: string; text: string } | { id: string; remove: true };
+
+/**
+ * Embeddings of every searchable text, one USearch index per source and
+ * project. It runs in the background lane: writes never wait for embeddings,
+ * and its checkpoint says how far the vectors have got.
+ */
+export class VectorsProjection implements Projection {
+  readonly name = "vectors";
+  readonly version = 1;
+  readonly background = true;
+  #partitions = new Map<string, VectorPartition>();
+  #partitionOf = new Map<string, string>();
+
+  private constructor(private readonly dir: string, private readonly embedder: Embedder) {}
+
+  /**
+   * Opens the vectors in `dir`. Refuses vectors built by another model: mixing
+   * two models' vectors would make distances meaningless.
+   */
+  static async open(dir: string, embedder: Embedder): Promise<VectorsProjection> {
+    await Deno.mkdir(dir, { recursive: true });
+    const modelFile = join(dir, "model.json");
+    if (await exists(modelFile)) {
+      const built = JSON.parse(await Deno.readTextFile(modelFile)) as { id: string };
+      if (built.id !== embedder.id) {
+        throw new ModelMismatchError(
+          `this store's vectors were built with ${built.id}, not ${embedder.id}; use ${built.id}, ` +
+            `or delete ${dir} to rebuild them with ${embedder.id} from the log`,
+        );
+      }
+    } else {
+      await writeFileAtomic(modelFile, JSON.stringify({ id: embedder.id, dims: embedder.dims }));
+    }
+    const projection = new VectorsProjection(dir, embedder);
+    for await (const entry of Deno.readDir(dir)) {
+      const match = /^(.+)\.keys$/.exec(entry.name);
+      if (match) await projection.#partition(match[1]!);
+    }
+    return projection;
+  }
+
+  /** The model that built these vectors. */
+  get model(): string {
+    return this.embedder.id;
+  }
+
+  async apply(batch: readonly StoredEvent[]): Promise<void> {
+    const changes = new Map<string, Change>();
+    for (const event of batch) {
+      for (const change of this.#changesOf(event, changes)) changes.set(change.id, change);
+    }
+    const upserts: Array<{ id: string; partition: string; text: string; hash: string }> = [];
+    for (const change of changes.values()) {
+      if ("remove" in change) {
+        const name = this.#partitionOf.get(change.id);
+        if (name) (await this.#partition(name)).remove(change.id);
+        this.#partitionOf.delete(change.id);
+        continue;
+      }
+      const hash = await sha256Hex(change.text);
+      const previous = this.#partitionOf.get(change.id);
+      if (previous && previous !== change.partition) {
+        (await this.#partition(previous)).remove(change.id);
+      }
+      if (!(await this.#partition(change.partition)).holds(change.id, hash)) {
+        upserts.push({ ...change, hash });
+      }
+    }
+    const vectors = await this.embedder.embedDocuments(upserts.map((u) => u.text));
+    for (const [i, upsert] of upserts.entries()) {
+      (await this.#partition(upsert.partition)).upsert(upsert.id, upsert.hash, vectors[i]!);
+      this.#partitionOf.set(upsert.id, upsert.partition);
+    }
+    for (const partition of this.#partitions.values()) await partition.save();
+  }
+
+  /**
+   * The nearest documents of `source` to `query`: within `project` (and the
+   * global ones) when given, across every project otherwise.
+   */
+  search(
+    source: VectorSource,
+    query: Float32Array,
+    options: { project?: string | null; limit: number },
+  ): VectorHit[] {
+    const names = [...this.#partitions.keys()].filter((name) => {
+      if (!name.startsWith(`${source}.`)) return false;
+      if (options.project == null) return true;
+      return name === partitionName(source, options.project) ||
+        name === partitionName(source, null);
+    });
+    return names.flatMap((name) => this.#partitions.get(name)!.search(query, options.limit))
+      .sort((a, b) => a.distance - b.distance)
+      .slice(0, options.limit);
+  }
+
+  /** Vectors held per source. */
+  counts(): Record<VectorSource, number> {
+    const counts = { memory: 0, code: 0, turn: 0 };
+    for (const [name, partition] of this.#partitions) {
+      counts[name.split(".")[0] as VectorSource] += partition.size;
+    }
+    return counts;
+  }
+
+  async reset(): Promise<void> {
+    this.#partitions.clear();
+    this.#partitionOf.clear();
+    for await (const entry of Deno.readDir(this.dir)) {
+      if (entry.name !== "model.json") {
+        await Deno.remove(join(this.dir, entry.name), { recursive: true });
+      }
+    }
+  }
+
+  async digest(): Promise<string> {
+    const entries = [...this.#partitions].flatMap(([name, partition]) =>
+      partition.entries().map(([id, hash]) => `${name}\t${id}\t${hash}`)
+    );
+    return await sha256Hex(entries.sort().join("\n"));
+  }
+
+  async close(): Promise<void> {
+    await this.embedder.close();
+  }
+
+  #changesOf(event: StoredEvent, pending: ReadonlyMap<string, Change>): Change[] {
+    switch (event.type) {
+      case "memory.remembered":
+        return [{
+          id: `memory:${event.data.id}`,
+          partition: partitionName("memory", event.data.project),
+          text: event.data.content,
+        }];
+      case "memory.revised": {
+        const id = `memory:${event.data.id}`;
+        const queued = pending.get(id);
+        const partition = queued && "partition" in queued
+          ? queued.partition
+          : this.#partitionOf.get(id);
+        return event.data.content !== undefined && partition
+          ? [{ id, partition, text: event.data.content }]
+          : [];
+      }
+      case "memory.forgotten":
+      case "memory.purged":
+        return [{ id: `memory:${event.data.id}`, remove: true }];
+      default:
+        return [];
+    }
+  }
+
+  async #partition(name: string): Promise<VectorPartition> {
+    let partition = this.#partitions.get(name);
+    if (!partition) {
+      partition = await VectorPartition.open(this.dir, name, this.embedder.dims);
+      this.#partitions.set(name, partition);
+      for (const [id] of partition.entries()) this.#partitionOf.set(id, name);
+    }
+    return partition;
+  }
+}
+
+/** The partition of a source's documents in a project (`memory._global` for global memories). */
+function partitionName(source: VectorSource, project: string | null): string {
+  const safe = project === null
+    ? "_global"
+    : project.replace(/[^A-Za-z0-9_-]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
+  return `${source}.${safe}`;
+}
