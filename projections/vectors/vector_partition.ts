@@ -13,12 +13,14 @@ const encoder = new TextEncoder();
 /**
  * One HNSW index (USearch, int8, cosine) of one source in one project, with
  * the map from cairn's string ids to USearch's integer keys kept in an
- * append-only journal beside it (`+key id textHash` / `-key`).
+ * append-only journal beside it (`+ key id textHash group` / `- key`). A group
+ * (a file, for code chunks) lets all of a file's vectors be replaced together.
  */
 export class VectorPartition {
   #index: Index;
-  #keyOf = new Map<string, { key: bigint; text: string }>();
+  #keyOf = new Map<string, { key: bigint; text: string; group: string }>();
   #idOf = new Map<bigint, string>();
+  #groups = new Map<string, Set<string>>();
   #nextKey = 1n;
   #journal: string[] = [];
   #dirty = false;
@@ -41,10 +43,12 @@ export class VectorPartition {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
     for (const line of journal.split("\n")) {
-      const [op, keyText, id, text] = line.split("\t");
+      const [op, keyText, id, text, group = ""] = line.split("\t");
       if (!keyText) continue;
       const key = BigInt(keyText);
-      if (op === "+" && id !== undefined && text !== undefined) partition.#remember(id, key, text);
+      if (op === "+" && id !== undefined && text !== undefined) {
+        partition.#remember(id, key, text, group);
+      }
       if (op === "-") partition.#forget(key);
       if (key >= partition.#nextKey) partition.#nextKey = key + 1n;
     }
@@ -75,14 +79,19 @@ export class VectorPartition {
     return this.#keyOf.get(id)?.text === textHash;
   }
 
-  /** Adds or replaces the vector of `id`. */
-  upsert(id: string, textHash: string, vector: Float32Array): void {
+  /** Adds or replaces the vector of `id`, optionally as a member of `group`. */
+  upsert(id: string, textHash: string, vector: Float32Array, group = ""): void {
     this.remove(id);
     const key = this.#nextKey++;
     this.#index.add(key, vector);
-    this.#remember(id, key, textHash);
-    this.#journal.push(`+\t${key}\t${id}\t${textHash}`);
+    this.#remember(id, key, textHash, group);
+    this.#journal.push(`+\t${key}\t${id}\t${textHash}\t${group}`);
     this.#dirty = true;
+  }
+
+  /** The ids in `group`. */
+  members(group: string): string[] {
+    return [...this.#groups.get(group) ?? []];
   }
 
   /** Removes the vector of `id`, if any. */
@@ -132,18 +141,28 @@ export class VectorPartition {
     this.#dirty = false;
   }
 
-  #remember(id: string, key: bigint, text: string): void {
+  #remember(id: string, key: bigint, text: string, group: string): void {
     const previous = this.#keyOf.get(id);
-    if (previous) this.#idOf.delete(previous.key);
-    this.#keyOf.set(id, { key, text });
+    if (previous) this.#forget(previous.key);
+    this.#keyOf.set(id, { key, text, group });
     this.#idOf.set(key, id);
+    if (group) {
+      let members = this.#groups.get(group);
+      if (!members) this.#groups.set(group, members = new Set());
+      members.add(id);
+    }
   }
 
   #forget(key: bigint): void {
     const id = this.#idOf.get(key);
     if (id === undefined) return;
     this.#idOf.delete(key);
-    if (this.#keyOf.get(id)?.key === key) this.#keyOf.delete(id);
+    const entry = this.#keyOf.get(id);
+    if (entry?.key !== key) return;
+    this.#keyOf.delete(id);
+    const members = this.#groups.get(entry.group);
+    members?.delete(id);
+    if (members?.size === 0) this.#groups.delete(entry.group);
   }
 
   #journalPath(): string {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { sha256Hex } from "../../events/blobs.ts";
+import { type BlobStore, sha256Hex } from "../../events/blobs.ts";
 import { exists, writeFileAtomic } from "../../events/durable_fs.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import type { Embedder } from "../../src/embed/embedder.ts";
@@ -14,7 +14,10 @@ export class ModelMismatchError extends Error {
   override name = "ModelMismatchError";
 }
 
-type Change = { id: string; partition: string; text: string } | { id: string; remove: true };
+type Change =
+  | { id: string; partition: string; text: string; group?: string }
+  | { id: string; remove: true }
+  | { group: string; partition: string; keep: ReadonlySet<string> };
 
 /**
  * Embeddings of every searchable text, one USearch index per source and
@@ -28,13 +31,17 @@ export class VectorsProjection implements Projection {
   #partitions = new Map<string, VectorPartition>();
   #partitionOf = new Map<string, string>();
 
-  private constructor(private readonly dir: string, private readonly embedder: Embedder) {}
+  private constructor(
+    private readonly dir: string,
+    private readonly embedder: Embedder,
+    private readonly blobs: BlobStore,
+  ) {}
 
   /**
    * Opens the vectors in `dir`. Refuses vectors built by another model: mixing
    * two models' vectors would make distances meaningless.
    */
-  static async open(dir: string, embedder: Embedder): Promise<VectorsProjection> {
+  static async open(dir: string, embedder: Embedder, blobs: BlobStore): Promise<VectorsProjection> {
     await Deno.mkdir(dir, { recursive: true });
     const modelFile = join(dir, "model.json");
     if (await exists(modelFile)) {
@@ -48,7 +55,7 @@ export class VectorsProjection implements Projection {
     } else {
       await writeFileAtomic(modelFile, JSON.stringify({ id: embedder.id, dims: embedder.dims }));
     }
-    const projection = new VectorsProjection(dir, embedder);
+    const projection = new VectorsProjection(dir, embedder, blobs);
     for await (const entry of Deno.readDir(dir)) {
       const match = /^(.+)\.keys$/.exec(entry.name);
       if (match) await projection.#partition(match[1]!);
@@ -64,28 +71,40 @@ export class VectorsProjection implements Projection {
   async apply(batch: readonly StoredEvent[]): Promise<void> {
     const changes = new Map<string, Change>();
     for (const event of batch) {
-      for (const change of this.#changesOf(event, changes)) changes.set(change.id, change);
+      for (const change of await this.#changesOf(event, changes)) {
+        changes.set("id" in change ? change.id : `group\0${change.group}`, change);
+      }
     }
-    const upserts: Array<{ id: string; partition: string; text: string; hash: string }> = [];
+    const upserts: Array<
+      { id: string; partition: string; text: string; hash: string; group: string }
+    > = [];
     for (const change of changes.values()) {
+      if ("keep" in change) {
+        const partition = await this.#partition(change.partition);
+        for (const id of partition.members(change.group)) {
+          if (!change.keep.has(id)) this.#drop(id);
+        }
+        continue;
+      }
       if ("remove" in change) {
-        const name = this.#partitionOf.get(change.id);
-        if (name) (await this.#partition(name)).remove(change.id);
-        this.#partitionOf.delete(change.id);
+        this.#drop(change.id);
         continue;
       }
       const hash = await sha256Hex(change.text);
       const previous = this.#partitionOf.get(change.id);
-      if (previous && previous !== change.partition) {
-        (await this.#partition(previous)).remove(change.id);
-      }
+      if (previous && previous !== change.partition) this.#drop(change.id);
       if (!(await this.#partition(change.partition)).holds(change.id, hash)) {
-        upserts.push({ ...change, hash });
+        upserts.push({ ...change, hash, group: change.group ?? "" });
       }
     }
     const vectors = await this.embedder.embedDocuments(upserts.map((u) => u.text));
     for (const [i, upsert] of upserts.entries()) {
-      (await this.#partition(upsert.partition)).upsert(upsert.id, upsert.hash, vectors[i]!);
+      (await this.#partition(upsert.partition)).upsert(
+        upsert.id,
+        upsert.hash,
+        vectors[i]!,
+        upsert.group,
+      );
       this.#partitionOf.set(upsert.id, upsert.partition);
     }
     for (const partition of this.#partitions.values()) await partition.save();
@@ -141,7 +160,7 @@ export class VectorsProjection implements Projection {
     await this.embedder.close();
   }
 
-  #changesOf(event: StoredEvent, pending: ReadonlyMap<string, Change>): Change[] {
+  async #changesOf(event: StoredEvent, pending: ReadonlyMap<string, Change>): Promise<Change[]> {
     switch (event.type) {
       case "memory.remembered":
         return [{
@@ -152,9 +171,7 @@ export class VectorsProjection implements Projection {
       case "memory.revised": {
         const id = `memory:${event.data.id}`;
         const queued = pending.get(id);
-        const partition = queued && "partition" in queued
-          ? queued.partition
-          : this.#partitionOf.get(id);
+        const partition = queued && "text" in queued ? queued.partition : this.#partitionOf.get(id);
         return event.data.content !== undefined && partition
           ? [{ id, partition, text: event.data.content }]
           : [];
@@ -162,9 +179,51 @@ export class VectorsProjection implements Projection {
       case "memory.forgotten":
       case "memory.purged":
         return [{ id: `memory:${event.data.id}`, remove: true }];
+      case "file.indexed": {
+        const { project, path, chunks } = event.data;
+        const partition = partitionName("code", project);
+        const group = path;
+        const texts = await Promise.all(chunks.map((chunk) => this.blobs.get(chunk.text)));
+        const ids = chunks.map((chunk) => `code:${chunk.id}`);
+        return [
+          { group, partition, keep: new Set(ids) },
+          ...chunks.map((chunk, i) => ({
+            id: ids[i]!,
+            partition,
+            group,
+            text: `${path}\n${texts[i]!}`,
+          })),
+        ];
+      }
+      case "file.removed":
+        return [{
+          group: event.data.path,
+          partition: partitionName("code", event.data.project),
+          keep: new Set(),
+        }];
+      case "project.deleted": {
+        const partition = await this.#partition(partitionName("code", event.data.project));
+        return partition.entries().map(([id]) => ({ id, remove: true as const }));
+      }
+      case "turn.ingested": {
+        const { session, line, project, text } = event.data;
+        return [{
+          id: `turn:${session}:${line}`,
+          partition: partitionName("turn", project),
+          text: await this.blobs.get(text),
+        }];
+      }
+      case "turn.retracted":
+        return [{ id: `turn:${event.data.session}:${event.data.line}`, remove: true }];
       default:
         return [];
     }
+  }
+
+  #drop(id: string): void {
+    const name = this.#partitionOf.get(id);
+    if (name) this.#partitions.get(name)?.remove(id);
+    this.#partitionOf.delete(id);
   }
 
   async #partition(name: string): Promise<VectorPartition> {

@@ -22,6 +22,7 @@ export interface Cairn {
   graph: GraphProjection;
   text: TextProjection;
   vectors: VectorsProjection;
+  embedder: Embedder;
   memories: Memories;
   recall: RecallService;
   close(): Promise<void>;
@@ -37,11 +38,9 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
     ...options,
     projections: async (projectionsDir) => {
       graph = await GraphProjection.open(join(projectionsDir, "graph"));
-      text = await TextProjection.open(
-        join(projectionsDir, "text"),
-        new BlobStore(storeLayout(dir).blobs),
-      );
-      vectors = await VectorsProjection.open(join(projectionsDir, "vectors"), embedder);
+      const blobs = new BlobStore(storeLayout(dir).blobs);
+      text = await TextProjection.open(join(projectionsDir, "text"), blobs);
+      vectors = await VectorsProjection.open(join(projectionsDir, "vectors"), embedder, blobs);
       return [graph, text, vectors];
     },
   });
@@ -52,6 +51,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
     graph: graph!,
     text: text!,
     vectors: vectors!,
+    embedder,
     memories,
     recall: new RecallService({
       graph: graph!.database,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { BlobStore } from "../../events/blobs.ts";
 import { MemoryLog } from "../../events/memory_log.ts";
 import { MemoryCheckpoints } from "../../projections/checkpoints.ts";
 import { ProjectionRunner } from "../../projections/runner.ts";
@@ -9,6 +10,7 @@ import {
 } from "../../projections/vectors/vectors_projection.ts";
 import { LazyEmbedder } from "../../src/embed/lazy_embedder.ts";
 import { storeEmbedder } from "../../src/embed/load.ts";
+import type { NewEvent } from "../../events/schema.ts";
 import { collect, remembered, tempDir } from "../helpers.ts";
 
 Deno.test("VectorsProjection finds memories by meaning, follows revisions and forgetting, and replays identically", async () => {
@@ -21,7 +23,11 @@ Deno.test("VectorsProjection finds memories by meaning, follows revisions and fo
     remembered("elsewhere", "Connection pools in the other service are unbounded.", "web"),
   ]);
   const embedder = await storeEmbedder(tmp.path);
-  const vectors = await VectorsProjection.open(join(tmp.path, "vectors"), embedder);
+  const vectors = await VectorsProjection.open(
+    join(tmp.path, "vectors"),
+    embedder,
+    new BlobStore(join(tmp.path, "blobs")),
+  );
   const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
   try {
     await runner.settled();
@@ -63,16 +69,99 @@ Deno.test("VectorsProjection finds memories by meaning, follows revisions and fo
 Deno.test("VectorsProjection.open() refuses vectors built by another model, naming both", async () => {
   await using tmp = await tempDir();
   const dir = join(tmp.path, "vectors");
+  const blobs = new BlobStore(join(tmp.path, "blobs"));
   const first = await VectorsProjection.open(
     dir,
     new LazyEmbedder("model-a", 384, () => Promise.reject()),
+    blobs,
   );
   await first.close();
   await assert.rejects(
-    () => VectorsProjection.open(dir, new LazyEmbedder("model-b", 384, () => Promise.reject())),
+    () =>
+      VectorsProjection.open(dir, new LazyEmbedder("model-b", 384, () => Promise.reject()), blobs),
     (error: Error) =>
       error instanceof ModelMismatchError &&
       /built with model-a, not model-b/.test(error.message) &&
       /delete .*vectors to rebuild them with model-b/.test(error.message),
   );
+});
+
+Deno.test("VectorsProjection keeps a file's chunk vectors in step with re-indexing and removal, and embeds turns", async () => {
+  await using tmp = await tempDir();
+  const blobs = new BlobStore(join(tmp.path, "blobs"));
+  const embedder = await storeEmbedder(tmp.path);
+  const vectors = await VectorsProjection.open(join(tmp.path, "vectors"), embedder, blobs);
+  const log = new MemoryLog();
+  const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
+  const indexed = async (chunks: Array<[string, string]>): Promise<NewEvent> => {
+    const hashes = await blobs.putMany(chunks.map(([, text]) => text));
+    return {
+      type: "file.indexed",
+      v: 1,
+      data: {
+        project: "app",
+        path: "src/db.py",
+        hash: "h",
+        size: 1,
+        mtime_ms: 0,
+        language: "python",
+        references: [],
+        chunks: chunks.map(([id], i) => ({
+          id,
+          start_line: 1,
+          end_line: 2,
+          kind: "function",
+          name: id,
+          text: hashes[i]!,
+        })),
+      },
+    };
+  };
+  const near = async (query: string, source: "code" | "turn") =>
+    vectors.search(source, await embedder.embedQuery(query), { project: "app", limit: 5 }).map((
+      hit,
+    ) => hit.id);
+  try {
+    await log.append([
+      await indexed([
+        ["connect", "def connect(url):\n    return psycopg.connect(url, pool_size=20)"],
+        ["bake", "def bake(cake):\n    oven.heat(180)\n    cake.put_in(oven)"],
+      ]),
+    ]);
+    await runner.settled();
+    assert.equal((await near("open a database connection", "code"))[0], "code:connect");
+    await log.append([
+      await indexed([["connect", "def connect(url):\n    return psycopg.connect(url)"]]),
+    ]);
+    await runner.settled();
+    assert.deepEqual(await near("bake a cake in the oven", "code"), ["code:connect"]);
+    const turnText = await blobs.put(
+      "User: why is CI red?\nAssistant: the flaky integration test timed out.",
+    );
+    await log.append([
+      { type: "file.removed", v: 1, data: { project: "app", path: "src/db.py" } },
+      {
+        type: "turn.ingested",
+        v: 1,
+        data: {
+          agent: "claude",
+          session: "s1",
+          line: 0,
+          project: "app",
+          started_at: "2026-01-01T00:00:00Z",
+          provisional: false,
+          text: turnText,
+          mentions: [],
+        },
+      },
+    ]);
+    await runner.settled();
+    assert.deepEqual(await near("database", "code"), []);
+    assert.deepEqual(await near("flaky test in CI", "turn"), ["turn:s1:0"]);
+    await log.append([{ type: "turn.retracted", v: 1, data: { session: "s1", line: 0 } }]);
+    await runner.settled();
+    assert.deepEqual(vectors.counts(), { memory: 0, code: 0, turn: 0 });
+  } finally {
+    await runner.close();
+  }
 });
