@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { reciprocalRankFusion, zScores } from "../../src/recall/fuse.ts";
 
-Deno.test("reciprocalRankFusion() sums weight / (60 + rank) over the lists", () => {
+Deno.test("reciprocalRankFusion() sums weight / (k + rank) over the lists", () => {
   const fused = reciprocalRankFusion(
     { vector: ["a", "b", "c"], lexical: ["c", "a"] },
     { vector: 1, lexical: 1, context: 1, graph: 1 },
+    60,
   );
   assert.deepEqual(fused.map((f) => f.id), ["a", "c", "b"]);
   assert.equal(fused[0]!.score, 1 / 61 + 1 / 62);
@@ -17,6 +18,7 @@ Deno.test("reciprocalRankFusion() applies weights and counts an id once per list
   const fused = reciprocalRankFusion(
     { vector: ["a", "a"], graph: ["b"] },
     { vector: 0.4, lexical: 0.15, context: 0, graph: 0.45 },
+    60,
   );
   assert.deepEqual(fused.map((f) => f.id), ["b", "a"]);
   assert.equal(fused[1]!.score, 0.4 / 61);
