@@ -1,15 +1,16 @@
 /**
  * `deno task bench [suite]`: runs benchmark suites and records their figures in bench/RESULTS.md.
- * Suites: quality (LoCoMo), speed (event log, embeddings), all.
+ * Suites: quality (LoCoMo), speed (event log, embeddings, memory queries at 10k), all.
  * @module
  */
 import { benchEmbed } from "./embed.ts";
 import { benchLocomo } from "./locomo.ts";
 import { benchLog } from "./log.ts";
+import { benchMemorySpeed } from "./memory_speed.ts";
 
 const suites: Record<string, Array<() => Promise<void>>> = {
   quality: [benchLocomo],
-  speed: [benchLog, () => benchEmbed()],
+  speed: [benchLog, () => benchEmbed(), benchMemorySpeed],
 };
 
 const [requested = "all"] = Deno.args;

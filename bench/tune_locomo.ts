@@ -66,11 +66,15 @@ try {
           const r10: number[] = [];
           const ndcg: number[] = [];
           for (const entry of lists) {
-            const ranked = reciprocalRankFusion({
-              vector: entry.vector,
-              lexical: entry.lexical,
-              context: entry.context,
-            }, weights).slice(0, 10).map((f) => external.get(f.id) ?? "");
+            const ranked = reciprocalRankFusion(
+              {
+                vector: entry.vector,
+                lexical: entry.lexical,
+                context: entry.context,
+              },
+              weights,
+              k,
+            ).slice(0, 10).map((f) => external.get(f.id) ?? "");
             r10.push(recallAt(ranked, gold.get(entry.id)!, 10));
             ndcg.push(ndcgAt(ranked, gold.get(entry.id)!, 10));
           }
@@ -83,7 +87,7 @@ try {
   for (const result of results.slice(0, 15)) {
     const { vector, lexical, context } = result.weights;
     console.log(
-      `vector ${vector} lexical ${lexical} context ${context}: R@10 ${
+      `k ${result.k} vector ${vector} lexical ${lexical} context ${context}: R@10 ${
         result.r10.toFixed(3)
       } nDCG@10 ${result.ndcg.toFixed(3)}`,
     );

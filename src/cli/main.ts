@@ -17,6 +17,7 @@ import { list } from "./list.ts";
 import { recallCommand } from "./recall.ts";
 import { remember } from "./remember.ts";
 import { revise } from "./revise.ts";
+import { search, searchText } from "./search.ts";
 import { replay } from "./replay.ts";
 import { status } from "./status.ts";
 import { verify } from "./verify.ts";
@@ -24,6 +25,8 @@ import { verify } from "./verify.ts";
 /** Every command, in the order `cairn --help` lists them. */
 export const commands: readonly Command[] = [
   recallCommand,
+  search,
+  searchText,
   remember,
   revise,
   forget,

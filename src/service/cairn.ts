@@ -44,7 +44,11 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       return [graph, text, vectors];
     },
   });
-  const memories = new Memories(store, graph!);
+  const memories = new Memories(store, graph!, async (content, project) => {
+    const [vector] = await embedder.embedDocuments([content]);
+    return vectors!.search("memory", vector!, { project, limit: 5 })
+      .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }));
+  });
   const pendingVectors = () => store.runner.status().find((p) => p.name === "vectors")?.lag ?? 0;
   return {
     store,

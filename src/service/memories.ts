@@ -50,6 +50,15 @@ export const ListInput = z.object({
   offset: z.number().int().min(0).default(0),
 });
 
+/** Two memories of one project this similar (cosine) are the same memory. */
+export const DUPLICATE_COSINE = 0.95;
+
+/** The memories nearest in meaning to `content` (near `project`), closest first. */
+export type NearestMemory = (
+  content: string,
+  project: string | null,
+) => Promise<Array<{ id: string; cosine: number }>>;
+
 /** The outcome of `remember`: the memory, and whether it was already known. */
 export interface Remembered {
   memory: MemoryRecord;
@@ -58,13 +67,25 @@ export interface Remembered {
 
 /** Memories: the commands that append their events and the queries that read the graph. */
 export class Memories {
-  constructor(private readonly store: Store, private readonly graph: GraphProjection) {}
+  /**
+   * @param nearest finds the stored memory whose embedding is closest to a text
+   *   within a project, with its cosine similarity; absent when no model is loaded.
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly graph: GraphProjection,
+    private readonly nearest?: NearestMemory,
+  ) {}
 
-  /** Stores a memory, or returns the existing one with the same text in the same project. */
+  /**
+   * Stores a memory, or returns the existing one in the same project with the
+   * same normalised text or an embedding at cosine ≥ 0.95 (unless `force`).
+   */
   async remember(input: z.input<typeof RememberInput>): Promise<Remembered> {
     const data = RememberInput.parse(input);
     if (!data.force) {
-      const existing = await this.#sameText(data.content, data.project);
+      const existing = await this.#sameText(data.content, data.project) ??
+        await this.#sameMeaning(data.content, data.project);
       if (existing) return { memory: existing, duplicate: true };
     }
     const { force: _force, ...fields } = data;
@@ -175,6 +196,17 @@ export class Memories {
       throw new UserError(`no memory with id ${id}; \`cairn list\` shows the stored ones`);
     }
     return memory;
+  }
+
+  async #sameMeaning(content: string, project: string | null): Promise<MemoryRecord | undefined> {
+    const close = (await this.nearest?.(content, project) ?? []).filter((n) =>
+      n.cosine >= DUPLICATE_COSINE
+    );
+    for (const near of close) {
+      const memory = await this.get(near.id);
+      if (memory && memory.project === project && !memory.forgotten_at) return memory;
+    }
+    return undefined;
   }
 
   async #sameText(content: string, project: string | null): Promise<MemoryRecord | undefined> {

@@ -117,3 +117,28 @@ Deno.test("Memories.remember() refuses empty or oversized content with a readabl
     );
     assert.equal(cairn.store.log.head, 0);
   }));
+
+Deno.test("Memories.remember() treats a near-identical memory (cosine ≥ 0.95) in the same project as known", () =>
+  withStore(async (cairn) => {
+    const first = await cairn.memories.remember({
+      content: "The staging database runs PostgreSQL 16 on port 5433.",
+      project: "ops",
+    });
+    await cairn.store.runner.settled();
+    const reworded = await cairn.memories.remember({
+      content: "The staging database runs PostgreSQL 16 on port 5433!",
+      project: "ops",
+    });
+    assert.equal(reworded.duplicate, true);
+    assert.equal(reworded.memory.id, first.memory.id);
+    const different = await cairn.memories.remember({
+      content: "Production runs PostgreSQL 15.",
+      project: "ops",
+    });
+    assert.equal(different.duplicate, false);
+    const elsewhere = await cairn.memories.remember({
+      content: "The staging database runs PostgreSQL 16 on port 5433!",
+      project: "web",
+    });
+    assert.equal(elsewhere.duplicate, false);
+  }));

@@ -1,0 +1,109 @@
+import { join } from "node:path";
+import { cairn, EVAL_DIR, readJsonl } from "./cli.ts";
+import { median, runInfo, writeSection } from "./report.ts";
+
+const DATA = join(EVAL_DIR, "locomo-dev");
+const TARGET = 10_000;
+
+/** The value below which a share `q` of the sorted values fall. */
+function percentile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+/**
+ * Query latency at 10,000 memories and import throughput, through the CLI:
+ * the LoCoMo turns copied into enough projects to pass 10,000 real-sounding
+ * memories, then the LoCoMo questions as `search` (vector), `search_text`
+ * (lexical) and `recall` (hybrid). Latency is the in-process time per query
+ * that `recall --batch` reports (query embedding included).
+ */
+export async function benchMemorySpeed(): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-bench-speed-" });
+  try {
+    const turns = await readJsonl<
+      { id: string; project: string; content: string; ts: string; session: string }
+    >(
+      join(DATA, "memories.jsonl"),
+    );
+    const copies = Math.ceil(TARGET / turns.length);
+    const file = join(dir, "memories.jsonl");
+    const lines: string[] = [];
+    for (let copy = 0; copy < copies; copy++) {
+      for (const turn of turns) {
+        lines.push(
+          JSON.stringify({
+            ...turn,
+            id: `${copy}:${turn.id}`,
+            project: `${turn.project}-${copy}`,
+            session: `${copy}:${turn.session}`,
+          }),
+        );
+      }
+    }
+    await Deno.writeTextFile(file, lines.join("\n"));
+    const store = join(dir, "store");
+    const started = performance.now();
+    await cairn(["--store", store, "import", file]);
+    const importSeconds = (performance.now() - started) / 1000;
+
+    const questions = await readJsonl<{ id: string; project: string; query: string }>(
+      join(DATA, "queries.jsonl"),
+    );
+    const rows: string[] = [];
+    for (
+      const [label, mode] of [["search (vector)", "vector"], ["search_text (lexical)", "lexical"], [
+        "recall (hybrid)",
+        "hybrid",
+      ]]
+    ) {
+      const batch = join(dir, `batch-${mode}.jsonl`);
+      await Deno.writeTextFile(
+        batch,
+        questions.map((q) =>
+          JSON.stringify({
+            id: q.id,
+            query: q.query,
+            project: `${q.project}-0`,
+            include: ["memories"],
+            mode,
+          })
+        ).join("\n"),
+      );
+      const out = await cairn([
+        "--store",
+        store,
+        "recall",
+        "--batch",
+        batch,
+        "--limit",
+        "10",
+        "--format",
+        "jsonl",
+      ]);
+      const elapsed = out.trim().split("\n").map((line) =>
+        (JSON.parse(line) as { elapsed_ms: number }).elapsed_ms
+      );
+      rows.push(
+        `| ${label} | ${median(elapsed).toFixed(1)} | ${percentile(elapsed, 0.95).toFixed(1)} | ${
+          percentile(elapsed, 0.99).toFixed(1)
+        } |`,
+      );
+    }
+    const body =
+      `## Memories: import and query latency at ${lines.length.toLocaleString("en-US")} memories
+
+| query (${questions.length} LoCoMo questions, top 10) | p50 ms | p95 ms | p99 ms |
+| --- | ---: | ---: | ---: |
+${rows.join("\n")}
+
+Import through \`cairn import\`, embeddings included: ${
+        lines.length.toLocaleString("en-US")
+      } memories in ` +
+      `${importSeconds.toFixed(1)} s (${(lines.length / importSeconds).toFixed(0)} memories/s).`;
+    console.log(body);
+    await writeSection("memory-speed", await runInfo("speed"), body);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
