@@ -8,16 +8,22 @@ import { withCairn } from "./with_cairn.ts";
 export const get: Command = {
   name: "get",
   summary: "show one memory by id",
-  usage: "cairn get ID [--json]",
+  usage: "cairn get ID [--as-of DATE] [--json]",
   async run(context) {
     const { values, positionals } = parseCommandArgs(
       context.args,
-      { json: { type: "boolean" } },
+      {
+        json: { type: "boolean" },
+        "as-of": { type: "string" },
+      },
       true,
     );
     const [id] = positionals;
     if (!id) throw new UsageError("give the memory's id");
-    const memory = await withCairn(context.storeDir, (cairn) => cairn.memories.get(id));
+    const memory = await withCairn(
+      context.storeDir,
+      (cairn) => cairn.memories.get(id, values["as-of"] ? { as_of: values["as-of"] } : {}),
+    );
     if (!memory) throw new UserError(`no memory with id ${id}`);
     context.out(values.json ? JSON.stringify(memory) : memoryLine(memory));
     return 0;

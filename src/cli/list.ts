@@ -8,13 +8,15 @@ export const list: Command = {
   name: "list",
   summary: "list memories, newest first (filters: project, kind, tag)",
   usage:
-    "cairn list [--project NAME] [--kind KIND] [--tag TAG] [--forgotten] [--limit N] [--offset N] [--json]",
+    "cairn list [--project NAME] [--kind KIND] [--tag TAG] [--forgotten] [--as-of DATE] [--valid-at DATE] [--limit N] [--offset N] [--json]",
   async run(context) {
     const { values } = parseCommandArgs(context.args, {
       project: { type: "string" },
       kind: { type: "string" },
       tag: { type: "string" },
       forgotten: { type: "boolean" },
+      "as-of": { type: "string" },
+      "valid-at": { type: "string" },
       limit: { type: "string" },
       offset: { type: "string" },
       json: { type: "boolean" },
@@ -25,6 +27,8 @@ export const list: Command = {
         ...(values.kind ? { kind: values.kind as never } : {}),
         ...(values.tag ? { tag: values.tag } : {}),
         include_forgotten: values.forgotten ?? false,
+        ...(values["as-of"] ? { as_of: values["as-of"] } : {}),
+        ...(values["valid-at"] ? { valid_at: values["valid-at"] } : {}),
         ...(values.limit ? { limit: Number(values.limit) } : {}),
         ...(values.offset ? { offset: Number(values.offset) } : {}),
       }));

@@ -29,7 +29,7 @@ export const recallCommand: Command = {
   summary: "answer a question from memories, code and past sessions (hybrid search)",
   usage: "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--limit N] " +
     "[--mode hybrid|vector|lexical] [--weights vector=0.4,lexical=0.15,context=0.15,graph=0.45] " +
-    "[--format markdown|json|debug]\n       cairn recall --batch FILE.jsonl [--limit N] --format jsonl",
+    "[--as-of DATE] [--valid-at DATE] [--format markdown|json|debug]\n       cairn recall --batch FILE.jsonl [--limit N] --format jsonl",
   async run(context) {
     const { values, positionals } = parseCommandArgs(context.args, {
       project: { type: "string" },
@@ -39,6 +39,8 @@ export const recallCommand: Command = {
       weights: { type: "string" },
       format: { type: "string" },
       batch: { type: "string" },
+      "as-of": { type: "string" },
+      "valid-at": { type: "string" },
     }, true);
     const limit = Number(values.limit ?? 10);
     if (!Number.isInteger(limit) || limit < 1) {
@@ -87,7 +89,11 @@ export const recallCommand: Command = {
     };
     const answer = await withCairn(
       context.storeDir,
-      (cairn) => cairn.recall.run(request),
+      (cairn) =>
+        cairn.recall.run(request, {
+          ...(values["as-of"] ? { as_of: isoDate(values["as-of"], "--as-of") } : {}),
+          ...(values["valid-at"] ? { valid_at: isoDate(values["valid-at"], "--valid-at") } : {}),
+        }),
       { warn: context.err },
     );
     const format = values.format ?? "markdown";
@@ -152,4 +158,11 @@ function parseWeights(text: string): Partial<SignalWeights> {
     weights[signal] = weight;
   }
   return weights;
+}
+
+function isoDate(text: string, option: string): string {
+  if (Number.isNaN(Date.parse(text))) {
+    throw new UsageError(`${option} takes an ISO 8601 date, not "${text}"`);
+  }
+  return text;
 }

@@ -5,6 +5,8 @@ import { contentKey, type GraphProjection } from "../../projections/graph/graph_
 import { compactStore } from "./compact.ts";
 import { UserError } from "./errors.ts";
 import { newId } from "./ids.ts";
+import { withoutUndefined } from "./objects.ts";
+import { memoriesAsOf, validAt } from "./memory_history.ts";
 import { MEMORY_COLUMNS, type MemoryRecord, toMemory } from "./memory_record.ts";
 import type { Store } from "./store.ts";
 
@@ -46,6 +48,10 @@ export const ListInput = z.object({
   kind: MemoryKind.optional(),
   tag: z.string().min(1).optional(),
   include_forgotten: z.boolean().default(false),
+  /** Only memories valid at this moment (their valid-from/valid-to range). */
+  valid_at: isoDate.optional(),
+  /** What was known at this past moment, as the log tells it. */
+  as_of: isoDate.optional(),
   limit: z.number().int().min(1).max(50).default(20),
   offset: z.number().int().min(0).default(0),
 });
@@ -150,12 +156,18 @@ export class Memories {
   }
 
   /** One memory by id, or undefined. */
-  async get(id: string): Promise<MemoryRecord | undefined> {
+  async get(id: string, options: { as_of?: string } = {}): Promise<MemoryRecord | undefined> {
+    if (options.as_of) return (await memoriesAsOf(this.store.log, options.as_of)).get(id);
     const rows = await this.graph.database.run(
       `MATCH (m:Memory {id: $id}) RETURN ${MEMORY_COLUMNS}`,
       { id },
     );
     return rows[0] ? toMemory(rows[0]) : undefined;
+  }
+
+  /** Every memory as it was at `asOf` (forgotten ones marked), from the log. */
+  history(asOf: string): Promise<Map<string, MemoryRecord>> {
+    return memoriesAsOf(this.store.log, asOf);
   }
 
   /** Several memories by id, in no particular order; unknown ids are skipped. */
@@ -171,18 +183,31 @@ export class Memories {
   /** Memories matching the filters, newest first. */
   async list(input: z.input<typeof ListInput> = {}): Promise<MemoryRecord[]> {
     const filter = ListInput.parse(input);
+    if (filter.as_of) {
+      const then = [...(await this.history(filter.as_of)).values()].reverse().filter((m) =>
+        (!filter.project || m.project === filter.project || m.project === null) &&
+        (!filter.kind || m.kind === filter.kind) &&
+        (!filter.tag || m.tags.includes(filter.tag)) &&
+        (filter.include_forgotten || !m.forgotten_at) &&
+        (!filter.valid_at || validAt(m, filter.valid_at))
+      );
+      return then.slice(filter.offset, filter.offset + filter.limit);
+    }
     const rows = await this.graph.database.run(
       `MATCH (m:Memory)
        WHERE ($project = "" OR m.project = $project OR m.project = "")
          AND ($kind = "" OR m.kind = $kind)
          AND ($tag = "" OR list_contains(m.tags, $tag))
          AND ($include_forgotten OR m.forgotten_at = "")
+         AND ($valid_at = "" OR ((m.valid_from = "" OR m.valid_from <= $valid_at)
+           AND (m.valid_to = "" OR m.valid_to >= $valid_at)))
        RETURN ${MEMORY_COLUMNS} ORDER BY m.seq DESC SKIP $offset LIMIT $limit`,
       {
         project: filter.project ?? "",
         kind: filter.kind ?? "",
         tag: filter.tag ?? "",
         include_forgotten: filter.include_forgotten,
+        valid_at: filter.valid_at ?? "",
         offset: filter.offset,
         limit: filter.limit,
       },
@@ -217,8 +242,4 @@ export class Memories {
     );
     return rows[0] ? toMemory(rows[0]) : undefined;
   }
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

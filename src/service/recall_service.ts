@@ -1,4 +1,5 @@
-import { recall, type RecallDeps } from "../recall/recall.ts";
+import { MAX_RESULTS, recall, type RecallDeps } from "../recall/recall.ts";
+import { validAt } from "./memory_history.ts";
 import type { HitComponents, RecallRequest, Source } from "../recall/types.ts";
 import type { Memories } from "./memories.ts";
 import type { MemoryRecord } from "./memory_record.ts";
@@ -21,19 +22,39 @@ export interface RecallAnswer {
 export class RecallService {
   constructor(private readonly deps: RecallDeps, private readonly memories: Memories) {}
 
-  /** Answers one recall request. */
-  async run(request: RecallRequest): Promise<RecallAnswer> {
-    const result = await recall(this.deps, request);
+  /**
+   * Answers one recall request. With `as_of`, memories are shown as they were
+   * then (later ones left out); with `valid_at`, only memories valid at that
+   * moment are kept. Both filter after ranking, so recall ranks more candidates.
+   */
+  async run(request: RecallRequest, filters: TimeFilters = {}): Promise<RecallAnswer> {
+    const filtering = filters.as_of !== undefined || filters.valid_at !== undefined;
+    const result = await recall(
+      this.deps,
+      filtering ? { ...request, limit: MAX_RESULTS } : request,
+    );
     const ids = (source: Source) =>
       result.hits.filter((hit) => hit.source === source).map((hit) => hit.id);
-    const memories = new Map((await this.memories.getMany(ids("memory"))).map((m) => [m.id, m]));
+    const then = filters.as_of ? await this.memories.history(filters.as_of) : undefined;
+    const memories = then ??
+      new Map((await this.memories.getMany(ids("memory"))).map((m) => [m.id, m]));
     const items: RecallItem[] = [];
     for (const hit of result.hits) {
       const memory = memories.get(hit.id);
-      if (hit.source === "memory" && memory) {
-        items.push({ type: "memory", score: hit.score, components: hit.components, memory });
-      }
+      if (hit.source !== "memory" || !memory || memory.forgotten_at) continue;
+      if (filters.valid_at && !validAt(memory, filters.valid_at)) continue;
+      items.push({ type: "memory", score: hit.score, components: hit.components, memory });
     }
-    return { items, notes: result.notes };
+    const notes = [...result.notes];
+    if (filters.as_of) {
+      notes.push(`as of ${filters.as_of}; memories forgotten since then are not searched`);
+    }
+    return { items: items.slice(0, request.limit), notes };
   }
+}
+
+/** Time filters on recall: what was known then, and what was valid then. */
+export interface TimeFilters {
+  as_of?: string;
+  valid_at?: string;
 }

@@ -142,3 +142,69 @@ Deno.test("Memories.remember() treats a near-identical memory (cosine ≥ 0.95) 
     });
     assert.equal(elsewhere.duplicate, false);
   }));
+
+Deno.test("as_of answers with what was known then; valid_at keeps what was valid then", async () => {
+  await using tmp = await tempDir();
+  let now = new Date("2026-01-01T00:00:00Z");
+  const cairn = await openCairn(tmp.path, { clock: () => now });
+  try {
+    const { memory } = await cairn.memories.remember({
+      content: "The API rate limit is 100 requests per minute",
+      project: "api",
+    });
+    now = new Date("2026-02-01T00:00:00Z");
+    await cairn.memories.revise({
+      id: memory.id,
+      content: "The API rate limit is 500 requests per minute",
+    });
+    const old = await cairn.memories.remember({
+      content: "Deploys freeze during the holiday",
+      project: "api",
+      valid_from: "2025-12-20",
+      valid_to: "2026-01-05",
+    });
+    now = new Date("2026-03-01T00:00:00Z");
+    await cairn.memories.forget(old.memory.id);
+    await cairn.store.runner.settled();
+
+    const january = "2026-01-15T00:00:00Z";
+    assert.equal(
+      (await cairn.memories.get(memory.id, { as_of: january }))!.content,
+      "The API rate limit is 100 requests per minute",
+    );
+    assert.deepEqual(
+      (await cairn.memories.list({ project: "api", as_of: january })).map((m) => m.content),
+      [
+        "The API rate limit is 100 requests per minute",
+      ],
+    );
+    const february = await cairn.memories.list({ project: "api", as_of: "2026-02-15T00:00:00Z" });
+    assert.equal(february.length, 2, "the holiday freeze was still known in February");
+    assert.equal(await cairn.memories.get(memory.id, { as_of: "2025-12-31T00:00:00Z" }), undefined);
+
+    const recalled = await cairn.recall.run(
+      { query: "API rate limit", project: "api", sources: ["memory"], limit: 5, mode: "lexical" },
+      { as_of: january },
+    );
+    assert.equal(
+      recalled.items[0]!.memory.content,
+      "The API rate limit is 100 requests per minute",
+    );
+    assert.match(recalled.notes.join(" "), /as of 2026-01-15/);
+
+    const validNewYear = await cairn.memories.list({
+      project: "api",
+      valid_at: "2026-01-01",
+      include_forgotten: true,
+    });
+    assert.equal(validNewYear.length, 2);
+    const validMarch = await cairn.memories.list({
+      project: "api",
+      valid_at: "2026-03-01",
+      include_forgotten: true,
+    });
+    assert.deepEqual(validMarch.map((m) => m.id), [memory.id]);
+  } finally {
+    await cairn.close();
+  }
+});
