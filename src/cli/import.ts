@@ -1,14 +1,16 @@
 import { z } from "zod";
+import { serverMemoryEvents } from "../ingest/server_memory.ts";
+import { parseJsonl } from "../service/jsonl.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
-import { describeIssues, UserError } from "../service/errors.ts";
+import { MemoryKind } from "../../events/kinds/memory.ts";
 
 const ImportLine = z.object({
   id: z.string().min(1),
   content: z.string().min(1),
   project: z.string().min(1).nullable().optional(),
-  kind: z.string().optional(),
+  kind: MemoryKind.optional(),
   ts: z.string().optional(),
   session: z.string().optional(),
   speaker: z.string().optional(),
@@ -17,42 +19,50 @@ const ImportLine = z.object({
 
 const BATCH = 1000;
 
-/** `cairn import FILE.jsonl`: memory records, one JSON object a line (the benchmark format). */
+/**
+ * `cairn import FILE.jsonl`: memory records, one JSON object a line (the
+ * benchmark format); `--from server-memory` reads the official MCP memory
+ * server's `memory.json` instead.
+ */
 export const importCommand: Command = {
   name: "import",
-  summary: "import memory records from a JSONL file",
-  usage: "cairn import FILE.jsonl",
+  summary: "import memory records (JSONL), or the MCP memory server's graph (--from server-memory)",
+  usage: "cairn import FILE.jsonl\n       cairn import --from server-memory memory.json",
   async run(context) {
-    const { positionals } = parseCommandArgs(context.args, {}, true);
+    const { values, positionals } = parseCommandArgs(
+      context.args,
+      { from: { type: "string" } },
+      true,
+    );
     const [file] = positionals;
-    if (!file) throw new UsageError("give the JSONL file to import");
-    const lines = (await Deno.readTextFile(file)).split("\n");
-    const records = lines.flatMap((line, index) => {
-      if (!line.trim()) return [];
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        throw new UserError(`${file}:${index + 1}: not valid JSON; nothing was imported`);
-      }
-      const parsed = ImportLine.safeParse(json);
-      if (!parsed.success) {
-        throw new UserError(
-          `${file}:${index + 1}: ${describeIssues(parsed.error)}; nothing was imported`,
-        );
-      }
-      const r = parsed.data;
-      return [{
-        content: r.content,
-        external_id: r.id,
-        project: r.project ?? null,
-        kind: (r.kind ?? "note") as never,
-        tags: [...(r.tags ?? []), ...(r.speaker ? [`speaker:${r.speaker}`] : [])],
-        ...(r.session ? { source: r.session } : {}),
-        ...(r.ts ? { occurred_at: r.ts } : {}),
-      }];
-    });
+    if (!file) throw new UsageError("give the file to import");
+    const text = await Deno.readTextFile(file);
     const started = performance.now();
+    const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+    if (values.from === "server-memory") {
+      const events = serverMemoryEvents(text, file);
+      await withCairn(context.storeDir, (cairn) => cairn.store.append(events), {
+        settle: true,
+        warn: context.err,
+      });
+      const entities = events.filter((e) => e.type === "entity.created").length;
+      context.out(
+        `imported ${entities} entities and ${events.length - entities} relations in ${seconds()} s`,
+      );
+      return 0;
+    }
+    if (values.from !== undefined) {
+      throw new UsageError(`--from takes server-memory, not "${values.from}"`);
+    }
+    const records = parseJsonl(text, file, ImportLine, "nothing was imported").map((r) => ({
+      content: r.content,
+      external_id: r.id,
+      project: r.project ?? null,
+      kind: r.kind ?? "note",
+      tags: [...(r.tags ?? []), ...(r.speaker ? [`speaker:${r.speaker}`] : [])],
+      ...(r.session ? { source: r.session } : {}),
+      ...(r.ts ? { occurred_at: r.ts } : {}),
+    }));
     const imported = await withCairn(context.storeDir, async (cairn) => {
       let count = 0;
       for (let i = 0; i < records.length; i += BATCH) {
@@ -60,8 +70,7 @@ export const importCommand: Command = {
       }
       return count;
     }, { settle: true, warn: context.err });
-    const seconds = (performance.now() - started) / 1000;
-    context.out(`imported ${imported} memories in ${seconds.toFixed(1)} s`);
+    context.out(`imported ${imported} memories in ${seconds()} s`);
     return 0;
   },
 };

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
 import type { SignalWeights } from "../recall/fuse.ts";
 import type { RecallRequest, Source } from "../recall/types.ts";
-import { describeIssues, UserError } from "../service/errors.ts";
+import { UserError } from "../service/errors.ts";
+import { parseJsonl } from "../service/jsonl.ts";
 import type { RecallService } from "../service/recall_service.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
@@ -116,21 +117,7 @@ function batchResults(answer: Awaited<ReturnType<RecallService["run"]>>) {
 }
 
 async function readBatch(path: string): Promise<Array<z.infer<typeof BatchLine>>> {
-  const text = await Deno.readTextFile(path);
-  return text.split("\n").flatMap((line, index) => {
-    if (!line.trim()) return [];
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      throw new UserError(`${path}:${index + 1}: not valid JSON; nothing was run`);
-    }
-    const parsed = BatchLine.safeParse(json);
-    if (!parsed.success) {
-      throw new UserError(`${path}:${index + 1}: ${describeIssues(parsed.error)}; nothing was run`);
-    }
-    return [parsed.data];
-  });
+  return parseJsonl(await Deno.readTextFile(path), path, BatchLine, "nothing was run");
 }
 
 function parseInclude(text: string | undefined): Source[] {

@@ -80,3 +80,39 @@ Deno.test("cairn import reads benchmark-format JSONL and refuses a bad line with
   assert.equal(listed.length, 2);
   assert.equal(listed[0].external_id, "c:2");
 });
+
+Deno.test("cairn import --from server-memory brings over the official memory server's entities and relations", async () => {
+  await using tmp = await tempDir();
+  const file = join(tmp.path, "memory.json");
+  await Deno.writeTextFile(
+    file,
+    [
+      {
+        type: "entity",
+        name: "Ada",
+        entityType: "person",
+        observations: ["writes the billing service"],
+      },
+      { type: "entity", name: "billing service", entityType: "service", observations: [] },
+      { type: "relation", from: "Ada", to: "billing service", relationType: "maintains" },
+    ].map((line) => JSON.stringify(line)).join("\n"),
+  );
+  const store = ["--store", join(tmp.path, "store")];
+  const imported = await cli([...store, "import", "--from", "server-memory", file]);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stdout, /imported 2 entities and 1 relations/);
+  const stored = await cli([
+    ...store,
+    "remember",
+    "The billing service rounds invoices up",
+    "--json",
+  ]);
+  assert.equal(stored.code, 0, stored.stderr);
+  const status = JSON.parse((await cli([...store, "status", "--json"])).stdout);
+  assert.equal(status.head, 4);
+  const bad = join(tmp.path, "bad.json");
+  await Deno.writeTextFile(bad, `{"type":"entity","name":"x"}\n`);
+  const refused = await cli([...store, "import", "--from", "server-memory", bad]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /bad\.json:1: entityType/);
+});
