@@ -2,9 +2,44 @@ import { join } from "node:path";
 import { sha256Hex } from "../../events/blobs.ts";
 import type { EventOf, StoredEvent } from "../../events/schema.ts";
 import type { Projection } from "../projection.ts";
+import {
+  applyFileIndexed,
+  applyTurnIngested,
+  removeFile,
+  removeProject,
+  removeTurn,
+} from "./code_graph.ts";
 import { KuzuDb } from "./kuzu.ts";
+import { linkCodeMentions } from "./code_mentions.ts";
 import { NameMatcher } from "./name_matcher.ts";
 import { createSchema } from "./schema.ts";
+
+/** Every node and edge, each in a fixed order, for {@linkcode GraphProjection.digest}. */
+const DIGEST_QUERIES = {
+  memories: `MATCH (m:Memory)
+    RETURN m.id, m.project, m.kind, m.content, m.tags, m.source, m.external_id, m.created_at,
+      m.updated_at, m.occurred_at, m.valid_from, m.valid_to, m.forgotten_at
+    ORDER BY m.id`,
+  entities:
+    "MATCH (e:Entity) RETURN e.name, e.entity_type, e.project, e.observations ORDER BY e.name",
+  files: "MATCH (f:File) RETURN f.key, f.language ORDER BY f.key",
+  chunks:
+    "MATCH (c:Chunk) RETURN c.id, c.project, c.path, c.name, c.kind, c.start_line, c.end_line ORDER BY c.id",
+  symbols: "MATCH (s:Symbol) RETURN s.key ORDER BY s.key",
+  turns: "MATCH (t:Turn) RETURN t.key, t.project, t.started_at ORDER BY t.key",
+  mentions: `MATCH (m:Memory)-[:MENTIONS]->(x)
+    RETURN m.id AS memory, coalesce(x.name, x.key) AS target ORDER BY memory, target`,
+  relations: `MATCH (a:Entity)-[r:RELATES]->(b:Entity)
+    RETURN a.name, r.relation_type, b.name ORDER BY a.name, r.relation_type, b.name`,
+  contains:
+    "MATCH (f:File)-[:CONTAINS]->(c:Chunk) RETURN f.key AS file, c.id AS chunk ORDER BY file, chunk",
+  defines:
+    "MATCH (c:Chunk)-[:DEFINES]->(s:Symbol) RETURN c.id AS chunk, s.key AS symbol ORDER BY chunk, symbol",
+  refers:
+    "MATCH (c:Chunk)-[r:REFERS]->(s:Symbol) RETURN c.id AS chunk, r.kind AS kind, s.key AS symbol ORDER BY chunk, kind, symbol",
+  touched:
+    "MATCH (t:Turn)-[r:TOUCHED]->(f:File) RETURN t.key AS turn, r.tool AS tool, f.key AS file ORDER BY turn, tool, file",
+};
 
 /**
  * The knowledge graph in Kùzu: memories, entities with observations, typed
@@ -12,7 +47,7 @@ import { createSchema } from "./schema.ts";
  */
 export class GraphProjection implements Projection {
   readonly name = "graph";
-  readonly version = 1;
+  readonly version = 2;
   #names = new NameMatcher();
 
   private constructor(private readonly path: string, private db: KuzuDb) {}
@@ -52,23 +87,11 @@ export class GraphProjection implements Projection {
   }
 
   async digest(): Promise<string> {
-    const memories = await this.db.run(
-      `MATCH (m:Memory)
-       RETURN m.id, m.project, m.kind, m.content, m.tags, m.source, m.external_id, m.created_at,
-         m.updated_at, m.occurred_at, m.valid_from, m.valid_to, m.forgotten_at
-       ORDER BY m.id`,
-    );
-    const mentions = await this.db.run(
-      "MATCH (m:Memory)-[:MENTIONS]->(e:Entity) RETURN m.id, e.name ORDER BY m.id, e.name",
-    );
-    const entities = await this.db.run(
-      "MATCH (e:Entity) RETURN e.name, e.entity_type, e.project, e.observations ORDER BY e.name",
-    );
-    const relations = await this.db.run(
-      `MATCH (a:Entity)-[r:RELATES]->(b:Entity)
-       RETURN a.name, r.relation_type, b.name ORDER BY a.name, r.relation_type, b.name`,
-    );
-    return await sha256Hex(JSON.stringify({ memories, mentions, entities, relations }));
+    const parts: Record<string, unknown> = {};
+    for (const [name, query] of Object.entries(DIGEST_QUERIES)) {
+      parts[name] = await this.db.run(query);
+    }
+    return await sha256Hex(JSON.stringify(parts));
   }
 
   async close(): Promise<void> {
@@ -105,6 +128,16 @@ export class GraphProjection implements Projection {
         return await this.#changeObservations(event.data.entity, [], event.data.observations);
       case "relation.created":
         return await this.#relate(event.data.from, event.data.to, event.data.relation_type);
+      case "file.indexed":
+        return await applyFileIndexed(this.db, event.data);
+      case "file.removed":
+        return await removeFile(this.db, event.data.project, event.data.path);
+      case "project.deleted":
+        return await removeProject(this.db, event.data.project);
+      case "turn.ingested":
+        return await applyTurnIngested(this.db, event.data);
+      case "turn.retracted":
+        return await removeTurn(this.db, event.data.session, event.data.line);
       case "relation.deleted":
         await this.db.run(
           `MATCH (a:Entity {name: $from})-[r:RELATES {relation_type: $type}]->(b:Entity {name: $to})
@@ -145,7 +178,7 @@ export class GraphProjection implements Projection {
     for (const relation of data.relations ?? []) {
       await this.#relate(relation.from, relation.to, relation.relation_type);
     }
-    await this.#linkMentions(data.id, data.content, data.entities ?? []);
+    await this.#linkMentions(data.id, data.content, data.entities ?? [], data.project ?? "");
   }
 
   async #revised(event: EventOf<"memory.revised"> & StoredEvent): Promise<void> {
@@ -164,10 +197,18 @@ export class GraphProjection implements Projection {
     const assignments = Object.keys(fields).map((key) => `m.${key} = $${key}`).join(", ");
     await this.db.run(`MATCH (m:Memory {id: $id}) SET ${assignments}`, { id: data.id, ...fields });
     if (data.content !== undefined) {
-      await this.db.run("MATCH (m:Memory {id: $id})-[r:MENTIONS]->(:Entity) DELETE r", {
+      await this.db.run("MATCH (m:Memory {id: $id})-[r:MENTIONS]->() DELETE r", {
         id: data.id,
       });
-      await this.#linkMentions(data.id, data.content, []);
+      const [row] = await this.db.run("MATCH (m:Memory {id: $id}) RETURN m.project AS project", {
+        id: data.id,
+      });
+      await this.#linkMentions(
+        data.id,
+        data.content,
+        [],
+        (row?.project as string | undefined) ?? "",
+      );
     }
   }
 
@@ -201,7 +242,13 @@ export class GraphProjection implements Projection {
     );
   }
 
-  async #linkMentions(id: string, content: string, explicit: string[]): Promise<void> {
+  async #linkMentions(
+    id: string,
+    content: string,
+    explicit: string[],
+    project: string,
+  ): Promise<void> {
+    await linkCodeMentions(this.db, id, content, project);
     const names = new Set([...explicit, ...this.#names.match(content)]);
     for (const name of names) {
       await this.db.run(

@@ -6,7 +6,7 @@ import {
   type SignalWeights,
   zScores,
 } from "./fuse.ts";
-import { memoryNeighbourhood } from "./graph_neighbourhood.ts";
+import { neighbourhood, type Seeds } from "./graph_neighbourhood.ts";
 import { personalizedPageRank } from "./ppr.ts";
 import type {
   HitComponents,
@@ -153,27 +153,38 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   return { hits: ranked.slice(0, limit), notes };
 }
 
+/**
+ * The graph list of each source: personalized PageRank seeded by every
+ * source's best hits (memories, code and turns seed one walk, so a memory can
+ * lift the code it names and a turn the files it touched).
+ */
 async function addGraphLists(
   graph: KuzuDb,
   lists: Map<Source, Lists>,
   weights: SignalWeights,
 ): Promise<void> {
-  const memory = lists.get("memory");
-  if (!memory) return;
-  const preliminary = reciprocalRankFusion(
-    { vector: memory.vector, lexical: memory.lexical },
-    weights,
-  );
-  const seeds = new Map(preliminary.slice(0, SEEDS).map((f) => [`memory:${f.id}`, f.score]));
+  const seeds = new Map<string, number>();
+  const seedIds: Seeds = {};
+  for (const [source, entry] of lists) {
+    const best = reciprocalRankFusion(
+      { vector: entry.vector, lexical: entry.lexical, context: entry.context },
+      weights,
+    ).slice(0, SEEDS);
+    seedIds[source] = best.map((f) => f.id);
+    for (const f of best) seeds.set(`${source}:${f.id}`, f.score);
+  }
   if (seeds.size === 0) return;
-  const edges = await memoryNeighbourhood(graph, preliminary.slice(0, SEEDS).map((f) => f.id));
+  const edges = await neighbourhood(graph, seedIds);
   if (edges.length === 0) return;
-  const rank = personalizedPageRank(edges, seeds);
-  const memories = [...rank].filter(([node]) => node.startsWith("memory:"))
-    .sort((a, b) => b[1] - a[1]).slice(0, CANDIDATES);
-  for (const [node, score] of memories) {
-    const id = node.slice("memory:".length);
-    memory.graph.push(id);
-    memory.ppr.set(id, score);
+  const rank = [...personalizedPageRank(edges, seeds)].sort((a, b) => b[1] - a[1]);
+  for (const [source, entry] of lists) {
+    const prefix = `${source}:`;
+    for (
+      const [node, score] of rank.filter(([node]) => node.startsWith(prefix)).slice(0, CANDIDATES)
+    ) {
+      const id = node.slice(prefix.length);
+      entry.graph.push(id);
+      entry.ppr.set(id, score);
+    }
   }
 }

@@ -4,10 +4,10 @@ import type { NewEvent } from "../../events/schema.ts";
 import { MemoryCheckpoints } from "../../projections/checkpoints.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { ProjectionRunner } from "../../projections/runner.ts";
-import { memoryNeighbourhood } from "../../src/recall/graph_neighbourhood.ts";
+import { neighbourhood } from "../../src/recall/graph_neighbourhood.ts";
 import { remembered, tempDir } from "../helpers.ts";
 
-Deno.test("memoryNeighbourhood() walks seed → entities → related entities → other memories", async () => {
+Deno.test("neighbourhood() walks a memory seed → entities → related entities → other memories", async () => {
   await using tmp = await tempDir();
   const log = new MemoryLog();
   const entity = (name: string): NewEvent => ({
@@ -33,8 +33,8 @@ Deno.test("memoryNeighbourhood() walks seed → entities → related entities �
   const graph = await GraphProjection.open(tmp.path);
   try {
     await ProjectionRunner.open(log, [graph], new MemoryCheckpoints());
-    const edges = await memoryNeighbourhood(graph.database, ["seed"]);
-    const set = new Set(edges.map(([a, b]) => `${a} ${b}`));
+    const edges = await neighbourhood(graph.database, { memory: ["seed"] });
+    const set = new Set(edges.flatMap(([a, b]) => [`${a} ${b}`, `${b} ${a}`]));
     assert.ok(set.has("memory:seed entity:gateway"));
     assert.ok(set.has("entity:gateway entity:auth"));
     assert.ok(set.has("memory:near entity:gateway"));
@@ -42,7 +42,71 @@ Deno.test("memoryNeighbourhood() walks seed → entities → related entities �
     assert.ok(
       ![...set].some((edge) => edge.includes("memory:gone") || edge.includes("memory:alone")),
     );
-    assert.deepEqual(await memoryNeighbourhood(graph.database, []), []);
+    assert.deepEqual(await neighbourhood(graph.database, {}), []);
+  } finally {
+    await graph.close();
+  }
+});
+
+Deno.test("neighbourhood() links code and sessions through files and symbols", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  const hash = "0".repeat(64);
+  await log.append([
+    {
+      type: "file.indexed",
+      v: 1,
+      data: {
+        project: "app",
+        path: "ci.yml",
+        hash: "h",
+        size: 1,
+        mtime_ms: 0,
+        language: "yaml",
+        references: [],
+        chunks: [{
+          id: "ci",
+          name: "jobs",
+          kind: "section",
+          start_line: 1,
+          end_line: 9,
+          text: hash,
+        }],
+      },
+    },
+    {
+      type: "turn.ingested",
+      v: 1,
+      data: {
+        agent: "claude",
+        session: "s",
+        line: 0,
+        project: "app",
+        started_at: "2026-01-01T00:00:00Z",
+        provisional: false,
+        text: hash,
+        mentions: [{ path: "ci.yml", tool: "Edit" }],
+      },
+    },
+  ]);
+  const graph = await GraphProjection.open(tmp.path);
+  try {
+    await ProjectionRunner.open(log, [graph], new MemoryCheckpoints());
+    const fromTurn = new Set(
+      (await neighbourhood(graph.database, { turn: ["s:0"] })).map(([a, b]) => `${a} ${b}`),
+    );
+    assert.ok(fromTurn.has("turn:s:0 file:app\0ci.yml"));
+    assert.ok(
+      fromTurn.has("file:app\0ci.yml code:ci"),
+      "the turn reaches the chunk through the file",
+    );
+    const fromCode = new Set(
+      (await neighbourhood(graph.database, { code: ["ci"] })).map(([a, b]) => `${a} ${b}`),
+    );
+    assert.ok(
+      fromCode.has("file:app\0ci.yml turn:s:0"),
+      "the chunk reaches the turn that touched its file",
+    );
   } finally {
     await graph.close();
   }

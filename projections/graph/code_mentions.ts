@@ -1,0 +1,51 @@
+import { simpleName } from "./code_graph.ts";
+import type { KuzuDb } from "./kuzu.ts";
+
+/** A name matching more files than this is too vague to link. */
+const MAX_MATCHES = 5;
+
+const PATH =
+  /(?:[\w.-]+\/)+[\w.-]+|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|py|rs|go|java|kt|c|h|cc|cpp|hpp|rb|cs|php|md|json|ya?ml|toml|sh|sql)\b/g;
+const IDENTIFIER =
+  /\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Za-z_][A-Za-z0-9_]*(?=\()/g;
+
+/** The file paths and code identifiers a text names, as written. */
+export function codeNames(text: string): { paths: string[]; symbols: string[] } {
+  const paths = [...new Set(text.match(PATH) ?? [])].map((path) => path.replace(/^\.\//, ""));
+  const symbols = [...new Set((text.match(IDENTIFIER) ?? []).map(simpleName))]
+    .filter((name) => name.length >= 3 && !paths.some((path) => path.endsWith(name)));
+  return { paths, symbols };
+}
+
+/**
+ * Links a memory to the indexed files and symbols its text names (within its
+ * project, or any project for a global memory), so the graph connects what was
+ * said to the code without an LLM.
+ */
+export async function linkCodeMentions(
+  db: KuzuDb,
+  id: string,
+  content: string,
+  project: string,
+): Promise<void> {
+  const { paths, symbols } = codeNames(content);
+  for (const path of paths) {
+    const files = await db.run(
+      `MATCH (f:File) WHERE ($project = "" OR f.project = $project) AND (f.path = $path OR f.path ENDS WITH $suffix)
+       RETURN f.key AS key LIMIT ${MAX_MATCHES + 1}`,
+      { project, path, suffix: `/${path}` },
+    );
+    if (files.length === 0 || files.length > MAX_MATCHES) continue;
+    await db.run(
+      `UNWIND $keys AS k MATCH (m:Memory {id: $id}), (f:File {key: k}) MERGE (m)-[:MENTIONS]->(f)`,
+      { id, keys: files.map((row) => row.key as string) },
+    );
+  }
+  if (symbols.length === 0) return;
+  await db.run(
+    `MATCH (m:Memory {id: $id}), (s:Symbol)
+     WHERE s.name IN $names AND ($project = "" OR s.project = $project)
+     MERGE (m)-[:MENTIONS]->(s)`,
+    { id, names: symbols, project },
+  );
+}

@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { MemoryLog } from "../../events/memory_log.ts";
+import type { NewEvent } from "../../events/schema.ts";
+import { MemoryCheckpoints } from "../../projections/checkpoints.ts";
+import { codeNames } from "../../projections/graph/code_mentions.ts";
+import { GraphProjection } from "../../projections/graph/graph_projection.ts";
+import { ProjectionRunner } from "../../projections/runner.ts";
+import { collect, remembered, tempDir } from "../helpers.ts";
+
+const HASH = "0".repeat(64);
+
+function indexed(
+  path: string,
+  chunks: Array<[string, string, number, number]>,
+  refs: Array<[string, number]> = [],
+): NewEvent {
+  return {
+    type: "file.indexed",
+    v: 1,
+    data: {
+      project: "app",
+      path,
+      hash: "h",
+      size: 1,
+      mtime_ms: 0,
+      language: "python",
+      chunks: chunks.map(([id, name, start, end]) => ({
+        id,
+        name,
+        kind: "function",
+        start_line: start,
+        end_line: end,
+        text: HASH,
+      })),
+      references: refs.map(([name, line]) => ({ name, kind: "call" as const, line })),
+    },
+  };
+}
+
+Deno.test("GraphProjection puts code in the graph: file → chunk → symbol, references, turns, and memories that name them", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  await log.append([
+    indexed("src/models.py", [["c1", "Request.register_hook", 1, 10], [
+      "c2",
+      "Session.send",
+      12,
+      30,
+    ]], [["register_hook", 20]]),
+    indexed("src/hooks.py", [["c3", "dispatch_hook", 1, 8]]),
+    {
+      type: "turn.ingested",
+      v: 1,
+      data: {
+        agent: "claude",
+        session: "s1",
+        line: 3,
+        project: "app",
+        started_at: "2026-01-01T00:00:00Z",
+        provisional: false,
+        text: HASH,
+        mentions: [{ path: "src/hooks.py", tool: "Edit" }],
+      },
+    },
+    remembered("m1", "register_hook in src/models.py must stay backwards compatible", "app"),
+  ]);
+  const graph = await GraphProjection.open(tmp.path);
+  const runner = await ProjectionRunner.open(log, [graph], new MemoryCheckpoints());
+  const rows = (query: string) =>
+    graph.database.run(query).then((r) => r.map((row) => Object.values(row).join(" ")));
+  try {
+    assert.deepEqual(
+      await rows("MATCH (f:File)-[:CONTAINS]->(c:Chunk) RETURN f.path, c.id ORDER BY c.id"),
+      [
+        "src/models.py c1",
+        "src/models.py c2",
+        "src/hooks.py c3",
+      ],
+    );
+    assert.deepEqual(await rows("MATCH (c:Chunk)-[:REFERS]->(s:Symbol) RETURN c.id, s.name"), [
+      "c2 register_hook",
+    ]);
+    assert.deepEqual(
+      await rows("MATCH (c:Chunk)-[:DEFINES]->(s:Symbol {name: 'register_hook'}) RETURN c.id"),
+      ["c1"],
+    );
+    assert.deepEqual(
+      await rows("MATCH (t:Turn)-[r:TOUCHED]->(f:File) RETURN t.key, r.tool, f.path"),
+      ["s1:3 Edit src/hooks.py"],
+    );
+    assert.deepEqual(
+      await rows(
+        "MATCH (m:Memory {id: 'm1'})-[:MENTIONS]->(x) RETURN coalesce(x.path, x.name) AS t ORDER BY t",
+      ),
+      ["register_hook", "src/models.py"],
+    );
+
+    await log.append([
+      indexed("src/models.py", [["c1", "Request.register_hook", 1, 10]]),
+      { type: "file.removed", v: 1, data: { project: "app", path: "src/hooks.py" } },
+    ]);
+    await runner.catchUp();
+    assert.deepEqual(
+      await rows("MATCH (c:Chunk) RETURN c.id ORDER BY c.id"),
+      ["c1"],
+      "re-indexing replaced the chunks",
+    );
+    assert.deepEqual(await rows("MATCH (f:File) RETURN f.path ORDER BY f.path"), [
+      "src/hooks.py",
+      "src/models.py",
+    ], "a touched file stays");
+    const built = await graph.digest();
+    await graph.apply(await collect(log.read()));
+    assert.equal(await graph.digest(), built);
+    await runner.rebuild();
+    assert.equal(await graph.digest(), built);
+  } finally {
+    await runner.close();
+  }
+});
+
+Deno.test("codeNames() finds paths and identifiers, not ordinary words", () => {
+  assert.deepEqual(
+    codeNames("Fix src/auth/login.ts and README.md; call getUserName() from user_service"),
+    {
+      paths: ["src/auth/login.ts", "README.md"],
+      symbols: ["getUserName", "user_service"],
+    },
+  );
+  assert.deepEqual(codeNames("We deploy on Tuesdays after the standup."), {
+    paths: [],
+    symbols: [],
+  });
+});
