@@ -113,6 +113,11 @@ export class TextProjection implements Projection {
       .map((hit) => ({ source: "memory" as const, id: hit.meta.id, score: hit.score }));
   }
 
+  /** The indexed texts of a document (chunk: name, path, text; turn: text), by its key. */
+  fields(key: string): readonly string[] | undefined {
+    return this.#docs.get(key)?.fields;
+  }
+
   async reset(): Promise<void> {
     this.#docs.clear();
     this.#files.clear();

@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
+import { batchResults, formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
 import type { SignalWeights } from "../recall/fuse.ts";
 import type { RecallRequest, Source } from "../recall/types.ts";
 import { UserError } from "../service/errors.ts";
 import { parseJsonl } from "../service/jsonl.ts";
-import type { RecallService } from "../service/recall_service.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
@@ -105,16 +104,6 @@ export const recallCommand: Command = {
     return 0;
   },
 };
-
-function batchResults(answer: Awaited<ReturnType<RecallService["run"]>>) {
-  return answer.items.map((item) => ({
-    type: item.type,
-    id: item.memory.id,
-    ...(item.memory.external_id ? { source_id: item.memory.external_id } : {}),
-    ...(item.memory.project ? { project: item.memory.project } : {}),
-    score: Math.round(item.score * 10_000) / 10_000,
-  }));
-}
 
 async function readBatch(path: string): Promise<Array<z.infer<typeof BatchLine>>> {
   return parseJsonl(await Deno.readTextFile(path), path, BatchLine, "nothing was run");

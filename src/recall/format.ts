@@ -3,38 +3,109 @@ import type { RecallAnswer, RecallItem } from "../service/recall_service.ts";
 /** How an answer is printed: compact markdown for agents, JSON for programs, debug for tuning. */
 export type RecallFormat = "markdown" | "json" | "debug";
 
+/** Lines of a code chunk shown in markdown: enough to recognise it, few tokens. */
+const SNIPPET_LINES = 4;
+
 /**
  * Compact markdown grouped by kind (Code, Memories, Sessions), with no ids,
- * vectors or timestamps, so the answer costs the agent few tokens.
+ * vectors or timestamps beyond a date, so the answer costs the agent few tokens.
  */
 export function formatMarkdown(answer: RecallAnswer): string {
   const lines: string[] = [];
-  const memories = answer.items.filter((item) => item.type === "memory");
-  if (memories.length) {
-    lines.push("## Memories");
-    for (const item of memories) lines.push(memoryLine(item));
-  }
+  const group = (title: string, type: RecallItem["type"]) => {
+    const items = answer.items.filter((item) => item.type === type);
+    if (items.length === 0) return;
+    lines.push(`## ${title}`);
+    for (const item of items) lines.push(itemMarkdown(item));
+  };
+  group("Code", "code");
+  group("Memories", "memory");
+  group("Sessions", "turn");
   if (lines.length === 0) lines.push("Nothing found.");
   for (const note of answer.notes) lines.push(`> ${note}`);
   return lines.join("\n");
 }
 
-function memoryLine(item: RecallItem): string {
-  const { memory } = item;
-  const tags = memory.tags.filter((tag) => !tag.includes(":")).map((tag) => ` #${tag}`).join("");
-  const when = memory.occurred_at ? ` (${memory.occurred_at.slice(0, 10)})` : "";
-  return `- [${memory.kind}] ${memory.content.replace(/\s+/g, " ")}${tags}${when}`;
+function itemMarkdown(item: RecallItem): string {
+  switch (item.type) {
+    case "memory": {
+      const { memory } = item;
+      const tags = memory.tags.filter((tag) => !tag.includes(":")).map((tag) => ` #${tag}`).join(
+        "",
+      );
+      const when = memory.occurred_at ? ` (${memory.occurred_at.slice(0, 10)})` : "";
+      return `- [${memory.kind}] ${oneLine(memory.content)}${tags}${when}`;
+    }
+    case "code": {
+      const { code } = item;
+      const body = code.text.split("\n").filter((line) =>
+        line.trim() && !/^in (class|module|impl|struct|interface|namespace) /.test(line)
+      )
+        .slice(0, SNIPPET_LINES).join("\n");
+      return `- ${code.path}:${code.start_line}-${code.end_line} \`${code.name}\`\n\`\`\`\n${body}\n\`\`\``;
+    }
+    case "turn": {
+      const { turn } = item;
+      return `- ${turn.started_at.slice(0, 10)} session ${turn.session.slice(0, 8)}: ${
+        oneLine(turn.text).slice(0, 300)
+      }`;
+    }
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
 }
 
 /** The answer as one JSON object: items with their fields and scores, and the notes. */
 export function formatJson(answer: RecallAnswer): string {
-  return JSON.stringify({
-    results: answer.items.map((item) => ({
-      type: item.type,
-      score: round(item.score),
-      ...item.memory,
-    })),
-    notes: answer.notes,
+  return JSON.stringify({ results: answer.items.map(itemFields), notes: answer.notes });
+}
+
+function itemFields(item: RecallItem): Record<string, unknown> {
+  const score = round(item.score);
+  switch (item.type) {
+    case "memory":
+      return { type: "memory", score, ...item.memory };
+    case "code":
+      return { type: "code", score, ...item.code };
+    case "turn":
+      return { type: "turn", score, ...item.turn };
+  }
+}
+
+/** The results of one `recall --batch` line, in the benchmark contract's shape. */
+export function batchResults(answer: RecallAnswer): Array<Record<string, unknown>> {
+  return answer.items.map((item) => {
+    const score = round(item.score);
+    switch (item.type) {
+      case "memory":
+        return {
+          type: "memory",
+          id: item.memory.id,
+          ...(item.memory.external_id ? { source_id: item.memory.external_id } : {}),
+          ...(item.memory.project ? { project: item.memory.project } : {}),
+          score,
+        };
+      case "code":
+        return {
+          type: "code",
+          id: item.code.id,
+          project: item.code.project,
+          file_path: item.code.path,
+          start_line: item.code.start_line,
+          end_line: item.code.end_line,
+          name: item.code.name,
+          score,
+        };
+      case "turn":
+        return {
+          type: "turn",
+          id: item.turn.id,
+          ...(item.turn.project ? { project: item.turn.project } : {}),
+          score,
+        };
+    }
   });
 }
 
@@ -50,11 +121,24 @@ export function formatDebug(answer: RecallAnswer): string {
       c.context ? `context #${c.context.rank} s=${round(c.context.score)}` : "context -",
       c.graph ? `graph #${c.graph.rank} ppr=${round(c.graph.ppr)}` : "graph -",
     ];
-    return `${i + 1}. [${item.type} ${item.memory.id}] ${parts.join(" | ")}\n   ${
-      item.memory.content.slice(0, 160)
-    }`;
+    const { label, text } = describe(item);
+    return `${i + 1}. [${label}] ${parts.join(" | ")}\n   ${oneLine(text).slice(0, 160)}`;
   });
   return [...lines, ...answer.notes.map((note) => `> ${note}`)].join("\n");
+}
+
+function describe(item: RecallItem): { label: string; text: string } {
+  switch (item.type) {
+    case "memory":
+      return { label: `memory ${item.memory.id}`, text: item.memory.content };
+    case "code":
+      return {
+        label: `code ${item.code.path}:${item.code.start_line} ${item.code.name}`,
+        text: item.code.text,
+      };
+    case "turn":
+      return { label: `turn ${item.turn.id}`, text: item.turn.text };
+  }
 }
 
 function round(value: number): number {

@@ -57,13 +57,17 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
     vectors: vectors!,
     embedder,
     memories,
-    recall: new RecallService({
-      graph: graph!.database,
-      lexical: text!,
-      vectors: vectors!,
-      embedQuery: (query) => embedder.embedQuery(query),
-      pendingVectors,
-    }, memories),
+    recall: new RecallService(
+      {
+        graph: graph!.database,
+        lexical: text!,
+        vectors: vectors!,
+        embedQuery: (query) => embedder.embedQuery(query),
+        pendingVectors,
+      },
+      memories,
+      text!,
+    ),
     close: () => store.close(),
   };
 }

@@ -3,14 +3,16 @@ import { validAt } from "./memory_history.ts";
 import type { HitComponents, RecallRequest, Source } from "../recall/types.ts";
 import type { Memories } from "./memories.ts";
 import type { MemoryRecord } from "./memory_record.ts";
+import type { TextProjection } from "../../projections/text.ts";
+import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_details.ts";
 
 /** A recall result with what it points at, ready to format. */
-export type RecallItem = {
-  type: "memory";
-  score: number;
-  components: HitComponents;
-  memory: MemoryRecord;
-};
+export type RecallItem =
+  & { score: number; components: HitComponents }
+  & ({ type: "memory"; memory: MemoryRecord } | { type: "code"; code: CodeRecord } | {
+    type: "turn";
+    turn: TurnRecord;
+  });
 
 /** Recall's answer: the items and the caveats to show with them. */
 export interface RecallAnswer {
@@ -20,7 +22,11 @@ export interface RecallAnswer {
 
 /** Runs recall and hydrates each hit from the graph. */
 export class RecallService {
-  constructor(private readonly deps: RecallDeps, private readonly memories: Memories) {}
+  constructor(
+    private readonly deps: RecallDeps,
+    private readonly memories: Memories,
+    private readonly text: TextProjection,
+  ) {}
 
   /**
    * Answers one recall request. With `as_of`, memories are shown as they were
@@ -38,12 +44,23 @@ export class RecallService {
     const then = filters.as_of ? await this.memories.history(filters.as_of) : undefined;
     const memories = then ??
       new Map((await this.memories.getMany(ids("memory"))).map((m) => [m.id, m]));
+    const code = await codeRecords(this.deps.graph, this.text, ids("code"));
+    const turns = await turnRecords(this.deps.graph, this.text, ids("turn"));
     const items: RecallItem[] = [];
     for (const hit of result.hits) {
-      const memory = memories.get(hit.id);
-      if (hit.source !== "memory" || !memory || memory.forgotten_at) continue;
-      if (filters.valid_at && !validAt(memory, filters.valid_at)) continue;
-      items.push({ type: "memory", score: hit.score, components: hit.components, memory });
+      const { score, components } = hit;
+      if (hit.source === "code") {
+        const record = code.get(hit.id);
+        if (record) items.push({ type: "code", score, components, code: record });
+      } else if (hit.source === "turn") {
+        const record = turns.get(hit.id);
+        if (record) items.push({ type: "turn", score, components, turn: record });
+      } else {
+        const memory = memories.get(hit.id);
+        if (!memory || memory.forgotten_at) continue;
+        if (filters.valid_at && !validAt(memory, filters.valid_at)) continue;
+        items.push({ type: "memory", score, components, memory });
+      }
     }
     const notes = [...result.notes];
     if (filters.as_of) {

@@ -186,8 +186,9 @@ Deno.test("as_of answers with what was known then; valid_at keeps what was valid
       { query: "API rate limit", project: "api", sources: ["memory"], limit: 5, mode: "lexical" },
       { as_of: january },
     );
+    const [first] = recalled.items;
     assert.equal(
-      recalled.items[0]!.memory.content,
+      first?.type === "memory" && first.memory.content,
       "The API rate limit is 100 requests per minute",
     );
     assert.match(recalled.notes.join(" "), /as of 2026-01-15/);

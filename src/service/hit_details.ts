@@ -1,0 +1,78 @@
+import type { KuzuDb } from "../../projections/graph/kuzu.ts";
+import type { TextProjection } from "../../projections/text.ts";
+
+/** A code hit with where it lives. */
+export interface CodeRecord {
+  id: string;
+  project: string;
+  path: string;
+  name: string;
+  kind: string;
+  start_line: number;
+  end_line: number;
+  text: string;
+}
+
+/** A session turn hit. */
+export interface TurnRecord {
+  id: string;
+  session: string;
+  line: number;
+  project: string | null;
+  started_at: string;
+  text: string;
+}
+
+/** Looks up the chunks recall found: place from the graph, text from the lexical index. */
+export async function codeRecords(
+  db: KuzuDb,
+  text: TextProjection,
+  ids: readonly string[],
+): Promise<Map<string, CodeRecord>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.run(
+    `MATCH (c:Chunk) WHERE c.id IN $ids
+     RETURN c.id AS id, c.project AS project, c.path AS path, c.name AS name, c.kind AS kind,
+       c.start_line AS start_line, c.end_line AS end_line`,
+    { ids: [...ids] },
+  );
+  return new Map(rows.map((row) => {
+    const id = row.id as string;
+    const project = row.project as string;
+    return [id, {
+      id,
+      project,
+      path: row.path as string,
+      name: row.name as string,
+      kind: row.kind as string,
+      start_line: Number(row.start_line),
+      end_line: Number(row.end_line),
+      text: text.fields(`chunk:${project}:${id}`)?.[2] ?? "",
+    }];
+  }));
+}
+
+/** Looks up the turns recall found: when and where from the graph, text from the lexical index. */
+export async function turnRecords(
+  db: KuzuDb,
+  text: TextProjection,
+  ids: readonly string[],
+): Promise<Map<string, TurnRecord>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.run(
+    `MATCH (t:Turn) WHERE t.key IN $ids
+     RETURN t.key AS id, t.session AS session, t.line AS line, t.project AS project, t.started_at AS started_at`,
+    { ids: [...ids] },
+  );
+  return new Map(rows.map((row) => {
+    const id = row.id as string;
+    return [id, {
+      id,
+      session: row.session as string,
+      line: Number(row.line),
+      project: (row.project as string) || null,
+      started_at: row.started_at as string,
+      text: text.fields(`turn:${id}`)?.[0] ?? "",
+    }];
+  }));
+}
