@@ -112,6 +112,8 @@ export async function benchEmbed(model = DEFAULT_MODEL): Promise<void> {
 
   const f = (n: number) => n.toFixed(1);
   const body = [
+    "## Embeddings",
+    "",
     `Model \`${id}\`, ${cores} cores, batch ${DEFAULT_BATCH_LIMITS.maxTokens / 256} × 256 tokens ` +
     `(128 chunks), token budget ${DEFAULT_BATCH_LIMITS.maxTokens}.`,
     "",
