@@ -49,7 +49,7 @@ export class VectorsProjection implements Projection {
       if (built.id !== embedder.id) {
         throw new ModelMismatchError(
           `this store's vectors were built with ${built.id}, not ${embedder.id}; use ${built.id}, ` +
-            `or delete ${dir} to rebuild them with ${embedder.id} from the log`,
+            `or run \`cairn reembed\` to rebuild them with ${embedder.id}`,
         );
       }
     } else {

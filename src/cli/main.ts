@@ -15,6 +15,7 @@ import { get } from "./get.ts";
 import { importCommand } from "./import.ts";
 import { list } from "./list.ts";
 import { recallCommand } from "./recall.ts";
+import { reembedCommand } from "./reembed.ts";
 import { remember } from "./remember.ts";
 import { revise } from "./revise.ts";
 import { search, searchText } from "./search.ts";
@@ -36,6 +37,7 @@ export const commands: readonly Command[] = [
   status,
   verify,
   replay,
+  reembedCommand,
   compact,
 ];
 

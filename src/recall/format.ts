@@ -120,6 +120,7 @@ export function formatDebug(answer: RecallAnswer): string {
       c.lexical ? `lexical #${c.lexical.rank} s=${round(c.lexical.score)}` : "lexical -",
       c.context ? `context #${c.context.rank} s=${round(c.context.score)}` : "context -",
       c.graph ? `graph #${c.graph.rank} ppr=${round(c.graph.ppr)}` : "graph -",
+      ...(c.rerank === undefined ? [] : [`rerank ${round(c.rerank)}`]),
     ];
     const { label, text } = describe(item);
     return `${i + 1}. [${label}] ${parts.join(" | ")}\n   ${oneLine(text).slice(0, 160)}`;

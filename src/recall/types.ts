@@ -46,6 +46,8 @@ export interface HitComponents {
   context?: { rank: number; score: number };
   graph?: { rank: number; ppr: number };
   fused: number;
+  /** The cross-encoder's score, when a reranker reordered the top results. */
+  rerank?: number;
 }
 
 /** One ranked result, before it is hydrated for display. */

@@ -4,7 +4,8 @@ import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { TextProjection } from "../../projections/text.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import type { Embedder } from "../embed/embedder.ts";
-import { storeEmbedder } from "../embed/load.ts";
+import { loadConfig } from "./config.ts";
+import { embedderFor, rerankerFor } from "./providers.ts";
 import { Memories } from "./memories.ts";
 import { storeLayout } from "./paths.ts";
 import { RecallService } from "./recall_service.ts";
@@ -33,7 +34,8 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   let graph: GraphProjection | undefined;
   let text: TextProjection | undefined;
   let vectors: VectorsProjection | undefined;
-  const embedder = options.embedder ?? await storeEmbedder(dir);
+  const config = await loadConfig(dir);
+  const embedder = options.embedder ?? await embedderFor(config, dir);
   const store = await Store.open(dir, {
     ...options,
     projections: async (projectionsDir) => {
@@ -67,6 +69,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       },
       memories,
       text!,
+      rerankerFor(config),
     ),
     close: () => store.close(),
   };

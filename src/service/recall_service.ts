@@ -4,6 +4,7 @@ import type { HitComponents, RecallRequest, Source } from "../recall/types.ts";
 import type { Memories } from "./memories.ts";
 import type { MemoryRecord } from "./memory_record.ts";
 import type { TextProjection } from "../../projections/text.ts";
+import type { Reranker } from "../embed/reranker.ts";
 import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_details.ts";
 
 /** A recall result with what it points at, ready to format. */
@@ -26,6 +27,7 @@ export class RecallService {
     private readonly deps: RecallDeps,
     private readonly memories: Memories,
     private readonly text: TextProjection,
+    private readonly rerank?: { reranker: Reranker; top: number },
   ) {}
 
   /**
@@ -63,10 +65,43 @@ export class RecallService {
       }
     }
     const notes = [...result.notes];
+    if (this.rerank && items.length > 1) await this.#rerank(request.query, items, notes);
     if (filters.as_of) {
       notes.push(`as of ${filters.as_of}; memories forgotten since then are not searched`);
     }
     return { items: items.slice(0, request.limit), notes };
+  }
+
+  /** Reorders the best `top` items by the cross-encoder's scores; on failure says so and keeps the fused order. */
+  async #rerank(query: string, items: RecallItem[], notes: string[]): Promise<void> {
+    const { reranker, top } = this.rerank!;
+    const head = items.slice(0, top);
+    let scores: number[];
+    try {
+      scores = await reranker.rerank(query, head.map(itemText));
+    } catch (error) {
+      notes.push(
+        `reranking with ${reranker.id} failed (${
+          (error as Error).message
+        }); results are in fused order`,
+      );
+      return;
+    }
+    head.forEach((item, i) => (item.components.rerank = scores[i]!));
+    head.sort((a, b) => (b.components.rerank ?? 0) - (a.components.rerank ?? 0));
+    items.splice(0, head.length, ...head);
+  }
+}
+
+/** The text a reranker reads for an item. */
+function itemText(item: RecallItem): string {
+  switch (item.type) {
+    case "memory":
+      return item.memory.content;
+    case "code":
+      return `${item.code.path} ${item.code.name}\n${item.code.text}`;
+    case "turn":
+      return item.turn.text;
   }
 }
 

@@ -82,7 +82,7 @@ Deno.test("VectorsProjection.open() refuses vectors built by another model, nami
     (error: Error) =>
       error instanceof ModelMismatchError &&
       /built with model-a, not model-b/.test(error.message) &&
-      /delete .*vectors to rebuild them with model-b/.test(error.message),
+      /cairn reembed. to rebuild them with model-b/.test(error.message),
   );
 });
 

@@ -1,0 +1,41 @@
+import { CachedEmbedder } from "../embed/cache.ts";
+import type { Embedder } from "../embed/embedder.ts";
+import { HttpEmbedder } from "../embed/http_embedder.ts";
+import { LazyEmbedder } from "../embed/lazy_embedder.ts";
+import { storeEmbedder } from "../embed/load.ts";
+import { HttpReranker, type Reranker } from "../embed/reranker.ts";
+import { apiKey, type Config } from "./config.ts";
+
+/**
+ * The embedder a store's settings choose: the shipped ONNX model (or another
+ * model folder), or an OpenAI-compatible HTTP endpoint; always behind the
+ * store's embedding cache, and started only when first needed.
+ */
+export async function embedderFor(config: Config, storeDir: string): Promise<Embedder> {
+  const settings = config.embedder;
+  if (settings.kind === "onnx") return await storeEmbedder(storeDir, settings.model_dir);
+  const key = apiKey(settings.api_key_env);
+  const http = new HttpEmbedder({
+    baseUrl: settings.base_url,
+    model: settings.model,
+    dims: settings.dims,
+    ...(key ? { apiKey: key } : {}),
+    ...(settings.query_prefix ? { queryPrefix: settings.query_prefix } : {}),
+  });
+  return new LazyEmbedder(http.id, http.dims, () => CachedEmbedder.open(http, storeDir));
+}
+
+/** The reranker a store's settings choose, if any, with how many results it reranks. */
+export function rerankerFor(config: Config): { reranker: Reranker; top: number } | undefined {
+  const settings = config.rerank;
+  if (!settings) return undefined;
+  const key = apiKey(settings.api_key_env);
+  return {
+    reranker: new HttpReranker({
+      baseUrl: settings.base_url,
+      model: settings.model,
+      ...(key ? { apiKey: key } : {}),
+    }),
+    top: settings.top,
+  };
+}

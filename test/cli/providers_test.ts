@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { localServer } from "../embed/local_server.ts";
+import { cli, tempDir } from "../helpers.ts";
+
+/** A deterministic bag-of-words embedding: what a real provider would be to this test. */
+function embed(text: string): number[] {
+  const vector = new Array(16).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    let h = 0;
+    for (const c of word) h = (h * 31 + c.charCodeAt(0)) % 16;
+    vector[h] += 1;
+  }
+  return vector;
+}
+
+Deno.test("config.json chooses an OpenAI-compatible embedder and a reranker; reembed moves a store to another model", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = localServer(async (request) => {
+    const { input } = await request.json() as { input: string[] };
+    return Response.json({ data: input.map((text, index) => ({ index, embedding: embed(text) })) });
+  });
+  await using reranker = localServer(async (request) => {
+    const { texts } = await request.json() as { texts: string[] };
+    // Prefers the text that mentions "tuesday", wherever fusion put it.
+    return Response.json(
+      texts.map((text, index) => ({ index, score: text.includes("Tuesday") ? 10 : 1 })),
+    );
+  });
+  const store = join(tmp.path, "store");
+  await Deno.mkdir(store);
+  const config = (extra: Record<string, unknown>) =>
+    Deno.writeTextFile(join(store, "config.json"), JSON.stringify(extra));
+  await config({
+    embedder: { kind: "http", base_url: `${embeddings.url}/v1`, model: "bow", dims: 16 },
+  });
+  const run = (...args: string[]) => cli(["--store", store, ...args]);
+
+  assert.equal((await run("remember", "Deploys happen on Tuesday mornings")).code, 0);
+  assert.equal((await run("remember", "Deploy scripts live in ops/deploy")).code, 0);
+  assert.ok(embeddings.requests.length > 0, "the HTTP embedder was used");
+  assert.match((await run("status")).stdout, /model +http:bow/);
+  const meaning = await run("search", "deploys tuesday mornings", "--format", "json");
+  assert.equal(meaning.code, 0, meaning.stderr);
+  assert.equal(JSON.parse(meaning.stdout).results[0].content, "Deploys happen on Tuesday mornings");
+
+  await config({
+    embedder: { kind: "http", base_url: `${embeddings.url}/v1`, model: "bow", dims: 16 },
+    rerank: { kind: "http", base_url: reranker.url, model: "judge", top: 5 },
+  });
+  const reranked = await run("recall", "deploy scripts", "--format", "debug");
+  assert.equal(reranked.code, 0, reranked.stderr);
+  assert.match(reranked.stdout.split("\n")[0]!, /rerank 10/);
+  assert.ok(reranker.requests.length > 0);
+
+  await config({});
+  const refused = await run("recall", "deploy");
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /built with http:bow, not all-minilm-l6-v2; .*cairn reembed/);
+  const rebuilt = await run("reembed");
+  assert.equal(rebuilt.code, 0, rebuilt.stderr);
+  assert.match(rebuilt.stdout, /vectors rebuilt with all-minilm-l6-v2 .*2 memory/);
+  const after = await run("search", "when do we ship?", "--format", "json");
+  assert.equal(after.code, 0, after.stderr);
+  assert.equal(JSON.parse(after.stdout).results.length, 2);
+
+  await Deno.writeTextFile(join(store, "config.json"), "{ not json");
+  const broken = await run("status");
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /config\.json is not valid JSON/);
+});
