@@ -1,0 +1,66 @@
+import { join } from "node:path";
+import { TextTokenizer } from "../src/embed/tokenizer.ts";
+import { shippedModelDir } from "../src/embed/load.ts";
+import { cairn, EVAL_DIR, readJsonl } from "./cli.ts";
+import { median, runInfo, writeSection } from "./report.ts";
+
+const DATA = join(EVAL_DIR, "locomo-dev");
+const QUESTIONS = 40;
+
+/**
+ * How many tokens a recall answer costs the agent: the answers to the first
+ * LoCoMo questions, top 5 and top 10, in markdown and in JSON, counted with
+ * the default model's tokenizer (a WordPiece count; an agent's own tokenizer
+ * differs by a few percent).
+ */
+export async function benchTokens(): Promise<void> {
+  const store = await Deno.makeTempDir({ prefix: "cairn-bench-tokens-" });
+  try {
+    await cairn(["--store", store, "import", join(DATA, "memories.jsonl")]);
+    const questions =
+      (await readJsonl<{ project: string; query: string }>(join(DATA, "queries.jsonl")))
+        .slice(0, QUESTIONS);
+    const tokenizer = await TextTokenizer.load(
+      join(shippedModelDir(), "tokenizer.json"),
+      Number.MAX_SAFE_INTEGER,
+    );
+    const rows: string[] = [];
+    for (const limit of [5, 10]) {
+      for (const format of ["markdown", "json"]) {
+        const counts: number[] = [];
+        for (const q of questions) {
+          const answer = await cairn([
+            "--store",
+            store,
+            "recall",
+            q.query,
+            "--project",
+            q.project,
+            "--include",
+            "memories",
+            "--limit",
+            String(limit),
+            "--format",
+            format,
+          ]);
+          counts.push(tokenizer.encode(answer).ids.length - 2);
+        }
+        const sorted = [...counts].sort((a, b) => a - b);
+        rows.push(
+          `| top ${limit} | ${format} | ${median(counts)} | ${
+            sorted[Math.floor(sorted.length * 0.95)]
+          } |`,
+        );
+      }
+    }
+    const body = `## Tokens per recall answer (${QUESTIONS} LoCoMo questions)
+
+| results | format | median tokens | p95 tokens |
+| --- | --- | ---: | ---: |
+${rows.join("\n")}`;
+    console.log(body);
+    await writeSection("tokens", await runInfo("tokens"), body);
+  } finally {
+    await Deno.remove(store, { recursive: true });
+  }
+}
