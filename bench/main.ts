@@ -1,17 +1,18 @@
 /**
  * `deno task bench [suite]`: runs benchmark suites and records their figures in bench/RESULTS.md.
- * Suites: quality (LoCoMo), speed (event log, embeddings, memory queries at 10k), tokens, all.
+ * Suites: quality (LoCoMo), speed (event log, embeddings, memory queries at 10k, MCP), tokens, all.
  * @module
  */
 import { benchEmbed } from "./embed.ts";
 import { benchLocomo } from "./locomo.ts";
 import { benchLog } from "./log.ts";
+import { benchMcp } from "./mcp.ts";
 import { benchMemorySpeed } from "./memory_speed.ts";
 import { benchTokens } from "./tokens.ts";
 
 const suites: Record<string, Array<() => Promise<void>>> = {
   quality: [benchLocomo],
-  speed: [benchLog, () => benchEmbed(), benchMemorySpeed],
+  speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
   tokens: [benchTokens],
 };
 

@@ -11,6 +11,11 @@ export interface ProjectionStatus {
 }
 
 const BATCH = 512;
+/**
+ * Background projections (embeddings) take small batches, so a close waits for
+ * at most a few seconds of work and progress is saved often.
+ */
+const BACKGROUND_BATCH = 16;
 
 /**
  * Keeps projections at the head of the log: on open it rebuilds any projection
@@ -153,7 +158,7 @@ export class ProjectionRunner {
     for await (const event of this.log.read(from)) {
       batch.push(event);
       if (this.#stopping && behind.every((p) => p.background)) return;
-      if (batch.length >= BATCH) {
+      if (batch.length >= (behind.every((p) => p.background) ? BACKGROUND_BATCH : BATCH)) {
         await this.#applyBatch(behind, batch);
         batch = [];
       }

@@ -13,13 +13,16 @@ import { compact } from "./compact.ts";
 import { forget } from "./forget.ts";
 import { get } from "./get.ts";
 import { importCommand } from "./import.ts";
+import { indexCommand } from "./index.ts";
 import { list } from "./list.ts";
+import { mcp } from "./mcp.ts";
 import { recallCommand } from "./recall.ts";
 import { reembedCommand } from "./reembed.ts";
 import { remember } from "./remember.ts";
 import { revise } from "./revise.ts";
 import { search, searchText } from "./search.ts";
 import { replay } from "./replay.ts";
+import { serve } from "./serve.ts";
 import { status } from "./status.ts";
 import { verify } from "./verify.ts";
 
@@ -34,11 +37,14 @@ export const commands: readonly Command[] = [
   get,
   list,
   importCommand,
+  indexCommand,
   status,
   verify,
   replay,
   reembedCommand,
   compact,
+  mcp,
+  serve,
 ];
 
 const USAGE = `cairn: a local knowledge service for AI coding agents

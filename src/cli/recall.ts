@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_QUERY_CHARS } from "../recall/recall.ts";
 import { batchResults, formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
 import type { SignalWeights } from "../recall/fuse.ts";
 import type { RecallRequest, Source } from "../recall/types.ts";
@@ -7,9 +8,6 @@ import { parseJsonl } from "../service/jsonl.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
-
-/** Longest query accepted, in characters. */
-export const MAX_QUERY_CHARS = 4096;
 
 const INCLUDE: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
 const Include = z.enum(["memories", "code", "sessions"]);

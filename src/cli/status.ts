@@ -5,15 +5,29 @@ import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { formatBytes } from "./format.ts";
-import { reportRecovery } from "./with_cairn.ts";
+import { statusLines } from "./index.ts";
+import { reportRecovery, withCairn } from "./with_cairn.ts";
 
 /** `cairn status`: where the store is, how big the log is, how far each projection has got. */
 export const status: Command = {
   name: "status",
-  summary: "show the store, its log and its projections",
-  usage: "cairn status [--json]",
+  summary: "show the store, its log, projections and model; with PROJECT, its code index",
+  usage: "cairn status [PROJECT] [--json]",
   async run(context: CommandContext): Promise<number> {
-    const { values } = parseCommandArgs(context.args, { json: { type: "boolean" } });
+    const { values, positionals } = parseCommandArgs(
+      context.args,
+      { json: { type: "boolean" } },
+      true,
+    );
+    const [project] = positionals;
+    if (project) {
+      const [code] = await withCairn(context.storeDir, (cairn) => cairn.code.status(project), {
+        warn: context.err,
+      });
+      if (values.json) context.out(JSON.stringify(code));
+      else for (const line of statusLines(code!)) context.out(line);
+      return 0;
+    }
     const report = await collect(context.storeDir, context.err);
     if (values.json) {
       context.out(JSON.stringify(report));

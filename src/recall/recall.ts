@@ -18,6 +18,9 @@ import type {
   VectorSearch,
 } from "./types.ts";
 
+/** Longest query accepted, in characters. */
+export const MAX_QUERY_CHARS = 4096;
+
 /** Hard cap on results per call. */
 export const MAX_RESULTS = 50;
 /** How many candidates each list contributes before fusion. */

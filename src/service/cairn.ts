@@ -6,6 +6,7 @@ import { VectorsProjection } from "../../projections/vectors/vectors_projection.
 import type { Embedder } from "../embed/embedder.ts";
 import { loadConfig } from "./config.ts";
 import { embedderFor, rerankerFor } from "./providers.ts";
+import { CodeIndex } from "./code_index.ts";
 import { Memories } from "./memories.ts";
 import { storeLayout } from "./paths.ts";
 import { RecallService } from "./recall_service.ts";
@@ -26,6 +27,7 @@ export interface Cairn {
   embedder: Embedder;
   memories: Memories;
   recall: RecallService;
+  code: CodeIndex;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       text!,
       rerankerFor(config),
     ),
+    code: new CodeIndex(store),
     close: () => store.close(),
   };
 }

@@ -218,7 +218,7 @@ export class Memories {
   async #require(id: string): Promise<MemoryRecord> {
     const memory = await this.get(id);
     if (!memory) {
-      throw new UserError(`no memory with id ${id}; \`cairn list\` shows the stored ones`);
+      throw new UserError(`no memory with id ${id}; list the memories to find the right id`);
     }
     return memory;
   }

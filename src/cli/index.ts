@@ -1,0 +1,99 @@
+import type { IndexReport, ProjectStatus } from "../service/code_index.ts";
+import { parseCommandArgs } from "./args.ts";
+import { type Command, UsageError } from "./command.ts";
+import { withCairn } from "./with_cairn.ts";
+
+/** `cairn index PATH`: indexes a folder's code as a project, incrementally. */
+export const indexCommand: Command = {
+  name: "index",
+  summary: "index a repository's code (again: only what changed)",
+  usage: "cairn index PATH [--project NAME] [--no-wait] [--json]\n" +
+    "       cairn index --status [PROJECT] [--json]\n\n" +
+    "  PATH       a repository, or a folder in one (only that folder is scanned)\n" +
+    "  --project  the project's name (default: the repository's folder name)\n" +
+    "  --status   show what is indexed: files, chunks, last run and what it skipped\n" +
+    "  --no-wait  return before the chunks' embeddings are computed (the next open does it)",
+  async run(context) {
+    const { values, positionals } = parseCommandArgs(context.args, {
+      project: { type: "string" },
+      watch: { type: "boolean" },
+      status: { type: "boolean" },
+      "no-wait": { type: "boolean" },
+      json: { type: "boolean" },
+    }, true);
+    if (values.watch) {
+      throw new UsageError("--watch is not implemented yet; run `cairn index PATH` again instead");
+    }
+    if (positionals.length > 1) {
+      throw new UsageError(`one PATH at most, got also "${positionals[1]}"`);
+    }
+    if (values.status) {
+      const projects = await withCairn(
+        context.storeDir,
+        (cairn) => cairn.code.status(positionals[0]),
+        { warn: context.err },
+      );
+      if (values.json) context.out(JSON.stringify(projects));
+      else if (projects.length === 0) context.out("no projects indexed; run `cairn index PATH`");
+      else {for (const project of projects) {
+          for (const line of statusLines(project)) context.out(line);
+        }}
+      return 0;
+    }
+    const [path] = positionals;
+    if (!path) throw new UsageError("give the folder to index");
+    const report = await withCairn(
+      context.storeDir,
+      (cairn) =>
+        cairn.code.index({
+          path,
+          ...(values.project ? { project: values.project } : {}),
+        }, values.json ? undefined : context.err),
+      { settle: values["no-wait"] !== true, warn: context.err },
+    );
+    if (values.json) context.out(JSON.stringify(report));
+    else for (const line of summary(report)) context.out(line);
+    return 0;
+  },
+};
+
+/** The human summary of one index run. */
+export function summary(report: IndexReport): string[] {
+  const rate = report.indexed >= 100
+    ? `, ${Math.round(report.indexed / report.seconds)} files/s`
+    : "";
+  return [
+    `indexed project ${report.project} (${report.root}): ${report.indexed} files indexed, ` +
+    `${report.unchanged} unchanged, ${report.removed} removed, ${report.skipped} skipped; ` +
+    `${report.chunks} chunks in ${report.seconds.toFixed(2)} s${rate}`,
+    ...skippedLines(report),
+  ];
+}
+
+function skippedLines(report: IndexReport): string[] {
+  const reasons = Object.entries(report.skippedByReason).sort((a, b) => b[1] - a[1]);
+  if (reasons.length === 0) return [];
+  return [`skipped: ${reasons.map(([reason, count]) => `${reason} (${count})`).join(", ")}`];
+}
+
+/** A project's index status as lines for people. */
+export function statusLines(project: ProjectStatus): string[] {
+  const lines = [
+    `${project.project}  ${project.root}`,
+    `  ${project.files} files, ${project.chunks} chunks, last indexed ${
+      project.lastIndexed ?? "never"
+    }`,
+  ];
+  const run = project.lastRun;
+  if (run) {
+    lines.push(
+      `  last run ${run.finishedAt}: ${run.indexed} indexed, ${run.unchanged} unchanged, ` +
+        `${run.removed} removed, ${run.skipped} skipped in ${run.seconds.toFixed(2)} s`,
+    );
+    lines.push(...skippedLines(run).map((line) => `  ${line}`));
+    for (const example of run.skippedExamples) {
+      lines.push(`    ${example.path}: ${example.reason}`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,101 @@
+import { resolve } from "node:path";
+import { buildMcpServer } from "../mcp/server.ts";
+import { localTools } from "../mcp/handlers.ts";
+import { MCP_PATH, serveHttp } from "../mcp/http.ts";
+import { ensureToken, ownerFiles, removeOwnerRecord, writeOwnerRecord } from "../mcp/owner_file.ts";
+import { type Cairn, openCairn } from "../service/cairn.ts";
+import { parseCommandArgs } from "./args.ts";
+import { type Command, UsageError } from "./command.ts";
+import { reportRecovery } from "./with_cairn.ts";
+
+/** `cairn serve`: owns the store and serves MCP over Streamable HTTP on 127.0.0.1. */
+export const serve: Command = {
+  name: "serve",
+  summary: "own the store and serve MCP over HTTP on 127.0.0.1 (what `cairn mcp` talks to)",
+  usage: "cairn serve [--port N] [--idle-timeout SECONDS] [--log FILE]",
+  async run(context) {
+    const { values } = parseCommandArgs(context.args, {
+      port: { type: "string" },
+      "idle-timeout": { type: "string" },
+      log: { type: "string" },
+    });
+    const port = Number(values.port ?? 0);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new UsageError("--port takes a port number (0, the default, picks a free one)");
+    }
+    const idleSeconds = Number(values["idle-timeout"] ?? 0);
+    if (!Number.isFinite(idleSeconds) || idleSeconds < 0) {
+      throw new UsageError("--idle-timeout takes seconds (0, the default, never stops)");
+    }
+    const storeDir = resolve(context.storeDir);
+    await Deno.mkdir(storeDir, { recursive: true, mode: 0o700 });
+    const logFile = values.log;
+    const log = logFile
+      ? (line: string) =>
+        Deno.writeTextFileSync(logFile, `${new Date().toISOString()} ${line}\n`, {
+          append: true,
+          mode: 0o600,
+        })
+      : context.err;
+    let cairn: Cairn;
+    try {
+      cairn = await openCairn(storeDir);
+    } catch (error) {
+      log(`cairn serve: ${(error as Error).message}`);
+      throw error;
+    }
+    try {
+      reportRecovery(cairn.store.log.recovery, log);
+      const token = await ensureToken(storeDir);
+      let lastRequest = Date.now();
+      const http = serveHttp({
+        port,
+        token,
+        newServer: () => buildMcpServer(localTools(cairn, log)),
+        onRequest: () => (lastRequest = Date.now()),
+      });
+      await writeOwnerRecord(storeDir, {
+        pid: Deno.pid,
+        port: http.port,
+        started_at: new Date().toISOString(),
+      });
+      log(
+        `cairn serve: MCP on http://127.0.0.1:${http.port}${MCP_PATH} for ${storeDir} ` +
+          `(pid ${Deno.pid}; bearer token in ${ownerFiles(storeDir).token})`,
+      );
+      // Load the model now, in the background, so the first recall does not wait for it.
+      let stopping = false;
+      cairn.embedder.embedQuery("warm up").catch((error) => {
+        if (!stopping) {
+          log(`cairn serve: the embedding model did not load: ${(error as Error).message}`);
+        }
+      });
+      await untilStopped(idleSeconds, () => lastRequest);
+      stopping = true;
+      log("cairn serve: stopping");
+      await http.shutdown();
+    } finally {
+      await removeOwnerRecord(storeDir, Deno.pid);
+      await cairn.close();
+    }
+    return 0;
+  },
+};
+
+/** Resolves on SIGINT or SIGTERM, or once no request came for `idleSeconds` (0: never). */
+function untilStopped(idleSeconds: number, lastRequest: () => number): Promise<void> {
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  return new Promise((done) => {
+    const stop = () => {
+      for (const signal of signals) Deno.removeSignalListener(signal, stop);
+      clearInterval(timer);
+      done();
+    };
+    for (const signal of signals) Deno.addSignalListener(signal, stop);
+    const timer = idleSeconds > 0
+      ? setInterval(() => {
+        if (Date.now() - lastRequest() > idleSeconds * 1000) stop();
+      }, Math.min(idleSeconds * 1000, 10_000))
+      : undefined;
+  });
+}

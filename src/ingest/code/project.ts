@@ -1,0 +1,32 @@
+import { basename, dirname, join, resolve } from "node:path";
+
+/** Where a directory's repository is: its work tree, and the main repository worktrees share. */
+export interface Repository {
+  /** The work tree's top folder (holds `.git`). */
+  root: string;
+  /** The main repository's folder: the same as `root` except in a linked worktree. */
+  gitRoot: string;
+}
+
+/** The git repository `dir` is in, found by walking up to a `.git`; undefined outside any. */
+export async function findRepository(dir: string): Promise<Repository | undefined> {
+  for (let current = resolve(dir);; current = dirname(current)) {
+    const dotGit = join(current, ".git");
+    const stat = await Deno.stat(dotGit).catch(() => undefined);
+    if (stat?.isDirectory) return { root: current, gitRoot: current };
+    if (stat?.isFile) {
+      // A linked worktree: `.git` is a file naming <main>/.git/worktrees/<name>.
+      const text = await Deno.readTextFile(dotGit).catch(() => "");
+      const gitdir = text.match(/^gitdir:\s*(.+)$/m)?.[1]?.trim();
+      const main = gitdir &&
+        resolve(current, gitdir).match(/^(.*)[\\/]\.git[\\/]worktrees[\\/]/)?.[1];
+      return { root: current, gitRoot: main || current };
+    }
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+/** The project name a folder gets by default: its name, spaces as dashes. */
+export function defaultProjectName(folder: string): string {
+  return basename(folder).trim().replace(/\s+/g, "-") || "root";
+}

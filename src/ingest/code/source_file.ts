@@ -1,0 +1,36 @@
+import { chunkCode, type CodeReference, ParseTimeoutError } from "./chunk.ts";
+import { languageOf, loadLanguage } from "./languages.ts";
+import type { TextChunk } from "./pieces.ts";
+import { chunkMarkdown, chunkText } from "./prose.ts";
+
+/** A file cut into chunks, ready to become a `file.indexed` event. */
+export interface ChunkedFile {
+  language: string;
+  chunks: TextChunk[];
+  references: CodeReference[];
+}
+
+/**
+ * Chunks one file's text by what it is: source code with tree-sitter,
+ * markdown by headings, anything else in line windows. A file the parser
+ * chokes on gives a reason instead.
+ */
+export async function chunkFile(
+  path: string,
+  text: string,
+): Promise<ChunkedFile | { reason: string }> {
+  const spec = languageOf(path);
+  if (spec) {
+    const language = await loadLanguage(spec);
+    try {
+      return { language: spec.id, ...chunkCode(text, language, path) };
+    } catch (error) {
+      if (error instanceof ParseTimeoutError) return { reason: "parser timed out" };
+      return { reason: `parser failed (${(error as Error).message})` };
+    }
+  }
+  if (/\.(md|markdown|mdx)$/i.test(path)) {
+    return { language: "markdown", chunks: chunkMarkdown(text, path), references: [] };
+  }
+  return { language: "text", chunks: chunkText(text, path), references: [] };
+}

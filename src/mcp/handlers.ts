@@ -1,0 +1,145 @@
+/**
+ * What each MCP tool does over an open store: calls the service, then answers
+ * with compact markdown (or JSON when asked) and a small structured summary.
+ * @module
+ */
+import { z } from "zod";
+import { BlobError } from "../../events/blobs.ts";
+import { ModelMismatchError } from "../../projections/vectors/vectors_projection.ts";
+import { memoryLine } from "../cli/memory_format.ts";
+import { EmbedderError } from "../embed/embedder.ts";
+import { checkAllowedPath } from "./allowed_roots.ts";
+import { formatJson, formatMarkdown } from "../recall/format.ts";
+import type { RecallMode, Source } from "../recall/types.ts";
+import type { Cairn } from "../service/cairn.ts";
+import { describeIssues, UserError } from "../service/errors.ts";
+
+/** A tool's answer as MCP sends it. */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: "text"; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** Calls one tool by name with arguments its input schema has already checked. */
+export type ToolCall = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
+
+/** Raised for a tool name no handler knows. */
+export class UnknownToolError extends UserError {
+  override name = "UnknownToolError";
+}
+
+/** Most projects listed in one answer. */
+const MAX_PROJECTS = 100;
+
+const SOURCES: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
+
+type Args = Record<string, unknown>;
+type Handler = (cairn: Cairn, args: Args) => Promise<ToolResult>;
+
+function answer(text: string, structuredContent: Record<string, unknown>): ToolResult {
+  return { content: [{ type: "text", text }], structuredContent };
+}
+
+function searchWith(mode: RecallMode | undefined): Handler {
+  return async (cairn, args) => {
+    const include = (args.include as string[] | undefined) ?? ["memories", "code", "sessions"];
+    const result = await cairn.recall.run({
+      query: args.query as string,
+      project: (args.project as string | undefined) ?? null,
+      sources: include.map((name) => SOURCES[name]!),
+      limit: (args.limit as number | undefined) ?? 10,
+      mode: mode ?? (args.mode as RecallMode | undefined) ?? "hybrid",
+    });
+    const summary = { count: result.items.length, notes: result.notes };
+    if (args.format === "json") {
+      const text = formatJson(result);
+      return answer(text, { ...summary, results: JSON.parse(text).results });
+    }
+    return answer(formatMarkdown(result), summary);
+  };
+}
+
+const optional = (args: Args, ...keys: string[]) =>
+  Object.fromEntries(keys.filter((key) => args[key] !== undefined).map((key) => [key, args[key]]));
+
+const HANDLERS: Record<string, Handler> = {
+  recall: searchWith(undefined),
+  search: searchWith("vector"),
+  search_text: searchWith("lexical"),
+  async remember(cairn, args) {
+    const { memory, duplicate } = await cairn.memories.remember({
+      content: args.content as string,
+      project: (args.project as string | undefined) ?? null,
+      ...optional(args, "kind", "tags", "entities", "valid_from", "valid_to", "force"),
+    });
+    const head = duplicate ? "already known (force: true stores it again):" : "remembered:";
+    return answer(`${head}\n${memoryLine(memory)}`, { id: memory.id, duplicate });
+  },
+  async revise(cairn, args) {
+    const memory = await cairn.memories.revise({
+      id: args.id as string,
+      ...optional(args, "content", "kind", "tags", "valid_from", "valid_to"),
+    });
+    return answer(`revised:\n${memoryLine(memory)}`, { id: memory.id });
+  },
+  async forget(cairn, args) {
+    const id = args.id as string;
+    await cairn.memories.forget(id, optional(args, "reason"));
+    return answer(`forgotten: \`${id}\``, { id });
+  },
+  async list_memories(cairn, args) {
+    const memories = await cairn.memories.list(
+      optional(args, "project", "kind", "tag", "limit", "offset"),
+    );
+    const text = memories.length ? memories.map((m) => memoryLine(m)).join("\n") : "No memories.";
+    return answer(text, { count: memories.length, ids: memories.map((m) => m.id) });
+  },
+  async index_project(cairn, args) {
+    const path = checkAllowedPath(args.path as string);
+    const report = await cairn.code.index({ path, ...optional(args, "project") });
+    const skipped = report.skipped ? `, ${report.skipped} skipped` : "";
+    return answer(
+      `indexed ${report.project} (${report.root}): ${report.indexed} files written, ` +
+        `${report.unchanged} unchanged, ${report.removed} removed${skipped}; ` +
+        `${report.chunks} chunks in ${report.seconds.toFixed(1)} s`,
+      { project: report.project, indexed: report.indexed, chunks: report.chunks },
+    );
+  },
+  async get_index_status(cairn, args) {
+    const all = await cairn.code.status(args.project as string | undefined);
+    const projects = all.slice(0, MAX_PROJECTS).map(({ lastRun: _run, ...project }) => project);
+    const lines = projects.map((p) =>
+      `- ${p.project} (${p.root}): ${p.files} files, ${p.chunks} chunks, last indexed ${
+        p.lastIndexed ?? "never"
+      }`
+    );
+    if (all.length > MAX_PROJECTS) {
+      lines.push(`> capped at ${MAX_PROJECTS} of ${all.length} projects`);
+    }
+    return answer(lines.join("\n") || "No project is indexed.", { projects });
+  },
+};
+
+const USER_ERRORS = [UserError, BlobError, ModelMismatchError, EmbedderError];
+
+/**
+ * The tools over an open store. Errors come back as messages that say what to
+ * fix; unexpected ones are logged with their stack to `log` but answered
+ * with the message alone.
+ */
+export function localTools(cairn: Cairn, log: (line: string) => void = console.error): ToolCall {
+  return async (name, args) => {
+    const handler = HANDLERS[name];
+    if (!handler) throw new UnknownToolError(`unknown tool ${name}`);
+    try {
+      return await handler(cairn, args);
+    } catch (error) {
+      if (error instanceof z.ZodError) throw new Error(describeIssues(error));
+      if (USER_ERRORS.some((kind) => error instanceof kind)) throw error;
+      log(`cairn: tool ${name} failed: ${(error as Error).stack ?? error}`);
+      throw new Error(`${name} failed: ${(error as Error).message ?? error}`);
+    }
+  };
+}

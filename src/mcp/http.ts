@@ -1,0 +1,113 @@
+/**
+ * MCP over Streamable HTTP on 127.0.0.1: stateless (a fresh server per
+ * request), JSON responses, and safe by default: a bearer token is required,
+ * and requests whose Host or Origin is not this machine are refused, so a web
+ * page cannot reach the store through DNS rebinding.
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+
+/** The path MCP is served on. */
+export const MCP_PATH = "/mcp";
+
+/** Largest request body accepted, in bytes (a 64 KB memory plus its JSON-RPC envelope). */
+const MAX_BODY_BYTES = 256 * 1024;
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** Options for {@linkcode serveHttp}. */
+export interface HttpOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** The bearer token every request must carry. */
+  token: string;
+  /** A new MCP server for one request. */
+  newServer: () => McpServer;
+  /** Called at the start of every request (the owner's idle clock). */
+  onRequest?: () => void;
+}
+
+/** A running HTTP server. */
+export interface HttpServer {
+  port: number;
+  finished: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/** Serves MCP on 127.0.0.1 at {@linkcode MCP_PATH}. */
+export function serveHttp(options: HttpOptions): HttpServer {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: options.port, onListen: () => {} },
+    (request): Promise<Response> => {
+      options.onRequest?.();
+      return handle(request, server.addr.port, options);
+    },
+  );
+  return {
+    port: server.addr.port,
+    finished: server.finished,
+    shutdown: () => server.shutdown(),
+  };
+}
+
+async function handle(request: Request, port: number, options: HttpOptions): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.pathname !== MCP_PATH) return refuse(404, `not found; MCP is served at ${MCP_PATH}`);
+  if (!isLocalHost(request.headers.get("host"), port)) {
+    return refuse(403, "Host must be 127.0.0.1 or localhost with this server's port");
+  }
+  const origin = request.headers.get("origin");
+  if (origin !== null && !isLocalOrigin(origin)) {
+    return refuse(403, `Origin ${origin} is not local; requests from web pages are refused`);
+  }
+  if (!sameToken(request.headers.get("authorization"), options.token)) {
+    return refuse(401, "a bearer token is required: Authorization: Bearer <store>/serve.token", {
+      "WWW-Authenticate": 'Bearer realm="cairn"',
+    });
+  }
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (length > MAX_BODY_BYTES) {
+    return refuse(413, `requests are limited to ${MAX_BODY_BYTES} bytes`);
+  }
+  const server = options.newServer();
+  // No session id generator: stateless, each request stands alone.
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    return await transport.handleRequest(request);
+  } finally {
+    await server.close();
+  }
+}
+
+function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error: message }, { status, headers });
+}
+
+function isLocalHost(host: string | null, port: number): boolean {
+  if (!host) return false;
+  const colon = host.lastIndexOf(":");
+  if (colon < 0 || host.endsWith("]")) return false;
+  return LOOPBACK.has(host.slice(0, colon).toLowerCase()) && host.slice(colon + 1) === `${port}`;
+}
+
+function isLocalOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK.has(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Compares in time independent of where the strings differ. */
+function sameToken(header: string | null, token: string): boolean {
+  const given = new TextEncoder().encode(header?.startsWith("Bearer ") ? header.slice(7) : "");
+  const expected = new TextEncoder().encode(token);
+  let difference = given.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) difference |= expected[i]! ^ (given[i] ?? 0);
+  return difference === 0;
+}

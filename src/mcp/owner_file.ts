@@ -1,0 +1,86 @@
+/**
+ * How the process that owns a store is found: `cairn serve` writes
+ * `<store>/serve.json` (its pid and port) once it listens, and keeps a bearer
+ * token in `<store>/serve.token`, readable by the store's user alone.
+ * @module
+ */
+import { join } from "node:path";
+import { z } from "zod";
+
+/** Where the owner of a store listens. */
+export const OwnerRecord = z.object({
+  pid: z.number().int(),
+  port: z.number().int().min(1).max(65535),
+  started_at: z.string(),
+});
+
+/** Where the owner of a store listens. */
+export type OwnerRecord = z.infer<typeof OwnerRecord>;
+
+/** The files that name a store's owner. */
+export function ownerFiles(storeDir: string) {
+  return {
+    record: join(storeDir, "serve.json"),
+    token: join(storeDir, "serve.token"),
+    log: join(storeDir, "serve.log"),
+  };
+}
+
+/** The owner's record, or undefined when none was written or it is unreadable. */
+export async function readOwnerRecord(storeDir: string): Promise<OwnerRecord | undefined> {
+  try {
+    const parsed = OwnerRecord.safeParse(
+      JSON.parse(await Deno.readTextFile(ownerFiles(storeDir).record)),
+    );
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the owner's record whole (a reader never sees half of it). */
+export async function writeOwnerRecord(storeDir: string, record: OwnerRecord): Promise<void> {
+  const path = ownerFiles(storeDir).record;
+  const temporary = `${path}.${record.pid}.tmp`;
+  await Deno.writeTextFile(temporary, JSON.stringify(record) + "\n", { mode: 0o600 });
+  await Deno.rename(temporary, path);
+}
+
+/** Removes the owner's record if it still names `pid`. */
+export async function removeOwnerRecord(storeDir: string, pid: number): Promise<void> {
+  if ((await readOwnerRecord(storeDir))?.pid !== pid) return;
+  await Deno.remove(ownerFiles(storeDir).record).catch(() => {});
+}
+
+/** The store's bearer token, or undefined when there is none yet. */
+export async function readToken(storeDir: string): Promise<string | undefined> {
+  try {
+    return (await Deno.readTextFile(ownerFiles(storeDir).token)).trim() || undefined;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The store's bearer token, created (256 random bits) if absent; the file is
+ * kept at mode 0600 so only the store's user can read it.
+ */
+export async function ensureToken(storeDir: string): Promise<string> {
+  const path = ownerFiles(storeDir).token;
+  const existing = await readToken(storeDir);
+  if (existing) {
+    if (Deno.build.os !== "windows") await Deno.chmod(path, 0o600);
+    return existing;
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const token = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  try {
+    await Deno.writeTextFile(path, token + "\n", { mode: 0o600, createNew: true });
+  } catch (error) {
+    // Another owner starting at the same moment wrote it first: use theirs.
+    if (error instanceof Deno.errors.AlreadyExists) return (await readToken(storeDir))!;
+    throw error;
+  }
+  return token;
+}

@@ -1,0 +1,35 @@
+/**
+ * Builds an MCP server that lists cairn's tools and answers each call through
+ * a {@linkcode ToolCall}: the store's own handlers in the owner, a forward to
+ * the owner in the relay.
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolCall } from "./handlers.ts";
+import { type ToolProfile, toolsFor } from "./tools.ts";
+
+/** The name and version MCP clients see. */
+export const SERVER_INFO = { name: "cairn", version: "0.1.0" };
+
+const INSTRUCTIONS =
+  "cairn is this machine's long-term memory for coding agents. Call recall before working on " +
+  "something you may have seen before; call remember for decisions and facts worth keeping.";
+
+/** An MCP server listing the tools of `profile`, each answered by `call`. */
+export function buildMcpServer(call: ToolCall, profile: ToolProfile = "all"): McpServer {
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  for (const tool of toolsFor(profile)) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+      },
+      (args: Record<string, unknown>) => call(tool.name, args),
+    );
+  }
+  return server;
+}

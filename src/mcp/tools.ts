@@ -1,0 +1,164 @@
+/**
+ * The MCP tools cairn offers: names, short descriptions, and zod input and
+ * output schemas. Every description is sent to the agent on every turn, so
+ * each says in a sentence or two when to use the tool and nothing more.
+ * @module
+ */
+import { z } from "zod";
+import { MemoryKind } from "../../events/kinds/memory.ts";
+import { MAX_MEMORY_CHARS } from "../service/memories.ts";
+import { MAX_QUERY_CHARS } from "../recall/recall.ts";
+
+/** Which tools a server lists: all of them, or the few most agents need. */
+export type ToolProfile = "core" | "all";
+
+/** One tool as MCP lists it. */
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: z.ZodRawShape;
+  outputSchema: z.ZodRawShape;
+  /** Listed under `--tools core`. */
+  core: boolean;
+}
+
+const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date");
+const id = z.string().min(1).max(200).describe("memory id, e.g. mem_…");
+const project = z.string().min(1).max(200);
+
+const searchInput = {
+  query: z.string().trim().min(1, "query is empty").max(MAX_QUERY_CHARS),
+  project: project.optional().describe("this project plus global memories; default all"),
+  include: z.array(z.enum(["memories", "code", "sessions"])).min(1).optional()
+    .describe("default all three"),
+  limit: z.number().int().min(1).max(1000).optional().describe("default 10; capped at 50"),
+  format: z.enum(["markdown", "json"]).optional().describe("json adds ids and scores"),
+};
+
+const searchOutput = {
+  count: z.number(),
+  notes: z.array(z.string()),
+  results: z.array(z.looseObject({})).optional(),
+};
+
+const memoryFields = {
+  kind: MemoryKind.optional(),
+  tags: z.array(z.string().min(1).max(100)).max(50).optional(),
+  valid_from: isoDate.optional(),
+  valid_to: isoDate.optional(),
+};
+
+/** Every tool, in the order `tools/list` gives them. */
+export const TOOLS: readonly ToolDefinition[] = [
+  {
+    name: "recall",
+    title: "Recall",
+    description:
+      "Search what cairn knows: stored memories, indexed code and past agent sessions, ranked by " +
+      "meaning and words. Use it first when you need project context: decisions, conventions, " +
+      "where something lives, what was tried before.",
+    inputSchema: {
+      ...searchInput,
+      mode: z.enum(["hybrid", "vector", "lexical"]).optional().describe("default hybrid"),
+    },
+    outputSchema: searchOutput,
+    core: true,
+  },
+  {
+    name: "search",
+    title: "Search by meaning",
+    description: "Like recall, by meaning only (vectors). Use when the wording may differ.",
+    inputSchema: searchInput,
+    outputSchema: searchOutput,
+    core: false,
+  },
+  {
+    name: "search_text",
+    title: "Search by words",
+    description:
+      "Like recall, by exact words only (BM25). Use for identifiers, error messages, file names.",
+    inputSchema: searchInput,
+    outputSchema: searchOutput,
+    core: false,
+  },
+  {
+    name: "remember",
+    title: "Remember",
+    description:
+      "Store a memory worth having in later sessions: a decision, fact, pattern or preference. " +
+      "One idea per memory; text already stored is not stored twice.",
+    inputSchema: {
+      content: z.string().trim().min(1, "content is empty").max(MAX_MEMORY_CHARS),
+      ...memoryFields,
+      project: project.optional().describe("omit for a global memory"),
+      entities: z.array(z.string().min(1).max(200)).max(50).optional()
+        .describe("names it is about"),
+      force: z.boolean().optional().describe("store even if already known"),
+    },
+    outputSchema: { id: z.string(), duplicate: z.boolean() },
+    core: true,
+  },
+  {
+    name: "revise",
+    title: "Revise a memory",
+    description:
+      "Correct or update a memory by id; the earlier version stays in history. Ids come from " +
+      "list_memories or recall with format json.",
+    inputSchema: {
+      id,
+      content: z.string().trim().min(1).max(MAX_MEMORY_CHARS).optional(),
+      ...memoryFields,
+    },
+    outputSchema: { id: z.string() },
+    core: false,
+  },
+  {
+    name: "forget",
+    title: "Forget a memory",
+    description: "Forget a memory that is wrong or obsolete, by id.",
+    inputSchema: { id, reason: z.string().max(1000).optional() },
+    outputSchema: { id: z.string() },
+    core: true,
+  },
+  {
+    name: "list_memories",
+    title: "List memories",
+    description: "List stored memories with their ids, newest first.",
+    inputSchema: {
+      project: project.optional(),
+      kind: MemoryKind.optional(),
+      tag: z.string().min(1).max(100).optional(),
+      limit: z.number().int().min(1).max(50).optional().describe("default 20"),
+      offset: z.number().int().min(0).optional(),
+    },
+    outputSchema: { count: z.number(), ids: z.array(z.string()) },
+    core: false,
+  },
+  {
+    name: "index_project",
+    title: "Index a project",
+    description:
+      "Index (or re-index, incrementally) a code folder so recall finds its code. Use once per " +
+      "repository, and again after large changes.",
+    inputSchema: {
+      path: z.string().min(1).max(4096).describe("absolute folder path"),
+      project: project.optional().describe("default: the repository's name"),
+    },
+    outputSchema: { project: z.string(), indexed: z.number(), chunks: z.number() },
+    core: true,
+  },
+  {
+    name: "get_index_status",
+    title: "Index status",
+    description: "Which projects are indexed, with file and chunk counts and when last indexed.",
+    inputSchema: { project: project.optional() },
+    outputSchema: { projects: z.array(z.looseObject({})) },
+    core: true,
+  },
+];
+
+/** The tools a profile lists. */
+export function toolsFor(profile: ToolProfile): ToolDefinition[] {
+  return TOOLS.filter((tool) => profile === "all" || tool.core);
+}

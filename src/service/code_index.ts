@@ -1,0 +1,354 @@
+import { join, relative, resolve, sep } from "node:path";
+import { z } from "zod";
+import { sha256Hex } from "../../events/blobs.ts";
+import type { NewEvent } from "../../events/schema.ts";
+import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
+import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
+import { type ChunkedFile, chunkFile } from "../ingest/code/source_file.ts";
+import { UserError } from "./errors.ts";
+import type { Store } from "./store.ts";
+
+/** What `index` accepts. */
+export const IndexInput = z.object({
+  /** A folder: a repository, or a folder inside one (only it is scanned). */
+  path: z.string().min(1),
+  /** The project's name; default: the repository's (or the folder's) name. */
+  project: z.string().trim().min(1).max(200).optional(),
+});
+
+/** Files per append: one group commit, and the blobs of their chunks written before it. */
+export const FILES_PER_BATCH = 200;
+const READ_LANES = 8;
+const EXAMPLES = 20;
+
+/** What one run of `index` did. */
+export interface IndexReport {
+  project: string;
+  root: string;
+  /** Files the scan found worth reading. */
+  scanned: number;
+  /** Files (re)chunked and written. */
+  indexed: number;
+  unchanged: number;
+  /** Files that left the index: deleted, renamed away, newly ignored or unreadable. */
+  removed: number;
+  /** Files left out, with the number per reason, and the first few of them. */
+  skipped: number;
+  skippedByReason: Record<string, number>;
+  skippedExamples: SkippedFile[];
+  /** Chunks written this run. */
+  chunks: number;
+  seconds: number;
+  /** When the run ended, ISO 8601. */
+  finishedAt: string;
+}
+
+/** A project's index as the log tells it, with its last run when this store ran it. */
+export interface ProjectStatus {
+  project: string;
+  root: string;
+  files: number;
+  chunks: number;
+  /** When a file of it was last written to the log. */
+  lastIndexed: string | null;
+  lastRun?: IndexReport;
+}
+
+interface KnownFile {
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  chunks: number;
+}
+
+interface KnownProject {
+  root: string;
+  gitRoot?: string;
+  files: Map<string, KnownFile>;
+  lastIndexed: string | null;
+}
+
+interface Pending {
+  file: ScannedFile;
+  hash: string;
+  chunked: ChunkedFile;
+}
+
+/**
+ * Code indexing: scans a folder, chunks what changed and appends
+ * `file.indexed` / `file.removed` events in batches, incrementally. What is
+ * already indexed is read back from the log once, on first use.
+ */
+export class CodeIndex {
+  #known?: Map<string, KnownProject>;
+
+  constructor(private readonly store: Store) {}
+
+  /**
+   * Indexes the folder `path` as a project (its repository's, unless
+   * `project` says otherwise): only files whose size, mtime and then content
+   * changed are chunked again; files gone from the folder leave the index.
+   */
+  async index(
+    input: z.input<typeof IndexInput>,
+    progress: (line: string) => void = () => {},
+  ): Promise<IndexReport> {
+    const started = performance.now();
+    const { path, project: given } = IndexInput.parse(input);
+    const target = resolve(path);
+    const stat = await Deno.stat(target).catch(() => undefined);
+    if (!stat) throw new UserError(`${path} does not exist; give the folder to index`);
+    if (!stat.isDirectory) throw new UserError(`${path} is not a folder; give the folder to index`);
+    const repository = await findRepository(target);
+    const root = repository?.root ?? target;
+    const gitRoot = repository?.gitRoot;
+    const known = await this.#load();
+    const name = given ?? uniqueName(known, defaultProjectName(gitRoot ?? root), gitRoot ?? root);
+    let project = known.get(name);
+    const moved = project !== undefined && project.root !== root;
+    if (!project || moved) {
+      await this.store.append([{
+        type: "project.registered",
+        v: 1,
+        data: { project: name, root, ...(gitRoot ? { git_root: gitRoot } : {}) },
+      }]);
+      project = {
+        root,
+        ...(gitRoot ? { gitRoot } : {}),
+        files: project?.files ?? new Map(),
+        lastIndexed: project?.lastIndexed ?? null,
+      };
+      known.set(name, project);
+    }
+    progress(`scanning ${target}`);
+    const found = await scan(root, target);
+    progress(`found ${found.files.length} files to check`);
+    const report: IndexReport = {
+      project: name,
+      root,
+      scanned: found.files.length,
+      indexed: 0,
+      unchanged: 0,
+      removed: 0,
+      skipped: 0,
+      skippedByReason: {},
+      skippedExamples: [],
+      chunks: 0,
+      seconds: 0,
+      finishedAt: "",
+    };
+    const skip = (skipped: SkippedFile) => {
+      report.skipped++;
+      report.skippedByReason[skipped.reason] = (report.skippedByReason[skipped.reason] ?? 0) + 1;
+      if (report.skippedExamples.length < EXAMPLES) report.skippedExamples.push(skipped);
+    };
+    found.skipped.forEach(skip);
+    const seen = new Set<string>();
+    for (let at = 0; at < found.files.length; at += FILES_PER_BATCH) {
+      const batch = found.files.slice(at, at + FILES_PER_BATCH);
+      const pending: Pending[] = [];
+      const todo = batch.filter((file) => {
+        const before = project.files.get(file.path);
+        if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
+          seen.add(file.path);
+          report.unchanged++;
+          return false;
+        }
+        return true;
+      });
+      const sources = await readAll(todo);
+      for (const [i, file] of todo.entries()) {
+        const source = sources[i]!;
+        if ("reason" in source) {
+          skip({ path: file.path, reason: source.reason });
+          continue;
+        }
+        const hash = await sha256Hex(source.bytes);
+        const before = project.files.get(file.path);
+        if (before?.hash === hash) {
+          seen.add(file.path);
+          before.mtimeMs = file.mtimeMs;
+          report.unchanged++;
+          continue;
+        }
+        const chunked = await chunkFile(file.path, source.text);
+        if ("reason" in chunked) {
+          skip({ path: file.path, reason: chunked.reason });
+          continue;
+        }
+        seen.add(file.path);
+        pending.push({ file, hash, chunked });
+      }
+      await this.#write(name, project, pending);
+      report.indexed += pending.length;
+      report.chunks += pending.reduce((sum, p) => sum + p.chunked.chunks.length, 0);
+      if (found.files.length > FILES_PER_BATCH) {
+        progress(
+          `${
+            Math.min(at + FILES_PER_BATCH, found.files.length)
+          }/${found.files.length} files checked, ` +
+            `${report.indexed} indexed`,
+        );
+      }
+    }
+    const prefix = moved ? "" : relative(root, target).split(sep).join("/");
+    const gone = [...project.files.keys()].filter((file) =>
+      !seen.has(file) && (prefix === "" || file.startsWith(`${prefix}/`))
+    );
+    for (let at = 0; at < gone.length; at += FILES_PER_BATCH) {
+      const paths = gone.slice(at, at + FILES_PER_BATCH);
+      await this.store.append(paths.map((path) => ({
+        type: "file.removed" as const,
+        v: 1 as const,
+        data: { project: name, path },
+      })));
+      for (const path of paths) project.files.delete(path);
+    }
+    report.removed = gone.length;
+    report.seconds = (performance.now() - started) / 1000;
+    report.finishedAt = new Date().toISOString();
+    await this.#saveRun(report);
+    return report;
+  }
+
+  /** The indexed projects (or one of them), from the log, with their last run's report. */
+  async status(project?: string): Promise<ProjectStatus[]> {
+    const known = await this.#load();
+    const names = project ? [project] : [...known.keys()].sort();
+    if (project && !known.has(project)) {
+      throw new UserError(`no project named ${project} is indexed; run \`cairn index PATH\` first`);
+    }
+    return await Promise.all(names.map(async (name) => {
+      const state = known.get(name)!;
+      const lastRun = await this.#readRun(name);
+      return {
+        project: name,
+        root: state.root,
+        files: state.files.size,
+        chunks: [...state.files.values()].reduce((sum, file) => sum + file.chunks, 0),
+        lastIndexed: state.lastIndexed,
+        ...(lastRun ? { lastRun } : {}),
+      };
+    }));
+  }
+
+  async #write(project: string, state: KnownProject, pending: readonly Pending[]): Promise<void> {
+    if (pending.length === 0) return;
+    const texts = pending.flatMap((p) => p.chunked.chunks.map((chunk) => chunk.text));
+    const hashes = await this.store.blobs.putMany(texts);
+    let next = 0;
+    const events: NewEvent[] = pending.map(({ file, hash, chunked }) => {
+      const ids = new Set<string>();
+      return {
+        type: "file.indexed",
+        v: 1,
+        data: {
+          project,
+          path: file.path,
+          hash,
+          size: file.size,
+          mtime_ms: file.mtimeMs,
+          language: chunked.language,
+          chunks: chunked.chunks.map((chunk) => {
+            const base = `${project}:${file.path}:${chunk.start_line}-${chunk.end_line}`;
+            let id = base;
+            for (let n = 2; ids.has(id); n++) id = `${base}~${n}`;
+            ids.add(id);
+            const { text: _text, ...rest } = chunk;
+            return { ...rest, id, text: hashes[next++]! };
+          }),
+          references: chunked.references,
+        },
+      };
+    });
+    const stored = await this.store.append(events);
+    for (const { file, hash, chunked } of pending) {
+      state.files.set(file.path, {
+        hash,
+        size: file.size,
+        mtimeMs: file.mtimeMs,
+        chunks: chunked.chunks.length,
+      });
+    }
+    state.lastIndexed = stored.at(-1)?.ts ?? state.lastIndexed;
+  }
+
+  async #load(): Promise<Map<string, KnownProject>> {
+    if (this.#known) return this.#known;
+    const known = new Map<string, KnownProject>();
+    const projectOf = (name: string) => {
+      let project = known.get(name);
+      if (!project) known.set(name, project = { root: "", files: new Map(), lastIndexed: null });
+      return project;
+    };
+    for await (const event of this.store.log.read()) {
+      switch (event.type) {
+        case "project.registered": {
+          const project = projectOf(event.data.project);
+          project.root = event.data.root;
+          if (event.data.git_root) project.gitRoot = event.data.git_root;
+          break;
+        }
+        case "project.deleted":
+          known.delete(event.data.project);
+          break;
+        case "file.indexed": {
+          const { hash, size, mtime_ms, chunks } = event.data;
+          const project = projectOf(event.data.project);
+          project.files.set(event.data.path, {
+            hash,
+            size,
+            mtimeMs: mtime_ms,
+            chunks: chunks.length,
+          });
+          project.lastIndexed = event.ts;
+          break;
+        }
+        case "file.removed":
+          known.get(event.data.project)?.files.delete(event.data.path);
+          break;
+      }
+    }
+    this.#known = known;
+    return known;
+  }
+
+  #runPath(project: string): string {
+    return join(this.store.dir, "code-index", `${encodeURIComponent(project)}.json`);
+  }
+
+  async #saveRun(report: IndexReport): Promise<void> {
+    await Deno.mkdir(join(this.store.dir, "code-index"), { recursive: true });
+    await Deno.writeTextFile(this.#runPath(report.project), JSON.stringify(report));
+  }
+
+  async #readRun(project: string): Promise<IndexReport | undefined> {
+    try {
+      return JSON.parse(await Deno.readTextFile(this.#runPath(project)));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** `name`, or `name-2`, `name-3`… when another repository already has it. */
+function uniqueName(known: Map<string, KnownProject>, name: string, repository: string): string {
+  for (let n = 1;; n++) {
+    const candidate = n === 1 ? name : `${name}-${n}`;
+    const project = known.get(candidate);
+    if (!project || (project.gitRoot ?? project.root) === repository) return candidate;
+  }
+}
+
+async function readAll(files: readonly ScannedFile[]) {
+  const results: Awaited<ReturnType<typeof readSource>>[] = new Array(files.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(READ_LANES, files.length) }, async () => {
+    while (next < files.length) {
+      const i = next++;
+      results[i] = await readSource(files[i]!);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}

@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir } from "../helpers.ts";
+
+const HOOKS = `class Request:
+    """An HTTP request."""
+
+    def register_hook(self, event, hook):
+        """Registers a callback that runs when the event fires."""
+        self.hooks[event].append(hook)
+
+    def prepare_body(self, data):
+        """Encodes the payload as form data or JSON."""
+        return encode(data)
+`;
+
+const RETRY = `export function exponentialBackoff(attempt: number): number {
+  // wait twice as long after each failed attempt, with jitter
+  return Math.min(30_000, 2 ** attempt * 100 + Math.random() * 100);
+}
+`;
+
+Deno.test("cairn index makes a repository's functions findable by recall, and says what it did", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "shop");
+  await Deno.mkdir(join(repo, ".git"), { recursive: true });
+  await Deno.mkdir(join(repo, "src"));
+  await Deno.writeTextFile(join(repo, "src", "hooks.py"), HOOKS);
+  await Deno.writeTextFile(join(repo, "src", "retry.ts"), RETRY);
+  await Deno.writeTextFile(join(repo, ".env"), "TOKEN=secret\n");
+  const store = ["--store", join(tmp.path, "store")];
+
+  const indexed = await cli([...store, "index", join(repo, "src")]);
+  assert.equal(indexed.code, 0, indexed.stderr);
+  assert.match(indexed.stdout, /indexed project shop \(.*shop\): 2 files indexed, 0 unchanged/);
+
+  const recalled = await cli([...store, "recall", "register a callback hook", "--include", "code"]);
+  assert.equal(recalled.code, 0, recalled.stderr);
+  assert.match(recalled.stdout, /src\/hooks\.py:4-6 `Request\.register_hook`/);
+
+  const again = await cli([...store, "index", repo]);
+  assert.match(again.stdout, /0 files indexed, 2 unchanged, 0 removed, 1 skipped/);
+  assert.match(again.stdout, /skipped: may hold secrets \(1\)/);
+
+  const status = await cli([...store, "index", "--status", "shop"]);
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, /2 files, 4 chunks/);
+  assert.match(status.stdout, /\.env: may hold secrets/);
+  const same = await cli([...store, "status", "shop"]);
+  assert.equal(same.stdout, status.stdout, "cairn status PROJECT shows the project's index");
+  const unknown = await cli([...store, "status", "nope"]);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /no project named nope/);
+
+  const notDir = await cli([...store, "index", join(repo, "src", "retry.ts")]);
+  assert.equal(notDir.code, 1);
+  assert.match(notDir.stderr, /retry\.ts is not a folder/);
+  const watch = await cli([...store, "index", repo, "--watch"]);
+  assert.equal(watch.code, 2);
+  assert.match(watch.stderr, /--watch is not implemented yet/);
+});

@@ -1,0 +1,85 @@
+/**
+ * Test helpers that drive the real cairn MCP server with the SDK client:
+ * over stdio (`cairn mcp`, spawned) and over HTTP (`cairn serve`).
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
+import { MAIN } from "../helpers.ts";
+
+/** The environment a spawned cairn needs (the stdio transport passes a bare one). */
+export function childEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(Deno.env.toObject())) {
+    if (["DENO_DIR", "HOME", "PATH"].includes(key) || key.startsWith("CAIRN_")) env[key] = value;
+  }
+  return env;
+}
+
+/** An SDK client connected to `cairn --store <store> mcp` over stdio. */
+export async function stdioClient(
+  store: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Client & AsyncDisposable> {
+  const client = new Client({ name: "cairn-test", version: "0.0.0" });
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "--allow-all", "--quiet", MAIN, "--store", store, "mcp", ...extraArgs],
+    env: { ...childEnv(), ...env },
+    stderr: "pipe",
+  });
+  await client.connect(transport);
+  return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
+}
+
+/** An SDK client connected to the store's running owner over HTTP. */
+export async function httpClient(store: string): Promise<Client & AsyncDisposable> {
+  const record = await readOwnerRecord(store);
+  const token = await readToken(store);
+  if (!record || !token) throw new Error(`no owner is running for ${store}`);
+  const client = new Client({ name: "cairn-test", version: "0.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${record.port}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
+}
+
+/** The text of a tool result's first content block. */
+export function text(result: unknown): string {
+  const content = (result as { content: Array<{ text?: string }> }).content;
+  return content[0]?.text ?? "";
+}
+
+/**
+ * Stops the store's owner and waits for it to go. An owner still starting is
+ * waited for (up to 15 s), so no test leaves one running.
+ */
+export async function killOwner(store: string, signal: Deno.Signal = "SIGTERM"): Promise<void> {
+  let record = await readOwnerRecord(store);
+  for (let i = 0; i < 300 && !(record && isAlive(record.pid)); i++) {
+    await delay(50);
+    record = await readOwnerRecord(store);
+  }
+  if (!record || !isAlive(record.pid)) return;
+  Deno.kill(record.pid, signal);
+  for (let i = 0; i < 400 && isAlive(record.pid); i++) await delay(25);
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function isAlive(pid: number): boolean {
+  try {
+    Deno.kill(pid, "SIGCONT");
+    return true;
+  } catch {
+    return false;
+  }
+}

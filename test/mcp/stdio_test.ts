@@ -1,0 +1,190 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir } from "../helpers.ts";
+import { killOwner, stdioClient, text } from "./mcp_client.ts";
+
+type Result = { isError?: boolean; structuredContent?: Record<string, unknown> };
+
+function refused(result: unknown, pattern: RegExp): void {
+  const r = result as Result;
+  assert.equal(r.isError, true, `expected an error, got ${text(result)}`);
+  assert.match(text(result), pattern);
+  assert.doesNotMatch(text(result), /\n\s+at /, "no stack trace");
+}
+
+function ok(result: unknown): Record<string, unknown> {
+  const r = result as Result;
+  assert.notEqual(r.isError, true, text(result));
+  return r.structuredContent ?? {};
+}
+
+Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad input with what to fix", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const repo = join(tmp.path, "repo");
+  await Deno.mkdir(join(repo, "src"), { recursive: true });
+  await Deno.writeTextFile(
+    join(repo, "src", "billing.ts"),
+    "/** Charges a card. */\nexport function chargeCard(cents: number): boolean {\n  return cents > 0;\n}\n",
+  );
+  const spawned = performance.now();
+  await using client = await stdioClient(store, [], { CAIRN_ALLOWED_ROOTS: tmp.path });
+  try {
+    const { tools } = await client.listTools();
+    console.log(`tools/list answered ${Math.round(performance.now() - spawned)} ms after spawn`);
+    assert.deepEqual(tools.map((tool) => tool.name), [
+      "recall",
+      "search",
+      "search_text",
+      "remember",
+      "revise",
+      "forget",
+      "list_memories",
+      "index_project",
+      "get_index_status",
+    ]);
+    for (const tool of tools) assert.ok(tool.description && tool.outputSchema, tool.name);
+
+    const first = ok(
+      await client.callTool({
+        name: "remember",
+        arguments: { content: "We deploy billing with blue-green releases.", project: "team" },
+      }),
+    );
+    assert.equal(first.duplicate, false);
+    const id = first.id as string;
+    const again = ok(
+      await client.callTool({
+        name: "remember",
+        arguments: { content: "We deploy billing with blue-green releases.", project: "team" },
+      }),
+    );
+    assert.deepEqual(again, { id, duplicate: true });
+    ok(
+      await client.callTool({
+        name: "remember",
+        arguments: { content: "Postgres backups run nightly.", kind: "fact", tags: ["ops"] },
+      }),
+    );
+    refused(await client.callTool({ name: "remember", arguments: { content: " " } }), /empty/);
+    refused(
+      await client.callTool({ name: "remember", arguments: { content: "x".repeat(65 * 1024) } }),
+      /Input validation error.*content/,
+    );
+    refused(
+      await client.callTool({ name: "remember", arguments: { content: "x", kind: "rumour" } }),
+      /kind/,
+    );
+
+    const markdown = await client.callTool({
+      name: "recall",
+      arguments: { query: "how do we deploy billing?", project: "team" },
+    });
+    assert.match(text(markdown), /^## Memories\n- \[note\] We deploy billing/);
+    const json = ok(
+      await client.callTool({
+        name: "recall",
+        arguments: { query: "postgres backups", format: "json", limit: 100 },
+      }),
+    );
+    assert.ok((json.notes as string[]).some((note) => /capped at 50/.test(note)));
+    const results = json.results as Array<Record<string, unknown>>;
+    assert.equal(results[0]?.content, "Postgres backups run nightly.");
+    assert.doesNotMatch(JSON.stringify(json), /embedding|vector"/, "no embeddings returned");
+    refused(
+      await client.callTool({ name: "recall", arguments: { query: "q".repeat(4097) } }),
+      /query/,
+    );
+    refused(await client.callTool({ name: "recall", arguments: {} }), /query/);
+    refused(
+      await client.callTool({ name: "recall", arguments: { query: "x", mode: "magic" } }),
+      /mode/,
+    );
+
+    ok(await client.callTool({ name: "search", arguments: { query: "database backup schedule" } }));
+    refused(await client.callTool({ name: "search", arguments: { query: 42 } }), /query/);
+    const words = await client.callTool({ name: "search_text", arguments: { query: "nightly" } });
+    assert.match(text(words), /Postgres backups run nightly/);
+    refused(
+      await client.callTool({ name: "search_text", arguments: { query: "x", include: [] } }),
+      /include/,
+    );
+
+    ok(
+      await client.callTool({
+        name: "revise",
+        arguments: { id, content: "We deploy billing with canary releases." },
+      }),
+    );
+    refused(await client.callTool({ name: "revise", arguments: { id } }), /nothing to revise/);
+    refused(
+      await client.callTool({ name: "revise", arguments: { id: "mem_nope", content: "x" } }),
+      /no memory with id mem_nope/,
+    );
+
+    const listed = ok(await client.callTool({ name: "list_memories", arguments: {} }));
+    assert.equal(listed.count, 2);
+    assert.match(text(await client.callTool({ name: "list_memories", arguments: {} })), /canary/);
+    refused(await client.callTool({ name: "list_memories", arguments: { limit: 0 } }), /limit/);
+
+    ok(await client.callTool({ name: "forget", arguments: { id, reason: "obsolete" } }));
+    refused(await client.callTool({ name: "forget", arguments: { id: "" } }), /id/);
+    refused(await client.callTool({ name: "forget", arguments: { id: "mem_nope" } }), /no memory/);
+    assert.equal(ok(await client.callTool({ name: "list_memories", arguments: {} })).count, 1);
+    const indexed = ok(
+      await client.callTool({ name: "index_project", arguments: { path: repo, project: "shop" } }),
+    );
+    assert.equal(indexed.project, "shop");
+    assert.equal(indexed.indexed, 1);
+    const code = await client.callTool({
+      name: "search_text",
+      arguments: { query: "chargeCard", include: ["code"] },
+    });
+    assert.match(text(code), /src\/billing\.ts:\d+-\d+ `chargeCard`/);
+    const status = ok(await client.callTool({ name: "get_index_status", arguments: {} }));
+    assert.deepEqual((status.projects as Array<{ project: string }>).map((p) => p.project), [
+      "shop",
+    ]);
+    refused(
+      await client.callTool({ name: "index_project", arguments: { path: "/" } }),
+      /outside the folders cairn may read/,
+    );
+    refused(
+      await client.callTool({ name: "index_project", arguments: { path: "/etc" } }),
+      /outside the folders cairn may read/,
+    );
+    refused(
+      await client.callTool({ name: "get_index_status", arguments: { project: "nope" } }),
+      /no project named nope/,
+    );
+    refused(await client.callTool({ name: "no_such_tool", arguments: {} }), /not found/);
+  } finally {
+    await client.close();
+    await killOwner(store, "SIGTERM");
+  }
+});
+
+Deno.test("cairn mcp --tools core lists only the core tools", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  await using client = await stdioClient(store, ["--tools", "core"]);
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), [
+      "recall",
+      "remember",
+      "forget",
+      "index_project",
+      "get_index_status",
+    ]);
+  } finally {
+    await client.close();
+    await killOwner(store, "SIGTERM");
+  }
+});
+
+Deno.test("cairn mcp refuses an unknown tool profile", async () => {
+  const result = await cli(["mcp", "--tools", "most"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /--tools is core or all/);
+});

@@ -1,0 +1,158 @@
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import type { StoredEvent } from "../../events/schema.ts";
+import { CodeIndex } from "../../src/service/code_index.ts";
+import { UserError } from "../../src/service/errors.ts";
+import { Store } from "../../src/service/store.ts";
+import { collect, tempDir } from "../helpers.ts";
+
+const FUNCTION = (name: string) =>
+  `def ${name}(value):\n    # ${name} is long enough to be a chunk of its own in the index\n    return value\n`;
+
+async function write(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await Deno.mkdir(dirname(join(root, path)), { recursive: true });
+    await Deno.writeTextFile(join(root, path), content);
+  }
+}
+
+/** Events appended after `from`, as `type path` lines. */
+async function eventsSince(store: Store, from: number): Promise<string[]> {
+  const events: StoredEvent[] = await collect(store.log.read(from + 1));
+  return events.map((event) =>
+    "path" in event.data ? `${event.type} ${event.data.path}` : `${event.type}`
+  );
+}
+
+Deno.test("CodeIndex.index() writes chunks once, then only what was edited, deleted or renamed", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "shop");
+  await Deno.mkdir(join(repo, ".git"), { recursive: true });
+  await write(repo, {
+    "src/cart.py": FUNCTION("add_item") + "\n" + FUNCTION("remove_item"),
+    "src/pay.py": FUNCTION("charge"),
+    "src/old_name.py": FUNCTION("legacy"),
+    "README.md": "# Shop\nA shop.\n",
+  });
+  const store = await Store.open(join(tmp.path, "store"));
+  try {
+    const code = new CodeIndex(store);
+    const first = await code.index({ path: join(repo, "src") });
+    assert.equal(first.project, "shop");
+    assert.equal(first.indexed, 3, "only the scanned folder");
+    const all = await code.index({ path: repo });
+    assert.deepEqual([all.indexed, all.unchanged, all.removed], [1, 3, 0]);
+    const events: StoredEvent[] = await collect(store.log.read());
+    const cart = events.find((e) => e.type === "file.indexed" && e.data.path === "src/cart.py");
+    assert.ok(cart?.type === "file.indexed");
+    assert.deepEqual(
+      cart.data.chunks.map((c) => [c.name, c.kind, c.start_line, c.end_line]),
+      [["add_item", "function", 1, 3], ["remove_item", "function", 5, 7]],
+    );
+    assert.equal(await store.blobs.get(cart.data.chunks[0]!.text), FUNCTION("add_item").trimEnd());
+
+    const head = store.log.head;
+    assert.equal((await code.index({ path: repo })).unchanged, 4);
+    assert.deepEqual(await eventsSince(store, head), [], "nothing changed, nothing appended");
+
+    await Deno.writeTextFile(
+      join(repo, "src/pay.py"),
+      FUNCTION("charge") + "\n" + FUNCTION("refund"),
+    );
+    await Deno.remove(join(repo, "README.md"));
+    await Deno.rename(join(repo, "src/old_name.py"), join(repo, "src/new_name.py"));
+    // Touched but not changed: the content hash keeps it out.
+    const now = new Date(Date.now() + 5000);
+    await Deno.utime(join(repo, "src/cart.py"), now, now);
+    const head2 = store.log.head;
+    const again = await code.index({ path: repo });
+    assert.deepEqual([again.indexed, again.unchanged, again.removed], [2, 1, 2]);
+    assert.deepEqual((await eventsSince(store, head2)).sort(), [
+      "file.indexed src/new_name.py",
+      "file.indexed src/pay.py",
+      "file.removed README.md",
+      "file.removed src/old_name.py",
+    ]);
+
+    const [status] = await code.status("shop");
+    assert.equal(status!.files, 3);
+    assert.equal(status!.chunks, 5);
+    assert.equal(status!.lastRun?.removed, 2);
+  } finally {
+    await store.close();
+  }
+  // A new process reads what is indexed back from the log.
+  const reopened = await Store.open(join(tmp.path, "store"));
+  try {
+    const report = await new CodeIndex(reopened).index({ path: repo });
+    assert.deepEqual([report.indexed, report.unchanged, report.removed], [0, 3, 0]);
+  } finally {
+    await reopened.close();
+  }
+});
+
+Deno.test("CodeIndex.index() never writes a secret, and a newly ignored file leaves the index", async () => {
+  await using tmp = await tempDir();
+  await write(tmp.path, {
+    ".env": "API_KEY=sk-live-123\n",
+    "deploy.pem": "-----BEGIN PRIVATE KEY-----\n",
+    "app.py": FUNCTION("main"),
+    "notes.py": FUNCTION("scratch"),
+  });
+  await using storeDir = await tempDir();
+  const store = await Store.open(storeDir.path);
+  try {
+    const code = new CodeIndex(store);
+    const report = await code.index({ path: tmp.path, project: "app" });
+    assert.equal(report.skippedByReason["may hold secrets"], 2);
+    await Deno.writeTextFile(join(tmp.path, ".cairnignore"), "notes.py\n");
+    const head = store.log.head;
+    await code.index({ path: tmp.path, project: "app" });
+    assert.deepEqual(await eventsSince(store, head), [
+      "file.indexed .cairnignore",
+      "file.removed notes.py",
+    ]);
+    const logged = JSON.stringify(await collect(store.log.read()));
+    assert.ok(!logged.includes(".env") && !logged.includes("deploy.pem"));
+    for await (const hash of store.blobs.list()) {
+      assert.ok(!(await store.blobs.get(hash)).includes("sk-live"));
+    }
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("CodeIndex.index() refuses a path that is missing or not a folder, writing nothing", async () => {
+  await using tmp = await tempDir();
+  await write(tmp.path, { "file.py": FUNCTION("f") });
+  const store = await Store.open(join(tmp.path, "store"));
+  try {
+    const code = new CodeIndex(store);
+    await assert.rejects(code.index({ path: join(tmp.path, "nope") }), UserError);
+    await assert.rejects(
+      code.index({ path: join(tmp.path, "file.py") }),
+      (error: Error) => error instanceof UserError && /is not a folder/.test(error.message),
+    );
+    await assert.rejects(code.status("nope"), UserError);
+    assert.equal(store.log.head, 0);
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("CodeIndex.index() names a second repository with the same folder name apart", async () => {
+  await using tmp = await tempDir();
+  for (const owner of ["a", "b"]) {
+    await Deno.mkdir(join(tmp.path, owner, "api", ".git"), { recursive: true });
+    await write(join(tmp.path, owner, "api"), { "main.py": FUNCTION(`serve_${owner}`) });
+  }
+  const store = await Store.open(join(tmp.path, "store"));
+  try {
+    const code = new CodeIndex(store);
+    assert.equal((await code.index({ path: join(tmp.path, "a", "api") })).project, "api");
+    assert.equal((await code.index({ path: join(tmp.path, "b", "api") })).project, "api-2");
+    assert.equal((await code.index({ path: join(tmp.path, "a", "api") })).project, "api");
+  } finally {
+    await store.close();
+  }
+});
