@@ -14,6 +14,7 @@ import { forget } from "./forget.ts";
 import { get } from "./get.ts";
 import { importCommand } from "./import.ts";
 import { indexCommand } from "./index.ts";
+import { ingest } from "./ingest.ts";
 import { list } from "./list.ts";
 import { mcp } from "./mcp.ts";
 import { recallCommand } from "./recall.ts";
@@ -38,6 +39,7 @@ export const commands: readonly Command[] = [
   list,
   importCommand,
   indexCommand,
+  ingest,
   status,
   verify,
   replay,

@@ -10,6 +10,7 @@ import { CodeIndex } from "./code_index.ts";
 import { Memories } from "./memories.ts";
 import { storeLayout } from "./paths.ts";
 import { RecallService } from "./recall_service.ts";
+import { Sessions } from "./sessions.ts";
 import { Store, type StoreOptions } from "./store.ts";
 
 /** Options for {@linkcode openCairn}. */
@@ -27,6 +28,7 @@ export interface Cairn {
   embedder: Embedder;
   memories: Memories;
   recall: RecallService;
+  sessions: Sessions;
   code: CodeIndex;
   close(): Promise<void>;
 }
@@ -73,6 +75,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       text!,
       rerankerFor(config),
     ),
+    sessions: new Sessions(store),
     code: new CodeIndex(store),
     close: () => store.close(),
   };

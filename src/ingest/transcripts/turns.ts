@@ -1,0 +1,155 @@
+import type { Entry } from "./entry.ts";
+import { type Mention, normalise, type Place, promptMentions, toolMentions } from "./mentions.ts";
+import { dropPrivate } from "./redact.ts";
+
+/** A tool call within a turn, with whether it failed. */
+export interface ToolCall {
+  name: string;
+  input: Record<string, unknown>;
+  sidechain: boolean;
+  failed: boolean;
+}
+
+/** One turn: a user prompt, and what the assistant said and did until the next prompt. */
+export interface Turn {
+  /** Line index of the prompt in its transcript: the turn's key within its session. */
+  line: number;
+  /** Byte offset of the prompt's line. */
+  offset: number;
+  startedAt: string;
+  cwd: string | null;
+  prompt: string;
+  /** Answers and tool calls, in order. */
+  steps: Array<{ answer: string } | { tool: ToolCall }>;
+}
+
+/** Turns grouped from entries, with what fell outside any turn. */
+export interface Grouped {
+  turns: Turn[];
+  /** Lines where the agent's context was compacted. */
+  compactions: number[];
+  /** Entries before the first prompt (the tail of a turn read earlier, or none). */
+  orphans: number;
+}
+
+/**
+ * Groups entries into turns: each prompt opens one, and every answer and tool
+ * call up to the next prompt belongs to it (a sub-agent's tool calls count
+ * for the turn that started it; a compaction does not end a turn).
+ */
+export function groupTurns(entries: readonly Entry[], cwd: string | null = null): Grouped {
+  const turns: Turn[] = [];
+  const compactions: number[] = [];
+  const calls = new Map<string, ToolCall>();
+  let orphans = 0;
+  let current: Turn | undefined;
+  for (const entry of entries) {
+    switch (entry.kind) {
+      case "prompt":
+        current = {
+          line: entry.line,
+          offset: entry.offset,
+          startedAt: entry.timestamp,
+          cwd: entry.cwd ?? cwd,
+          prompt: entry.text,
+          steps: [],
+        };
+        turns.push(current);
+        continue;
+      case "context":
+        cwd = entry.cwd;
+        if (current && current.cwd === null) current.cwd = entry.cwd;
+        continue;
+      case "compact":
+        compactions.push(entry.line);
+        continue;
+      case "summary":
+        continue;
+    }
+    if (!current) {
+      orphans++;
+      continue;
+    }
+    if (entry.kind === "answer") current.steps.push({ answer: entry.text });
+    else if (entry.kind === "tool") {
+      const call = {
+        name: entry.name,
+        input: entry.input,
+        sidechain: entry.sidechain,
+        failed: false,
+      };
+      if (entry.id) calls.set(entry.id, call);
+      current.steps.push({ tool: call });
+    } else if (entry.kind === "result" && entry.error) {
+      const call = calls.get(entry.toolId);
+      if (call) call.failed = true;
+    }
+  }
+  return { turns, compactions, orphans };
+}
+
+/**
+ * A turn as text: `User: …`, then each answer as `Assistant: …` and each tool
+ * call as one line (`→ Read src/a.ts`, `→ Bash: npm test`). Not yet redacted.
+ */
+export function turnText(turn: Turn, place: Place): string {
+  const lines = [`User: ${dropPrivate(turn.prompt).trim()}`];
+  for (const step of turn.steps) {
+    if ("answer" in step) lines.push(`Assistant: ${step.answer}`);
+    else lines.push(`→ ${toolSummary(step.tool, place)}`);
+  }
+  return lines.join("\n");
+}
+
+/** The files a turn touched: its tools' paths and the prompt's `@file` mentions. */
+export function turnMentions(turn: Turn, place: Place, clean: (text: string) => string): Mention[] {
+  const mentions = promptMentions(dropPrivate(turn.prompt), place);
+  for (const step of turn.steps) {
+    if (!("tool" in step)) continue;
+    const { name, input } = step.tool;
+    const command = typeof input.command === "string" ? clean(input.command) : undefined;
+    mentions.push(
+      ...toolMentions(name, command === undefined ? input : { ...input, command }, place),
+    );
+  }
+  const seen = new Set<string>();
+  return mentions.filter((m) => {
+    const key = `${m.tool}\0${m.path}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
+
+/** One line for a tool call: `Read src/a.ts`, `Bash: npm test`, `Grep "retry" in src`. */
+export function toolSummary(call: ToolCall, place: Place): string {
+  const { name, input } = call;
+  const str = (key: string) => typeof input[key] === "string" ? (input[key] as string).trim() : "";
+  const path = (key: string) => str(key) ? normalise(str(key), place).path : "";
+  const within = path("path") ? ` in ${path("path")}` : "";
+  let summary: string;
+  if (str("file_path") || str("notebook_path")) {
+    summary = `${name} ${path("file_path") || path("notebook_path")}`;
+  } else if (typeof input.command === "string") {
+    summary = `${name}: ${oneLine(input.command, 200)}`;
+  } else if (typeof input.patch === "string") {
+    const files = [...input.patch.matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$/gm)]
+      .map((m) => `${m[1]} ${normalise(m[2]!.trim(), place).path}`);
+    summary = `${name}: ${files.join(", ") || "patch"}`;
+  } else if (name === "Grep") summary = `Grep "${oneLine(str("pattern"), 80)}"${within}`;
+  else if (name === "Glob") summary = `Glob ${str("pattern")}${within}`;
+  else if (name === "TodoWrite" && Array.isArray(input.todos)) {
+    summary = `TodoWrite (${input.todos.length} items)`;
+  } else if (str("path")) summary = `${name} ${path("path")}`;
+  else {
+    const first = Object.values(input).find((value) => typeof value === "string") as
+      | string
+      | undefined;
+    summary = first ? `${name}: ${oneLine(first, 120)}` : name;
+  }
+  return `${call.sidechain ? "sub-agent " : ""}${summary}${call.failed ? " (failed)" : ""}`;
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.trim().split("\n")[0]!;
+  const more = line.length > max || text.trim().includes("\n");
+  return more ? `${line.slice(0, max)}…` : line;
+}

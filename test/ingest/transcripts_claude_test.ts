@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { claudeFormat } from "../../src/ingest/transcripts/claude.ts";
+import { groupTurns } from "../../src/ingest/transcripts/turns.ts";
+import { OWN_TRANSCRIPTS, parseFile, SHARED_TRANSCRIPTS } from "./transcripts_parse_helper.ts";
+
+const EDGE = join(OWN_TRANSCRIPTS, "claude-edge.jsonl");
+
+Deno.test("claudeFormat parses every record of the real Claude Code fixtures", async () => {
+  const files = [...Deno.readDirSync(SHARED_TRANSCRIPTS)].map((e) => e.name).sort();
+  assert.equal(files.length, 7);
+  const types = new Set<string>();
+  const tools = new Set<string>();
+  for (const name of files) {
+    const { parsed, partial, entries } = await parseFile(
+      join(SHARED_TRANSCRIPTS, name),
+      claudeFormat,
+    );
+    assert.equal(partial, null, name);
+    for (const record of parsed) {
+      assert.ok(record.known, `${name}: ${record.type} unknown`);
+      types.add(record.type);
+    }
+    for (const entry of entries) if (entry.kind === "tool") tools.add(entry.name);
+    const { turns, orphans } = groupTurns(entries);
+    assert.equal(
+      turns.length,
+      1,
+      `${name}: one prompt each (the rest are tool results and hook feedback)`,
+    );
+    assert.equal(orphans, 0, name);
+    assert.ok(turns[0]!.cwd?.startsWith("/tmp/"), name);
+  }
+  assert.deepEqual([...types].sort(), ["assistant", "queue-operation", "user"]);
+  assert.deepEqual([...tools].sort(), [
+    "Bash",
+    "Edit",
+    "Glob",
+    "Read",
+    "Task",
+    "TodoWrite",
+    "Write",
+  ]);
+});
+
+Deno.test("claudeFormat tells prompts from tool results, hook feedback, interruptions and summaries", async () => {
+  const { parsed, entries, partial } = await parseFile(EDGE, claudeFormat);
+  const prompts = entries.filter((e) => e.kind === "prompt");
+  assert.deepEqual(prompts.map((p) => p.kind === "prompt" && [p.line, p.text.slice(0, 22)]), [
+    [1, "Fix the flaky retry in"],
+    [21, "/review src/checkout"],
+  ]);
+  assert.deepEqual(entries.filter((e) => e.kind === "summary").map((e) => e.line), [0, 16]);
+  assert.deepEqual(entries.filter((e) => e.kind === "compact").map((e) => e.line), [15]);
+  assert.deepEqual(parsed.filter((p) => !p.known).map((p) => p.type), ["mystery-record"]);
+  assert.ok(partial, "the half-written last line is returned apart");
+  assert.equal(partial.index, 23);
+  const failed = entries.find((e) => e.kind === "result" && e.error);
+  assert.deepEqual(failed, { kind: "result", line: 11, toolId: "t6", error: true });
+});
+
+Deno.test("claudeFormat keeps a sub-agent's tool calls but not its prompt or text", async () => {
+  const { entries } = await parseFile(EDGE, claudeFormat);
+  const sidechain = entries.filter((e) => e.line === 13 || e.line === 14);
+  assert.deepEqual(sidechain.map((e) => e.kind), ["tool"]);
+  assert.ok(sidechain[0]!.kind === "tool" && sidechain[0]!.sidechain);
+});
+
+Deno.test("groupTurns keeps a turn going across a compaction and ends it at the next prompt", async () => {
+  const { entries } = await parseFile(EDGE, claudeFormat);
+  const { turns, compactions } = groupTurns(entries);
+  assert.deepEqual(turns.map((t) => t.line), [1, 21]);
+  assert.deepEqual(compactions, [15]);
+  const answers = turns[0]!.steps.flatMap((s) => "answer" in s ? [s.answer] : []);
+  assert.deepEqual(answers, [
+    "Let me look at the retry logic.",
+    "The retry now uses jittered backoff; the test passes.",
+  ]);
+  assert.equal(turns[0]!.startedAt, "2026-02-01T10:00:00.000Z");
+  assert.equal(turns[0]!.cwd, "/home/dev/shop");
+});
