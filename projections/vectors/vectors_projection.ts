@@ -187,12 +187,7 @@ export class VectorsProjection implements Projection {
         const ids = chunks.map((chunk) => `code:${chunk.id}`);
         return [
           { group, partition, keep: new Set(ids) },
-          ...chunks.map((chunk, i) => ({
-            id: ids[i]!,
-            partition,
-            group,
-            text: `${path}\n${texts[i]!}`,
-          })),
+          ...ids.map((id, i) => ({ id, partition, group, text: `${path}\n${texts[i]!}` })),
         ];
       }
       case "file.removed":

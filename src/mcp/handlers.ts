@@ -12,6 +12,7 @@ import { checkAllowedPath } from "./allowed_roots.ts";
 import { formatJson, formatMarkdown } from "../recall/format.ts";
 import type { RecallMode, Source } from "../recall/types.ts";
 import type { Cairn } from "../service/cairn.ts";
+import type { GraphPage } from "../service/graph_ops.ts";
 import { describeIssues, UserError } from "../service/errors.ts";
 
 /** A tool's answer as MCP sends it. */
@@ -122,6 +123,56 @@ const HANDLERS: Record<string, Handler> = {
   },
 };
 
+function graphAnswer(page: GraphPage): ToolResult {
+  const lines = page.entities.map((e) =>
+    `- ${e.name} (${e.entityType})${e.observations.length ? `: ${e.observations.join("; ")}` : ""}`
+  );
+  lines.push(...page.relations.map((r) => `- ${r.from} —${r.relationType}→ ${r.to}`));
+  if (page.more > 0) lines.push(`> ${page.more} more entities: ask again with a larger offset`);
+  return answer(lines.join("\n") || "No entities.", { ...page });
+}
+
+const GRAPH_HANDLERS: Record<string, Handler> = {
+  async create_entities(cairn, args) {
+    const created = await cairn.entities.createEntities(args.entities as never);
+    return answer(`created ${created.length} entities`, { count: created.length });
+  },
+  async create_relations(cairn, args) {
+    const created = await cairn.entities.createRelations(args.relations as never);
+    return answer(`created ${created.length} relations`, { count: created.length });
+  },
+  async add_observations(cairn, args) {
+    const added = await cairn.entities.addObservations(args.observations as never);
+    const count = added.reduce((sum, a) => sum + a.addedObservations.length, 0);
+    return answer(`added ${count} observations`, { count });
+  },
+  async delete_entities(cairn, args) {
+    const names = args.entityNames as string[];
+    await cairn.entities.deleteEntities(names);
+    return answer(`deleted entities ${names.join(", ")}`, { count: names.length });
+  },
+  async delete_observations(cairn, args) {
+    const deletions = args.deletions as Array<{ entityName: string; observations: string[] }>;
+    await cairn.entities.deleteObservations(
+      deletions.map((d) => ({ entityName: d.entityName, contents: d.observations })),
+    );
+    return answer("deleted the observations", { count: deletions.length });
+  },
+  async delete_relations(cairn, args) {
+    const relations = args.relations as Array<unknown>;
+    await cairn.entities.deleteRelations(relations as never);
+    return answer(`deleted ${relations.length} relations`, { count: relations.length });
+  },
+  open_nodes: async (cairn, args) =>
+    graphAnswer(await cairn.entities.openNodes(args.names as string[])),
+  search_nodes: async (cairn, args) =>
+    graphAnswer(
+      await cairn.entities.searchNodes(args.query as string, optional(args, "offset", "limit")),
+    ),
+  read_graph: async (cairn, args) =>
+    graphAnswer(await cairn.entities.readGraph(optional(args, "offset", "limit"))),
+};
+
 const USER_ERRORS = [UserError, BlobError, ModelMismatchError, EmbedderError];
 
 /**
@@ -131,7 +182,7 @@ const USER_ERRORS = [UserError, BlobError, ModelMismatchError, EmbedderError];
  */
 export function localTools(cairn: Cairn, log: (line: string) => void = console.error): ToolCall {
   return async (name, args) => {
-    const handler = HANDLERS[name];
+    const handler = HANDLERS[name] ?? GRAPH_HANDLERS[name];
     if (!handler) throw new UnknownToolError(`unknown tool ${name}`);
     try {
       return await handler(cairn, args);

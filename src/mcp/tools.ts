@@ -8,6 +8,7 @@ import { z } from "zod";
 import { MemoryKind } from "../../events/kinds/memory.ts";
 import { MAX_MEMORY_CHARS } from "../service/memories.ts";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
+import { GRAPH_TOOLS } from "./graph_tools.ts";
 
 /** Which tools a server lists: all of them, or the few most agents need. */
 export type ToolProfile = "core" | "all";
@@ -160,5 +161,5 @@ export const TOOLS: readonly ToolDefinition[] = [
 
 /** The tools a profile lists. */
 export function toolsFor(profile: ToolProfile): ToolDefinition[] {
-  return TOOLS.filter((tool) => profile === "all" || tool.core);
+  return [...TOOLS, ...GRAPH_TOOLS].filter((tool) => profile === "all" || tool.core);
 }

@@ -7,6 +7,7 @@ import type { Embedder } from "../embed/embedder.ts";
 import { loadConfig } from "./config.ts";
 import { embedderFor, rerankerFor } from "./providers.ts";
 import { CodeIndex } from "./code_index.ts";
+import { GraphOps } from "./graph_ops.ts";
 import { Memories } from "./memories.ts";
 import { storeLayout } from "./paths.ts";
 import { RecallService } from "./recall_service.ts";
@@ -27,6 +28,8 @@ export interface Cairn {
   vectors: VectorsProjection;
   embedder: Embedder;
   memories: Memories;
+  /** The knowledge-graph operations of the official MCP memory server. */
+  entities: GraphOps;
   recall: RecallService;
   sessions: Sessions;
   code: CodeIndex;
@@ -63,6 +66,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
     vectors: vectors!,
     embedder,
     memories,
+    entities: new GraphOps(store, graph!.database),
     recall: new RecallService(
       {
         graph: graph!.database,

@@ -42,6 +42,15 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
       "list_memories",
       "index_project",
       "get_index_status",
+      "create_entities",
+      "create_relations",
+      "add_observations",
+      "delete_entities",
+      "delete_observations",
+      "delete_relations",
+      "open_nodes",
+      "search_nodes",
+      "read_graph",
     ]);
     for (const tool of tools) assert.ok(tool.description && tool.outputSchema, tool.name);
 

@@ -1,0 +1,103 @@
+/**
+ * The knowledge-graph tools of the official MCP memory server, with its names
+ * and argument shapes, so its users can move over without changing prompts.
+ * @module
+ */
+import { z } from "zod";
+import { EntitiesInput, ObservationsInput, RelationsInput } from "../service/graph_ops.ts";
+import type { ToolDefinition } from "./tools.ts";
+
+const names = z.array(z.string().min(1).max(200)).min(1).max(100);
+const page = {
+  offset: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(100).optional().describe("default 50"),
+};
+const graphPage = {
+  entities: z.array(z.looseObject({})),
+  relations: z.array(z.looseObject({})),
+  more: z.number().describe("entities beyond this page"),
+};
+const done = { count: z.number() };
+
+/** The graph tools, listed with `--tools all`. */
+export const GRAPH_TOOLS: readonly ToolDefinition[] = [
+  {
+    name: "create_entities",
+    title: "Create entities",
+    description:
+      "Add people, services, concepts… to the knowledge graph (existing names are skipped).",
+    inputSchema: { entities: EntitiesInput },
+    outputSchema: done,
+    core: false,
+  },
+  {
+    name: "create_relations",
+    title: "Create relations",
+    description:
+      "Link entities, in active voice (from `Ada` relationType `maintains` to `billing`).",
+    inputSchema: { relations: RelationsInput },
+    outputSchema: done,
+    core: false,
+  },
+  {
+    name: "add_observations",
+    title: "Add observations",
+    description: "Add facts to existing entities.",
+    inputSchema: { observations: ObservationsInput },
+    outputSchema: done,
+    core: false,
+  },
+  {
+    name: "delete_entities",
+    title: "Delete entities",
+    description: "Remove entities and their relations.",
+    inputSchema: { entityNames: names },
+    outputSchema: done,
+    core: false,
+  },
+  {
+    name: "delete_observations",
+    title: "Delete observations",
+    description: "Remove facts from entities.",
+    inputSchema: {
+      deletions: z.array(
+        z.object({ entityName: z.string().min(1), observations: z.array(z.string()).min(1) }),
+      )
+        .min(1).max(100),
+    },
+    outputSchema: done,
+    core: false,
+  },
+  {
+    name: "delete_relations",
+    title: "Delete relations",
+    description: "Remove relations between entities.",
+    inputSchema: { relations: RelationsInput },
+    outputSchema: done,
+    core: false,
+  },
+  {
+    name: "open_nodes",
+    title: "Open nodes",
+    description: "Entities by name, with their observations and the relations among them.",
+    inputSchema: { names },
+    outputSchema: graphPage,
+    core: false,
+  },
+  {
+    name: "search_nodes",
+    title: "Search nodes",
+    description: "Entities whose name, type or observations contain the query; paginated.",
+    inputSchema: { query: z.string().min(1).max(4096), ...page },
+    outputSchema: graphPage,
+    core: false,
+  },
+  {
+    name: "read_graph",
+    title: "Read graph",
+    description: "The knowledge graph a page of entities at a time (never all at once).",
+    inputSchema: page,
+    outputSchema: graphPage,
+    core: false,
+  },
+];

@@ -1,0 +1,263 @@
+import { z } from "zod";
+import type { NewEvent } from "../../events/schema.ts";
+import type { KuzuDb } from "../../projections/graph/kuzu.ts";
+import { UserError } from "./errors.ts";
+import type { Store } from "./store.ts";
+
+const name = z.string().trim().min(1).max(200);
+const observation = z.string().min(1).max(4096);
+
+/** Entities to create, as the official MCP memory server takes them. */
+export const EntitiesInput = z.array(z.object({
+  name,
+  entityType: name,
+  observations: z.array(observation).max(100).default([]),
+})).min(1).max(100);
+
+/** Relations to create or delete (`from` → `to`, in active voice). */
+export const RelationsInput = z.array(z.object({ from: name, to: name, relationType: name })).min(1)
+  .max(100);
+
+/** Observations to add to (or delete from) entities. */
+export const ObservationsInput = z.array(z.object({
+  entityName: name,
+  contents: z.array(observation).min(1).max(100),
+})).min(1).max(100);
+
+/** A page of a listing: where to start and how many. */
+export const Page = z.object({
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(100).default(50),
+});
+
+/** An entity with its observations, as the memory server shows it. */
+export interface EntityRecord {
+  name: string;
+  entityType: string;
+  observations: string[];
+}
+
+/** A relation between two entities. */
+export interface RelationRecord {
+  from: string;
+  to: string;
+  relationType: string;
+}
+
+/** A part of the graph: entities and the relations among them, with whether more exist. */
+export interface GraphPage {
+  entities: EntityRecord[];
+  relations: RelationRecord[];
+  /** Entities that match beyond this page. */
+  more: number;
+}
+
+/**
+ * The knowledge-graph operations of the official MCP memory server, on
+ * cairn's log and graph: commands append events, queries read Kùzu, listings
+ * are paginated and never return the whole graph at once.
+ */
+export class GraphOps {
+  constructor(private readonly store: Store, private readonly db: KuzuDb) {}
+
+  /** Creates entities that do not exist yet; returns the ones created. */
+  async createEntities(input: z.input<typeof EntitiesInput>): Promise<EntityRecord[]> {
+    const entities = EntitiesInput.parse(input);
+    const known = await this.#existing(entities.map((e) => e.name));
+    const fresh = entities.filter((e, i) =>
+      !known.has(e.name) && entities.findIndex((o) => o.name === e.name) === i
+    );
+    await this.#append(fresh.map((e) => ({
+      type: "entity.created",
+      v: 1,
+      data: {
+        name: e.name,
+        entity_type: e.entityType,
+        observations: e.observations,
+        project: null,
+      },
+    })));
+    return fresh;
+  }
+
+  /** Creates relations (their entities are created as needed); returns the new ones. */
+  async createRelations(input: z.input<typeof RelationsInput>): Promise<RelationRecord[]> {
+    const relations = RelationsInput.parse(input);
+    const fresh: RelationRecord[] = [];
+    for (const r of relations) {
+      const rows = await this.db.run(
+        `MATCH (a:Entity {name: $from})-[x:RELATES {relation_type: $type}]->(b:Entity {name: $to}) RETURN count(x) AS n`,
+        { from: r.from, to: r.to, type: r.relationType },
+      );
+      const duplicate = fresh.some((f) =>
+        f.from === r.from && f.to === r.to && f.relationType === r.relationType
+      );
+      if (Number(rows[0]?.n ?? 0) === 0 && !duplicate) fresh.push(r);
+    }
+    await this.#append(fresh.map((r) => ({
+      type: "relation.created",
+      v: 1,
+      data: { from: r.from, to: r.to, relation_type: r.relationType },
+    })));
+    return fresh;
+  }
+
+  /** Adds observations to existing entities; returns what was new per entity. */
+  async addObservations(
+    input: z.input<typeof ObservationsInput>,
+  ): Promise<Array<{ entityName: string; addedObservations: string[] }>> {
+    const items = ObservationsInput.parse(input);
+    await this.#requireEntities(items.map((i) => i.entityName));
+    const current = await this.#observations(items.map((i) => i.entityName));
+    const added = items.map((i) => ({
+      entityName: i.entityName,
+      addedObservations: [...new Set(i.contents)].filter((c) =>
+        !current.get(i.entityName)?.includes(c)
+      ),
+    }));
+    await this.#append(
+      added.filter((a) => a.addedObservations.length).map((a) => ({
+        type: "observations.added",
+        v: 1,
+        data: { entity: a.entityName, observations: a.addedObservations },
+      })),
+    );
+    return added;
+  }
+
+  /** Deletes entities and every relation touching them. Unknown names are ignored. */
+  async deleteEntities(names: string[]): Promise<void> {
+    const known = await this.#existing(z.array(name).min(1).max(100).parse(names));
+    await this.#append(
+      [...known].map((n) => ({ type: "entity.deleted", v: 1, data: { name: n } })),
+    );
+  }
+
+  /** Deletes observations from entities. */
+  async deleteObservations(input: z.input<typeof ObservationsInput>): Promise<void> {
+    const items = ObservationsInput.parse(input);
+    await this.#append(items.map((i) => ({
+      type: "observations.deleted",
+      v: 1,
+      data: { entity: i.entityName, observations: i.contents },
+    })));
+  }
+
+  /** Deletes relations. */
+  async deleteRelations(input: z.input<typeof RelationsInput>): Promise<void> {
+    const relations = RelationsInput.parse(input);
+    await this.#append(relations.map((r) => ({
+      type: "relation.deleted",
+      v: 1,
+      data: { from: r.from, to: r.to, relation_type: r.relationType },
+    })));
+  }
+
+  /** The named entities and the relations among them. */
+  async openNodes(names: string[]): Promise<GraphPage> {
+    const wanted = z.array(name).min(1).max(100).parse(names);
+    return {
+      ...await this.#withRelations(
+        await this.#entities("e.name IN $names", { names: wanted }, 0, 100),
+      ),
+      more: 0,
+    };
+  }
+
+  /** Entities whose name, type or observations contain `query` (case-insensitive), a page at a time. */
+  async searchNodes(query: string, page: z.input<typeof Page> = {}): Promise<GraphPage> {
+    const { offset, limit } = Page.parse(page);
+    const q = z.string().trim().min(1).max(4096).parse(query).toLowerCase();
+    // Kùzu cannot take a parameter inside a list predicate, so observations are matched here.
+    const matches = (await this.#entities("true", {}, 0, Number.MAX_SAFE_INTEGER)).filter((e) =>
+      [e.name, e.entityType, ...e.observations].some((text) => text.toLowerCase().includes(q))
+    );
+    const entities = matches.slice(offset, offset + limit);
+    const total = matches.length;
+    return {
+      ...await this.#withRelations(entities),
+      more: Math.max(0, total - offset - entities.length),
+    };
+  }
+
+  /** The whole graph, a page of entities at a time, with the relations among them. */
+  async readGraph(page: z.input<typeof Page> = {}): Promise<GraphPage> {
+    const { offset, limit } = Page.parse(page);
+    const total = await this.#count("true", {});
+    const entities = await this.#entities("true", {}, offset, limit);
+    return {
+      ...await this.#withRelations(entities),
+      more: Math.max(0, total - offset - entities.length),
+    };
+  }
+
+  async #append(events: NewEvent[]): Promise<void> {
+    if (events.length) await this.store.append(events);
+  }
+
+  async #existing(names: string[]): Promise<Set<string>> {
+    const rows = await this.db.run(
+      "MATCH (e:Entity) WHERE e.name IN $names RETURN e.name AS name",
+      { names },
+    );
+    return new Set(rows.map((row) => row.name as string));
+  }
+
+  async #requireEntities(names: string[]): Promise<void> {
+    const known = await this.#existing(names);
+    const missing = names.filter((n) => !known.has(n));
+    if (missing.length) {
+      throw new UserError(`no entity named ${missing.join(", ")}; create it first`);
+    }
+  }
+
+  async #observations(names: string[]): Promise<Map<string, string[]>> {
+    const rows = await this.db.run(
+      "MATCH (e:Entity) WHERE e.name IN $names RETURN e.name AS name, e.observations AS o",
+      { names },
+    );
+    return new Map(rows.map((row) => [row.name as string, (row.o as string[] | null) ?? []]));
+  }
+
+  async #count(where: string, params: Record<string, string>): Promise<number> {
+    const [row] = await this.db.run(`MATCH (e:Entity) WHERE ${where} RETURN count(e) AS n`, params);
+    return Number(row?.n ?? 0);
+  }
+
+  async #entities(
+    where: string,
+    params: Record<string, string | string[]>,
+    offset: number,
+    limit: number,
+  ): Promise<EntityRecord[]> {
+    const rows = await this.db.run(
+      `MATCH (e:Entity) WHERE ${where}
+       RETURN e.name AS name, e.entity_type AS type, e.observations AS o ORDER BY e.name SKIP $offset LIMIT $limit`,
+      { ...params, offset, limit },
+    );
+    return rows.map((row) => ({
+      name: row.name as string,
+      entityType: row.type as string,
+      observations: (row.o as string[] | null) ?? [],
+    }));
+  }
+
+  async #withRelations(
+    entities: EntityRecord[],
+  ): Promise<{ entities: EntityRecord[]; relations: RelationRecord[] }> {
+    const names = entities.map((e) => e.name);
+    const rows = names.length === 0 ? [] : await this.db.run(
+      `MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.name IN $names AND b.name IN $names
+       RETURN a.name AS source, r.relation_type AS kind, b.name AS target ORDER BY source, kind, target`,
+      { names },
+    );
+    return {
+      entities,
+      relations: rows.map((row) => ({
+        from: row.source as string,
+        to: row.target as string,
+        relationType: row.kind as string,
+      })),
+    };
+  }
+}

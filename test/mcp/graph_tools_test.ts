@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { tempDir } from "../helpers.ts";
+import { stdioClient, text } from "./mcp_client.ts";
+
+Deno.test("cairn mcp offers the official memory server's graph tools, with the same arguments", async () => {
+  await using tmp = await tempDir();
+  await using client = await stdioClient(join(tmp.path, "store"), []);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args }) as {
+      isError?: boolean;
+      structuredContent?: Record<string, unknown>;
+    };
+    return { ...result, body: text(result) };
+  };
+  const created = await call("create_entities", {
+    entities: [
+      { name: "Ada", entityType: "person", observations: ["maintains billing"] },
+      { name: "billing", entityType: "service", observations: [] },
+    ],
+  });
+  assert.notEqual(created.isError, true, created.body);
+  assert.equal(created.structuredContent?.count, 2);
+  await call("create_relations", {
+    relations: [{ from: "Ada", to: "billing", relationType: "maintains" }],
+  });
+  await call("add_observations", {
+    observations: [{ entityName: "billing", contents: ["charges cards nightly"] }],
+  });
+  const opened = await call("open_nodes", { names: ["Ada", "billing"] });
+  assert.match(opened.body, /Ada —maintains→ billing/);
+  assert.match(opened.body, /billing \(service\): charges cards nightly/);
+  const found = await call("search_nodes", { query: "nightly" });
+  assert.deepEqual(
+    (found.structuredContent?.entities as Array<{ name: string }>).map((e) => e.name),
+    ["billing"],
+  );
+  const page = await call("read_graph", { limit: 1 });
+  assert.equal(page.structuredContent?.more, 1);
+  assert.match(page.body, /1 more entities/);
+  await call("delete_relations", {
+    relations: [{ from: "Ada", to: "billing", relationType: "maintains" }],
+  });
+  await call("delete_observations", {
+    deletions: [{ entityName: "billing", observations: ["charges cards nightly"] }],
+  });
+  await call("delete_entities", { entityNames: ["Ada"] });
+  const rest = await call("read_graph", {});
+  assert.deepEqual(rest.structuredContent?.entities, [{
+    name: "billing",
+    entityType: "service",
+    observations: [],
+  }]);
+  const bad = await call("add_observations", {
+    observations: [{ entityName: "nobody", contents: ["x"] }],
+  });
+  assert.equal(bad.isError, true);
+  assert.match(bad.body, /no entity named nobody; create it first/);
+  const invalid = await call("create_entities", { entities: [] });
+  assert.equal(invalid.isError, true);
+});
