@@ -21,3 +21,32 @@ export async function readJsonl<T>(path: string): Promise<T[]> {
 
 /** Where the shared evaluation data lives (read at benchmark time, never copied). */
 export const EVAL_DIR = new URL("../../shared/eval/", import.meta.url).pathname;
+
+/** One answer line of `recall --batch --format jsonl`. */
+export interface BatchAnswer {
+  id: string;
+  elapsed_ms: number;
+  results: Array<{ source_id?: string; file_path?: string; name?: string }>;
+}
+
+/** Runs `cairn recall --batch FILE --limit K --format jsonl` and parses its answer lines. */
+export async function recallBatch(
+  store: string,
+  batch: string,
+  limit = 10,
+): Promise<BatchAnswer[]> {
+  const out = await cairn([
+    "--store",
+    store,
+    "recall",
+    "--batch",
+    batch,
+    "--limit",
+    String(limit),
+    "--format",
+    "jsonl",
+  ]);
+  return out.split("\n").filter((line) => line.trim()).map((line) =>
+    JSON.parse(line) as BatchAnswer
+  );
+}

@@ -15,6 +15,7 @@ import type { StoredEvent } from "../events/schema.ts";
 import { TextProjection } from "../projections/text.ts";
 import { Bm25Index, type Bm25Options } from "../projections/text_bm25.ts";
 import { codeTokens, wordTokens } from "../src/recall/tokens.ts";
+import { hitAt, mean, ndcgAt, recallAt } from "./metrics.ts";
 
 const DATA = new URL("../../shared/eval/locomo-dev/", import.meta.url);
 
@@ -43,27 +44,6 @@ async function readJsonl<T>(name: string): Promise<T[]> {
   return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as T);
 }
 
-// ---- metrics (as defined in ../shared/eval/README.md) ----
-
-function recallAt(results: readonly string[], gold: readonly string[], k: number): number {
-  const top = new Set(results.slice(0, k));
-  return gold.filter((id) => top.has(id)).length / gold.length;
-}
-function hitAt(results: readonly string[], gold: readonly string[], k: number): number {
-  const wanted = new Set(gold);
-  return results.slice(0, k).some((id) => wanted.has(id)) ? 1 : 0;
-}
-function ndcgAt(results: readonly string[], gold: readonly string[], k: number): number {
-  const wanted = new Set(gold);
-  let dcg = 0;
-  results.slice(0, k).forEach((id, i) => {
-    if (wanted.has(id)) dcg += 1 / Math.log2(i + 2);
-  });
-  let ideal = 0;
-  for (let i = 0; i < Math.min(gold.length, k); i++) ideal += 1 / Math.log2(i + 2);
-  return dcg / ideal;
-}
-const mean = (values: readonly number[]) => values.reduce((s, v) => s + v, 0) / values.length;
 function p50(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Bm25, wordTokens } from "./bm25.ts";
-import { cairn, EVAL_DIR, readJsonl } from "./cli.ts";
+import { cairn, EVAL_DIR, readJsonl, recallBatch } from "./cli.ts";
 import { hitAt, mean, ndcgAt, recallAt } from "./metrics.ts";
 import { median, runInfo, writeSection } from "./report.ts";
 
@@ -18,12 +18,6 @@ interface Question {
   project: string;
   query: string;
   category: number;
-}
-
-interface BatchLine {
-  id: string;
-  elapsed_ms: number;
-  results: Array<{ source_id?: string }>;
 }
 
 interface Scores {
@@ -67,20 +61,7 @@ export async function benchLocomo(): Promise<void> {
         )
           .join("\n"),
       );
-      const out = await cairn([
-        "--store",
-        store,
-        "recall",
-        "--batch",
-        batch,
-        "--limit",
-        "10",
-        "--format",
-        "jsonl",
-      ]);
-      const lines = out.split("\n").filter((line) => line.trim()).map((line) =>
-        JSON.parse(line) as BatchLine
-      );
+      const lines = await recallBatch(store, batch);
       rankings[mode] = new Map(
         lines.map((line) => [line.id, line.results.map((r) => r.source_id ?? "")]),
       );

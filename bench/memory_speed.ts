@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { cairn, EVAL_DIR, readJsonl } from "./cli.ts";
+import { cairn, EVAL_DIR, readJsonl, recallBatch } from "./cli.ts";
 import { median, runInfo, writeSection } from "./report.ts";
 
 const DATA = join(EVAL_DIR, "locomo-dev");
@@ -70,20 +70,7 @@ export async function benchMemorySpeed(): Promise<void> {
           })
         ).join("\n"),
       );
-      const out = await cairn([
-        "--store",
-        store,
-        "recall",
-        "--batch",
-        batch,
-        "--limit",
-        "10",
-        "--format",
-        "jsonl",
-      ]);
-      const elapsed = out.trim().split("\n").map((line) =>
-        (JSON.parse(line) as { elapsed_ms: number }).elapsed_ms
-      );
+      const elapsed = (await recallBatch(store, batch)).map((line) => line.elapsed_ms);
       rows.push(
         `| ${label} | ${median(elapsed).toFixed(1)} | ${percentile(elapsed, 0.95).toFixed(1)} | ${
           percentile(elapsed, 0.99).toFixed(1)

@@ -8,142 +8,120 @@ const CAP = 2000;
 /** The seed documents of a walk, by source. */
 export type Seeds = Partial<Record<Source, readonly string[]>>;
 
+/** One hop: from nodes of kind `from` (ids in `$ids`) to nodes of kind `to`, as rows `{a, b}`. */
+interface Hop {
+  from: string;
+  to: string;
+  query: string;
+}
+
+/** From the seeds to what they name, touch, define or call. */
+const FIRST_HOPS: Hop[] = [
+  {
+    from: "memory",
+    to: "entity",
+    query:
+      "MATCH (a:Memory)-[:MENTIONS]->(b:Entity) WHERE a.id IN $ids RETURN a.id AS a, b.name AS b",
+  },
+  {
+    from: "memory",
+    to: "file",
+    query: "MATCH (a:Memory)-[:MENTIONS]->(b:File) WHERE a.id IN $ids RETURN a.id AS a, b.key AS b",
+  },
+  {
+    from: "memory",
+    to: "symbol",
+    query:
+      "MATCH (a:Memory)-[:MENTIONS]->(b:Symbol) WHERE a.id IN $ids RETURN a.id AS a, b.key AS b",
+  },
+  {
+    from: "code",
+    to: "file",
+    query: "MATCH (a:Chunk)<-[:CONTAINS]-(b:File) WHERE a.id IN $ids RETURN a.id AS a, b.key AS b",
+  },
+  {
+    from: "code",
+    to: "symbol",
+    query:
+      "MATCH (a:Chunk)-[:DEFINES|:REFERS]->(b:Symbol) WHERE a.id IN $ids RETURN a.id AS a, b.key AS b",
+  },
+  {
+    from: "turn",
+    to: "file",
+    query: "MATCH (a:Turn)-[:TOUCHED]->(b:File) WHERE a.key IN $ids RETURN a.key AS a, b.key AS b",
+  },
+];
+
+/** From those hubs to the other memories, chunks and turns attached to them. */
+const SECOND_HOPS: Hop[] = [
+  {
+    from: "entity",
+    to: "memory",
+    query:
+      `MATCH (b:Memory)-[:MENTIONS]->(a:Entity) WHERE a.name IN $ids AND b.forgotten_at = "" RETURN a.name AS a, b.id AS b`,
+  },
+  {
+    from: "file",
+    to: "code",
+    query: "MATCH (a:File)-[:CONTAINS]->(b:Chunk) WHERE a.key IN $ids RETURN a.key AS a, b.id AS b",
+  },
+  {
+    from: "file",
+    to: "turn",
+    query: "MATCH (b:Turn)-[:TOUCHED]->(a:File) WHERE a.key IN $ids RETURN a.key AS a, b.key AS b",
+  },
+  {
+    from: "file",
+    to: "memory",
+    query:
+      `MATCH (b:Memory)-[:MENTIONS]->(a:File) WHERE a.key IN $ids AND b.forgotten_at = "" RETURN a.key AS a, b.id AS b`,
+  },
+  {
+    from: "symbol",
+    to: "code",
+    query:
+      "MATCH (b:Chunk)-[:DEFINES|:REFERS]->(a:Symbol) WHERE a.key IN $ids RETURN a.key AS a, b.id AS b",
+  },
+  {
+    from: "symbol",
+    to: "memory",
+    query:
+      `MATCH (b:Memory)-[:MENTIONS]->(a:Symbol) WHERE a.key IN $ids AND b.forgotten_at = "" RETURN a.key AS a, b.id AS b`,
+  },
+];
+
+const RELATED =
+  "MATCH (a:Entity)-[:RELATES]-(b:Entity) WHERE a.name IN $ids RETURN a.name AS a, b.name AS b";
+
 /**
  * The part of the graph around the seeds that personalized PageRank walks,
  * two hops out: seeds reach the entities, files and symbols they name, touch,
  * define or call; those reach the other memories, chunks and turns attached to
- * them. Node ids: `memory:<id>`, `code:<chunk id>`, `turn:<session>:<line>`,
- * `entity:<name>`, `file:<key>`, `symbol:<key>`. Forgotten memories stay out.
+ * them. A relation between entities counts as no extra hop. Node ids:
+ * `memory:<id>`, `code:<chunk id>`, `turn:<session>:<line>`, `entity:<name>`,
+ * `file:<key>`, `symbol:<key>`. Forgotten memories stay out.
  */
 export async function neighbourhood(db: KuzuDb, seeds: Seeds): Promise<Edge[]> {
   const edges: Edge[] = [];
-  const add = (rows: Array<Record<string, unknown>>, a: string, b: string) => {
-    for (const row of rows) edges.push([`${a}:${row.a}`, `${b}:${row.b}`]);
+  const walk = async (hop: Hop, ids: readonly string[]) => {
+    if (ids.length === 0) return [];
+    const rows = await db.run(`${hop.query} LIMIT ${CAP}`, { ids: [...ids] });
+    for (const row of rows) edges.push([`${hop.from}:${row.a}`, `${hop.to}:${row.b}`]);
+    return rows.map((row) => row.b as string);
   };
-  const memories = [...seeds.memory ?? []];
-  const chunks = [...seeds.code ?? []];
-  const turns = [...seeds.turn ?? []];
-  if (memories.length) {
-    add(
-      await db.run(
-        `MATCH (m:Memory)-[:MENTIONS]->(e:Entity) WHERE m.id IN $ids RETURN m.id AS a, e.name AS b`,
-        { ids: memories },
-      ),
-      "memory",
-      "entity",
-    );
-    add(
-      await db.run(
-        `MATCH (m:Memory)-[:MENTIONS]->(f:File) WHERE m.id IN $ids RETURN m.id AS a, f.key AS b`,
-        { ids: memories },
-      ),
-      "memory",
-      "file",
-    );
-    add(
-      await db.run(
-        `MATCH (m:Memory)-[:MENTIONS]->(s:Symbol) WHERE m.id IN $ids RETURN m.id AS a, s.key AS b`,
-        { ids: memories },
-      ),
-      "memory",
-      "symbol",
-    );
+  const reached = new Map<string, Set<string>>();
+  for (const hop of FIRST_HOPS) {
+    const found = await walk(hop, seeds[hop.from as Source] ?? []);
+    const set = reached.get(hop.to) ?? new Set();
+    for (const id of found) set.add(id);
+    reached.set(hop.to, set);
   }
-  if (chunks.length) {
-    add(
-      await db.run(
-        `MATCH (c:Chunk)<-[:CONTAINS]-(f:File) WHERE c.id IN $ids RETURN c.id AS a, f.key AS b`,
-        { ids: chunks },
-      ),
-      "code",
-      "file",
-    );
-    add(
-      await db.run(
-        `MATCH (c:Chunk)-[:DEFINES|:REFERS]->(s:Symbol) WHERE c.id IN $ids RETURN c.id AS a, s.key AS b`,
-        { ids: chunks },
-      ),
-      "code",
-      "symbol",
-    );
+  const entities = reached.get("entity") ?? new Set();
+  for (
+    const related of await walk({ from: "entity", to: "entity", query: RELATED }, [...entities])
+  ) {
+    entities.add(related);
   }
-  if (turns.length) {
-    add(
-      await db.run(
-        `MATCH (t:Turn)-[:TOUCHED]->(f:File) WHERE t.key IN $ids RETURN t.key AS a, f.key AS b`,
-        { ids: turns },
-      ),
-      "turn",
-      "file",
-    );
-  }
-  const reached = (kind: string) =>
-    [...new Set(edges.map(([, b]) => b).filter((b) => b.startsWith(`${kind}:`)))]
-      .map((node) => node.slice(kind.length + 1));
-  const entities = reached("entity");
-  const files = reached("file");
-  const symbols = reached("symbol");
-  if (entities.length) {
-    const related = await db.run(
-      `MATCH (a:Entity)-[:RELATES]-(b:Entity) WHERE a.name IN $names RETURN a.name AS a, b.name AS b LIMIT ${CAP}`,
-      { names: entities },
-    );
-    add(related, "entity", "entity");
-    // A relation is one hop: memories of related entities are as near as those of the entity.
-    const names = [...new Set([...entities, ...related.map((row) => row.b as string)])];
-    add(
-      await db.run(
-        `MATCH (b:Memory)-[:MENTIONS]->(a:Entity) WHERE a.name IN $names AND b.forgotten_at = ""
-         RETURN a.name AS a, b.id AS b LIMIT ${CAP}`,
-        { names },
-      ),
-      "entity",
-      "memory",
-    );
-  }
-  if (files.length) {
-    add(
-      await db.run(
-        `MATCH (a:File)-[:CONTAINS]->(b:Chunk) WHERE a.key IN $keys RETURN a.key AS a, b.id AS b LIMIT ${CAP}`,
-        { keys: files },
-      ),
-      "file",
-      "code",
-    );
-    add(
-      await db.run(
-        `MATCH (b:Turn)-[:TOUCHED]->(a:File) WHERE a.key IN $keys RETURN a.key AS a, b.key AS b LIMIT ${CAP}`,
-        { keys: files },
-      ),
-      "file",
-      "turn",
-    );
-    add(
-      await db.run(
-        `MATCH (b:Memory)-[:MENTIONS]->(a:File) WHERE a.key IN $keys AND b.forgotten_at = "" RETURN a.key AS a, b.id AS b LIMIT ${CAP}`,
-        { keys: files },
-      ),
-      "file",
-      "memory",
-    );
-  }
-  if (symbols.length) {
-    add(
-      await db.run(
-        `MATCH (b:Chunk)-[:DEFINES|:REFERS]->(a:Symbol) WHERE a.key IN $keys RETURN a.key AS a, b.id AS b LIMIT ${CAP}`,
-        { keys: symbols },
-      ),
-      "symbol",
-      "code",
-    );
-    add(
-      await db.run(
-        `MATCH (b:Memory)-[:MENTIONS]->(a:Symbol) WHERE a.key IN $keys AND b.forgotten_at = "" RETURN a.key AS a, b.id AS b LIMIT ${CAP}`,
-        { keys: symbols },
-      ),
-      "symbol",
-      "memory",
-    );
-  }
+  for (const hop of SECOND_HOPS) await walk(hop, [...reached.get(hop.from) ?? []]);
   return edges;
 }
