@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { CachedEmbedder } from "./cache.ts";
 import { LazyEmbedder } from "./lazy_embedder.ts";
 import { loadModelFolder, modelId } from "./manifest.ts";
-import { OnnxEmbedder, type OnnxEmbedderOptions } from "./onnx_embedder.ts";
+import { OnnxEmbedder } from "./onnx_embedder.ts";
 
 /** The name of the model folder cairn ships and uses by default. */
 export const DEFAULT_MODEL = "all-minilm-l6-v2";
@@ -17,14 +17,6 @@ export const DEFAULT_MODEL = "all-minilm-l6-v2";
  */
 export function shippedModelDir(name = DEFAULT_MODEL): string {
   return fileURLToPath(new URL(`../../models/${name}/`, import.meta.url));
-}
-
-/**
- * Opens the default model (`models/all-minilm-l6-v2`), checking its files.
- * Throws an `EmbedderError` saying which file is missing or damaged.
- */
-export function loadDefaultEmbedder(options: OnnxEmbedderOptions = {}): Promise<OnnxEmbedder> {
-  return OnnxEmbedder.open(shippedModelDir(), options);
 }
 
 /**

@@ -1,8 +1,5 @@
 import type { RecallAnswer, RecallItem } from "../service/recall_service.ts";
 
-/** How an answer is printed: compact markdown for agents, JSON for programs, debug for tuning. */
-export type RecallFormat = "markdown" | "json" | "debug";
-
 /** Lines of a code chunk shown in markdown: enough to recognise it, few tokens. */
 const SNIPPET_LINES = 4;
 
