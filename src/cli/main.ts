@@ -10,6 +10,7 @@ import { describeIssues, UserError } from "../service/errors.ts";
 import { defaultStoreDir } from "../service/paths.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { compact } from "./compact.ts";
+import { deleteProject } from "./delete_project.ts";
 import { forget } from "./forget.ts";
 import { get } from "./get.ts";
 import { importCommand } from "./import.ts";
@@ -39,6 +40,7 @@ export const commands: readonly Command[] = [
   list,
   importCommand,
   indexCommand,
+  deleteProject,
   ingest,
   status,
   verify,

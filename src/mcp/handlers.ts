@@ -108,6 +108,11 @@ const HANDLERS: Record<string, Handler> = {
       { project: report.project, indexed: report.indexed, chunks: report.chunks },
     );
   },
+  async delete_project(cairn, args) {
+    const project = args.project as string;
+    await cairn.code.deleteProject(project);
+    return answer(`deleted the code index of ${project}`, { project });
+  },
   async get_index_status(cairn, args) {
     const all = await cairn.code.status(args.project as string | undefined);
     const projects = all.slice(0, MAX_PROJECTS).map(({ lastRun: _run, ...project }) => project);

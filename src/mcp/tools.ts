@@ -157,6 +157,14 @@ export const TOOLS: readonly ToolDefinition[] = [
     outputSchema: { projects: z.array(z.looseObject({})) },
     core: true,
   },
+  {
+    name: "delete_project",
+    title: "Delete project",
+    description: "Take a project's code out of the index; its memories and sessions stay.",
+    inputSchema: { project },
+    outputSchema: { project: z.string() },
+    core: false,
+  },
 ];
 
 /** The tools a profile lists. */

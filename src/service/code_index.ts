@@ -232,6 +232,17 @@ export class CodeIndex {
     }));
   }
 
+  /**
+   * Takes a project's code out of the index (its memories and sessions stay);
+   * a later compaction drops its file events from the log.
+   */
+  async deleteProject(project: string): Promise<void> {
+    const known = await this.#load();
+    if (!known.has(project)) throw new UserError(`no project named ${project} is indexed`);
+    await this.store.append([{ type: "project.deleted", v: 1, data: { project } }]);
+    known.delete(project);
+  }
+
   async #write(project: string, state: KnownProject, pending: readonly Pending[]): Promise<void> {
     if (pending.length === 0) return;
     const texts = pending.flatMap((p) => p.chunked.chunks.map((chunk) => chunk.text));

@@ -48,6 +48,18 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
   assert.match(status.stdout, /\.env: may hold secrets/);
   const same = await cli([...store, "status", "shop"]);
   assert.equal(same.stdout, status.stdout, "cairn status PROJECT shows the project's index");
+  const deleted = await cli([...store, "delete-project", "shop"]);
+  assert.equal(deleted.code, 0, deleted.stderr);
+  assert.match((await cli([...store, "status", "shop"])).stderr, /no project named shop/);
+  assert.match(
+    (await cli([...store, "delete-project", "shop"])).stderr,
+    /no project named shop is indexed/,
+  );
+  assert.equal(
+    (await cli([...store, "index", repo])).code,
+    0,
+    "a deleted project can be indexed again",
+  );
   const unknown = await cli([...store, "status", "nope"]);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /no project named nope/);

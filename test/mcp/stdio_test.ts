@@ -42,6 +42,7 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
       "list_memories",
       "index_project",
       "get_index_status",
+      "delete_project",
       "create_entities",
       "create_relations",
       "add_observations",
@@ -165,6 +166,18 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
     refused(
       await client.callTool({ name: "get_index_status", arguments: { project: "nope" } }),
       /no project named nope/,
+    );
+    ok(await client.callTool({ name: "delete_project", arguments: { project: "shop" } }));
+    const gone = ok(await client.callTool({ name: "get_index_status", arguments: {} }));
+    assert.deepEqual(gone.projects, []);
+    const afterDelete = await client.callTool({
+      name: "recall",
+      arguments: { query: "chargeCard", include: ["code"] },
+    });
+    assert.doesNotMatch(text(afterDelete), /chargeCard/, "its code left recall");
+    refused(
+      await client.callTool({ name: "delete_project", arguments: { project: "shop" } }),
+      /no project named shop is indexed/,
     );
     refused(await client.callTool({ name: "no_such_tool", arguments: {} }), /not found/);
   } finally {
