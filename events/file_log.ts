@@ -4,6 +4,13 @@ import { decodeEvent, validateEvent } from "./schema.ts";
 import type { NewEvent, StoredEvent } from "./schema.ts";
 import { scanSegment, SEGMENT_HEADER, segmentName } from "./segment.ts";
 import type { SegmentDamage } from "./segment.ts";
+import {
+  commitGeneration,
+  createSegment,
+  removeLeftovers,
+  type Segment,
+  writeGeneration,
+} from "./generation.ts";
 import { type Manifest, MANIFEST_FILE, readManifest, writeManifest } from "./manifest.ts";
 import { syncDir, writeAll } from "./durable_fs.ts";
 import { LogCorruptError } from "./log.ts";
@@ -17,14 +24,6 @@ export interface FileLogOptions {
   segmentBytes?: number;
   /** Stamps appended events; defaults to the system clock. */
   clock?: Clock;
-}
-
-/** A segment file of the log. */
-export interface Segment {
-  file: string;
-  firstSeq: number;
-  /** Committed length in bytes: readers never look past it. */
-  bytes: number;
 }
 
 interface PendingAppend {
@@ -350,18 +349,6 @@ function damageError(path: string, damage: SegmentDamage, goodRecords: number): 
   );
 }
 
-async function createSegment(path: string): Promise<Deno.FsFile> {
-  const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
-  await writeAll(file, SEGMENT_HEADER);
-  await file.sync();
-  return file;
-}
-
-async function closeSynced(file: Deno.FsFile): Promise<void> {
-  await file.sync();
-  file.close();
-}
-
 async function truncate(path: string, length: number): Promise<void> {
   const file = await Deno.open(path, { write: true });
   try {
@@ -370,71 +357,4 @@ async function truncate(path: string, length: number): Promise<void> {
   } finally {
     file.close();
   }
-}
-
-async function removeLeftovers(dir: string, manifest: Manifest): Promise<void> {
-  const live = new Set(manifest.segments.map((segment) => segment.file));
-  for await (const entry of Deno.readDir(dir)) {
-    const stray = entry.name.endsWith(".tmp") ||
-      entry.name.endsWith(".seg") && !live.has(entry.name);
-    if (stray) await Deno.remove(join(dir, entry.name));
-  }
-}
-
-/**
- * Writes records into fresh segment files of `generation` (fsynced), deleting
- * them again if anything fails. The caller commits them with {@linkcode commitGeneration}.
- */
-export async function writeGeneration(
-  dir: string,
-  records: AsyncIterable<{ seq: number; payload: unknown }>,
-  generation: number,
-  segmentBytes: number,
-): Promise<Segment[]> {
-  const written: Segment[] = [];
-  let file: Deno.FsFile | undefined;
-  try {
-    for await (const { seq, payload } of records) {
-      const record = encodeRecord(seq, payload);
-      const current = written.at(-1);
-      if (!file || !current || current.bytes + record.length > segmentBytes) {
-        if (file) await closeSynced(file);
-        const name = segmentName(seq, generation);
-        file = await createSegment(join(dir, name));
-        written.push({ file: name, firstSeq: seq, bytes: SEGMENT_HEADER.length });
-      }
-      await writeAll(file, record);
-      written.at(-1)!.bytes += record.length;
-    }
-    if (file) await closeSynced(file);
-    file = undefined;
-    await syncDir(dir);
-    return written;
-  } catch (error) {
-    file?.close();
-    for (const segment of written) await Deno.remove(join(dir, segment.file)).catch(() => {});
-    throw error;
-  }
-}
-
-/**
- * Makes a written generation the log: replacing the manifest is the atomic
- * commit point; the previous generation's files are removed afterwards.
- */
-export async function commitGeneration(
-  dir: string,
-  segments: readonly Segment[],
-  generation: number,
-  minHead: number,
-): Promise<Manifest> {
-  const manifest: Manifest = {
-    format: 1,
-    generation,
-    minHead,
-    segments: segments.map(({ file, firstSeq }) => ({ file, firstSeq })),
-  };
-  await writeManifest(dir, manifest);
-  await removeLeftovers(dir, manifest);
-  await syncDir(dir);
-  return manifest;
 }

@@ -3,7 +3,7 @@ import { decodeEvent } from "./schema.ts";
 import type { StoredEvent } from "./schema.ts";
 import { readManifest } from "./manifest.ts";
 import { scanSegment } from "./segment.ts";
-import { commitGeneration, writeGeneration } from "./file_log.ts";
+import { commitGeneration, writeGeneration } from "./generation.ts";
 
 /** One problem found in a log. */
 export interface LogProblem {
