@@ -1,11 +1,21 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
-import { stdioClient, text } from "./mcp_client.ts";
+import { killOwner, stdioClient, text } from "./mcp_client.ts";
 
 Deno.test("cairn mcp offers the official memory server's graph tools, with the same arguments", async () => {
   await using tmp = await tempDir();
-  await using client = await stdioClient(join(tmp.path, "store"), []);
+  const store = join(tmp.path, "store");
+  await using client = await stdioClient(store, []);
+  try {
+    await exercise(client);
+  } finally {
+    await client.close();
+    await killOwner(store, "SIGTERM");
+  }
+});
+
+async function exercise(client: Awaited<ReturnType<typeof stdioClient>>): Promise<void> {
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args }) as {
       isError?: boolean;
@@ -58,4 +68,4 @@ Deno.test("cairn mcp offers the official memory server's graph tools, with the s
   assert.match(bad.body, /no entity named nobody; create it first/);
   const invalid = await call("create_entities", { entities: [] });
   assert.equal(invalid.isError, true);
-});
+}
