@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { Bm25, wordTokens } from "./bm25.ts";
 import { cairn, EVAL_DIR, readJsonl, recallBatch } from "./cli.ts";
 import { hitAt, mean, ndcgAt, recallAt } from "./metrics.ts";
-import { median, runInfo, writeSection } from "./report.ts";
+import { median, percentile, runInfo, writeSection } from "./report.ts";
 
 const DATA = join(EVAL_DIR, "locomo-dev");
 const CATEGORIES: Record<number, string> = {
@@ -146,10 +146,10 @@ function report(
     });
     return `| ${name} (${subset.length}) | ${cells.join(" | ")} |`;
   });
-  const p = (values: number[], q: number) =>
-    [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
   const latencies = MODES.map((m) =>
-    `${m} p50 ${median(latency[m]!).toFixed(1)} ms, p95 ${p(latency[m]!, 0.95).toFixed(1)} ms`
+    `${m} p50 ${median(latency[m]!).toFixed(1)} ms, p95 ${
+      percentile(latency[m]!, 0.95).toFixed(1)
+    } ms`
   );
   return `## LoCoMo (dev: ${questions.length} questions over ${memoryCount} turns)
 

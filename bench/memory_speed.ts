@@ -1,15 +1,9 @@
 import { join } from "node:path";
 import { cairn, EVAL_DIR, readJsonl, recallBatch } from "./cli.ts";
-import { median, runInfo, writeSection } from "./report.ts";
+import { median, percentile, runInfo, writeSection } from "./report.ts";
 
 const DATA = join(EVAL_DIR, "locomo-dev");
 const TARGET = 10_000;
-
-/** The value below which a share `q` of the sorted values fall. */
-function percentile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
 
 /**
  * Query latency at 10,000 memories and import throughput, through the CLI:
