@@ -2,15 +2,40 @@ const ROOT = new URL("../", import.meta.url).pathname;
 
 /** Runs `deno task cairn ARGS` exactly as a user would; throws with stderr on failure. */
 export async function cairn(args: string[]): Promise<string> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "cairn", ...args],
+  return (await run(Deno.execPath(), ["task", "--quiet", "cairn", ...args])).stdout;
+}
+
+/**
+ * Runs `deno task cairn ARGS` under GNU time (`/usr/bin/time`) and returns its
+ * output with the peak resident memory of the process tree, in KiB.
+ */
+export async function cairnMeasured(
+  args: string[],
+): Promise<{ stdout: string; peakRssKiB: number }> {
+  const marker = "cairn-peak-rss-kib:";
+  const { stdout, stderr } = await run("/usr/bin/time", [
+    "-f",
+    `${marker}%M`,
+    Deno.execPath(),
+    "task",
+    "--quiet",
+    "cairn",
+    ...args,
+  ]);
+  const peak = stderr.split("\n").find((line) => line.startsWith(marker));
+  return { stdout, peakRssKiB: Number(peak?.slice(marker.length) ?? 0) };
+}
+
+async function run(command: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const output = await new Deno.Command(command, {
+    args,
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",
   }).output();
   const stderr = new TextDecoder().decode(output.stderr);
   if (!output.success) throw new Error(`cairn ${args.join(" ")} failed: ${stderr}`);
-  return new TextDecoder().decode(output.stdout);
+  return { stdout: new TextDecoder().decode(output.stdout), stderr };
 }
 
 /** Reads a JSONL file into objects. */

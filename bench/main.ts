@@ -1,6 +1,8 @@
 /**
  * `deno task bench [suite]`: runs benchmark suites and records their figures in bench/RESULTS.md.
- * Suites: quality (LoCoMo), speed (event log, embeddings, memory queries at 10k, MCP), tokens, all.
+ * Suites: quality (LoCoMo and SWE-bench Lite); code (SWE-bench Lite alone, optionally
+ * only the repositories named after it, e.g. `psf/requests`); speed (event log,
+ * embeddings, memory queries at 10k, MCP); tokens; all (every suite but code).
  * @module
  */
 import { benchEmbed } from "./embed.ts";
@@ -8,16 +10,20 @@ import { benchLocomo } from "./locomo.ts";
 import { benchLog } from "./log.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemorySpeed } from "./memory_speed.ts";
+import { benchSwebench } from "./swebench.ts";
 import { benchTokens } from "./tokens.ts";
 
 const suites: Record<string, Array<() => Promise<void>>> = {
-  quality: [benchLocomo],
+  quality: [benchLocomo, () => benchSwebench()],
+  code: [() => benchSwebench(Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
   tokens: [benchTokens],
 };
 
 const [requested = "all"] = Deno.args;
-const chosen = requested === "all" ? Object.values(suites).flat() : suites[requested];
+const chosen = requested === "all"
+  ? Object.entries(suites).filter(([name]) => name !== "code").flatMap(([, runs]) => runs)
+  : suites[requested];
 if (!chosen) {
   console.error(
     `unknown suite "${requested}"; choose one of: ${Object.keys(suites).join(", ")}, all`,

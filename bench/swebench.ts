@@ -1,0 +1,318 @@
+/**
+ * The code benchmark on SWE-bench Lite (dev: 140 real issues). Each
+ * repository is written at its instances' base commits into a temporary tree,
+ * indexed once with `cairn index` and moved between commits incrementally,
+ * and every issue is asked with `cairn recall --batch` over code in each
+ * mode. BM25 over whole files and a grep-like ranking run over the same tree
+ * in the same run. The gold files and spans are read only after retrieval.
+ * @module
+ */
+import { join } from "node:path";
+import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
+import { cairnMeasured, EVAL_DIR, readJsonl, recallBatch } from "./cli.ts";
+import { FileBaselines } from "./code_baselines.ts";
+import { commitTime, moveTree, type TreeChange, writeTree } from "./git_tree.ts";
+import { mean } from "./metrics.ts";
+import { median, runInfo, writeSection } from "./report.ts";
+
+const DATA = join(EVAL_DIR, "swebench-lite-dev", "instances.jsonl");
+/** Where `fetch` leaves bare repositories (`owner+name/repo`); override with CAIRN_BENCH_MIRRORS. */
+const MIRRORS = Deno.env.get("CAIRN_BENCH_MIRRORS") ??
+  new URL("../../.mirror/", import.meta.url).pathname;
+const MODES = ["hybrid", "lexical", "vector"] as const;
+const SYSTEMS = [...MODES, "bm25", "grep"] as const;
+/** Results asked per query: enough chunks to reach 10 distinct files most of the time. */
+const LIMIT = 50;
+
+type System = typeof SYSTEMS[number];
+
+interface Instance {
+  id: string;
+  repo: string;
+  base_commit: string;
+  query: string;
+}
+
+interface Ranking {
+  files: string[];
+  functions: string[];
+}
+
+/** Timings of one repository's run. */
+interface RepoRun {
+  repo: string;
+  instances: number;
+  commits: number;
+  files: number;
+  chunks: number;
+  /** Wall time of the first `cairn index`, embeddings included. */
+  firstIndexSeconds: number;
+  /** The index's own time before embeddings (scan, chunk, log, graph and text). */
+  firstChunkSeconds: number;
+  peakRssMiB: number;
+  noChangeSeconds: number;
+  /** Each move between commits: files written or removed, and `cairn index`'s wall time. */
+  moves: Array<{ files: number; seconds: number }>;
+  rankings: Record<string, Record<System, Ranking>>;
+  truncatedQueries: number;
+}
+
+/**
+ * Runs the benchmark over every repository (or those named in `only`, e.g.
+ * `psf/requests`). With CAIRN_BENCH_WORK set, finished repositories are kept
+ * there and reused by the next run, so a long run can be resumed; with
+ * CAIRN_BENCH_KEEP_STORES=1 too, the store as indexed at each base commit is
+ * kept beside them (`owner+name.stores/COMMIT`), for tuning recall offline.
+ */
+export async function benchSwebench(only: string[] = []): Promise<void> {
+  const all = (await readJsonl<Instance>(DATA)).map(({ id, repo, base_commit, query }) => ({
+    id,
+    repo,
+    base_commit,
+    query,
+  }));
+  const count = (repo: string) => all.filter((i) => i.repo === repo).length;
+  // Small repositories first: their figures arrive while the large ones index.
+  const repos = [...new Set(all.map((i) => i.repo))]
+    .filter((r) => only.length === 0 || only.includes(r))
+    .sort((a, b) => count(a) - count(b));
+  const work = Deno.env.get("CAIRN_BENCH_WORK") ??
+    await Deno.makeTempDir({ prefix: "cairn-bench-swebench-" });
+  await Deno.mkdir(work, { recursive: true });
+  const runs: RepoRun[] = [];
+  for (const repo of repos) {
+    runs.push(await cachedRun(work, repo, all.filter((i) => i.repo === repo)));
+  }
+  if (!Deno.env.get("CAIRN_BENCH_WORK")) await Deno.remove(work, { recursive: true });
+
+  // Only now read the answers.
+  const gold = new Map(
+    (await readJsonl<{ id: string; gold_files: string[]; gold_spans: Record<string, string[]> }>(
+      DATA,
+    )).map((g) => [g.id, g]),
+  );
+  const body = report(runs, gold, only);
+  console.log(body);
+  await writeSection("swebench", await runInfo(`quality ${only.join(" ")}`.trim()), body);
+}
+
+async function cachedRun(work: string, repo: string, instances: Instance[]): Promise<RepoRun> {
+  const saved = join(work, `${repo.replace("/", "+")}.json`);
+  try {
+    return JSON.parse(await Deno.readTextFile(saved)) as RepoRun;
+  } catch {
+    const run = await runRepo(work, repo, instances);
+    await Deno.writeTextFile(saved, JSON.stringify(run));
+    return run;
+  }
+}
+
+async function runRepo(work: string, repo: string, instances: Instance[]): Promise<RepoRun> {
+  const gitDir = join(MIRRORS, repo.replace("/", "+"), "repo");
+  const dir = join(work, repo.replace("/", "+"));
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  const tree = join(dir, "tree");
+  const store = join(dir, "store");
+  await Deno.mkdir(tree, { recursive: true });
+  const project = repo.split("/")[1]!;
+  const commits = await chronological(gitDir, [...new Set(instances.map((i) => i.base_commit))]);
+  const run: RepoRun = {
+    repo,
+    instances: instances.length,
+    commits: commits.length,
+    files: 0,
+    chunks: 0,
+    firstIndexSeconds: 0,
+    firstChunkSeconds: 0,
+    peakRssMiB: 0,
+    noChangeSeconds: 0,
+    moves: [],
+    rankings: {},
+    truncatedQueries: 0,
+  };
+  let previous: string | undefined;
+  for (const commit of commits) {
+    const change: TreeChange = previous
+      ? await moveTree(gitDir, previous, commit, tree)
+      : await writeTree(gitDir, commit, tree);
+    const indexed = await timedIndex(store, tree, project);
+    if (previous) {
+      run.moves.push({ files: change.written + change.removed, seconds: indexed.seconds });
+    } else {
+      run.files = indexed.report.scanned;
+      run.chunks = indexed.report.chunks;
+      run.firstIndexSeconds = indexed.seconds;
+      run.firstChunkSeconds = indexed.report.seconds;
+      run.peakRssMiB = indexed.peakRssMiB;
+      run.noChangeSeconds = (await timedIndex(store, tree, project)).seconds;
+    }
+    previous = commit;
+    const here = instances.filter((i) => i.base_commit === commit);
+    run.truncatedQueries += here.filter((i) => i.query.length > MAX_QUERY_CHARS).length;
+    Object.assign(run.rankings, await rank(store, tree, project, here, dir));
+    if (Deno.env.get("CAIRN_BENCH_KEEP_STORES") === "1") {
+      await keepStore(store, join(`${dir}.stores`, commit));
+    }
+    console.error(`${repo} ${commit.slice(0, 8)}: ${here.length} instances ranked`);
+  }
+  await Deno.remove(dir, { recursive: true });
+  return run;
+}
+
+async function keepStore(store: string, copy: string): Promise<void> {
+  await Deno.mkdir(copy, { recursive: true });
+  const output = await new Deno.Command("cp", { args: ["-a", `${store}/.`, copy] }).output();
+  if (!output.success) throw new Error(`could not copy ${store} to ${copy}`);
+}
+
+async function chronological(gitDir: string, commits: string[]): Promise<string[]> {
+  const times = new Map<string, number>();
+  for (const commit of commits) times.set(commit, await commitTime(gitDir, commit));
+  return commits.sort((a, b) => times.get(a)! - times.get(b)!);
+}
+
+interface IndexReport {
+  scanned: number;
+  chunks: number;
+  seconds: number;
+}
+
+/** Runs `cairn index --json` under GNU time for its wall time and peak memory. */
+async function timedIndex(
+  store: string,
+  tree: string,
+  project: string,
+): Promise<{ report: IndexReport; seconds: number; peakRssMiB: number }> {
+  const started = performance.now();
+  const out = await cairnMeasured([
+    "--store",
+    store,
+    "index",
+    tree,
+    "--project",
+    project,
+    "--json",
+  ]);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    report: JSON.parse(out.stdout) as IndexReport,
+    seconds,
+    peakRssMiB: out.peakRssKiB / 1024,
+  };
+}
+
+async function rank(
+  store: string,
+  tree: string,
+  project: string,
+  instances: Instance[],
+  dir: string,
+): Promise<Record<string, Record<System, Ranking>>> {
+  const batch = join(dir, "batch.jsonl");
+  await Deno.writeTextFile(
+    batch,
+    instances.flatMap((instance) =>
+      MODES.map((mode) =>
+        JSON.stringify({
+          id: `${instance.id}\t${mode}`,
+          query: instance.query.slice(0, MAX_QUERY_CHARS),
+          project,
+          include: ["code"],
+          mode,
+        })
+      )
+    ).join("\n"),
+  );
+  const answers = new Map(
+    (await recallBatch(store, batch, LIMIT)).map((answer) => [answer.id, answer.results]),
+  );
+  const baselines = await FileBaselines.build(tree);
+  return Object.fromEntries(instances.map((instance) => {
+    const ranked = Object.fromEntries(MODES.map((mode) => {
+      const results = answers.get(`${instance.id}\t${mode}`) ?? [];
+      return [mode, {
+        files: distinct(results.map((r) => r.file_path ?? "")),
+        functions: distinct(results.map((r) => `${r.file_path}::${r.name}`)),
+      }];
+    })) as Record<System, Ranking>;
+    ranked.bm25 = { files: baselines.bm25Files(instance.query, 10), functions: [] };
+    ranked.grep = { files: baselines.grepFiles(instance.query, 10), functions: [] };
+    return [instance.id, ranked];
+  }));
+}
+
+function distinct(values: string[]): string[] {
+  return [...new Set(values.filter(Boolean))];
+}
+
+interface Gold {
+  gold_files: string[];
+  gold_spans: Record<string, string[]>;
+}
+
+/** 1 when every wanted item is among the first `k`, else 0. */
+function allAt(ranked: string[], wanted: string[], k: number): number {
+  const top = new Set(ranked.slice(0, k));
+  return wanted.every((item) => top.has(item)) ? 1 : 0;
+}
+
+function report(runs: RepoRun[], gold: Map<string, Gold>, only: string[]): string {
+  const f = (x: number) => x.toFixed(3);
+  const ids = runs.flatMap((run) => Object.keys(run.rankings));
+  const withSpans = ids.filter((id) => Object.keys(gold.get(id)!.gold_spans).length > 0);
+  const spansOf = (id: string) =>
+    Object.entries(gold.get(id)!.gold_spans).flatMap(([file, names]) =>
+      names.map((name) => `${file}::${name}`)
+    );
+  const rankingOf = (id: string, system: System) =>
+    runs.find((run) => run.rankings[id])!.rankings[id]![system];
+  const names: Record<System, string> = {
+    hybrid: "cairn hybrid",
+    lexical: "cairn lexical",
+    vector: "cairn vector",
+    bm25: "BM25 whole files",
+    grep: "grep (distinct query words)",
+  };
+  const rows = SYSTEMS.map((system) => {
+    const file = [1, 3, 5, 10].map((k) =>
+      f(mean(ids.map((id) => allAt(rankingOf(id, system).files, gold.get(id)!.gold_files, k))))
+    );
+    const fn = (MODES as readonly string[]).includes(system)
+      ? [5, 10].map((k) =>
+        f(mean(withSpans.map((id) => allAt(rankingOf(id, system).functions, spansOf(id), k))))
+      )
+      : ["–", "–"];
+    return `| ${names[system]} | ${file.join(" | ")} | ${fn.join(" | ")} |`;
+  });
+  const perRepo = runs.map((run) => {
+    const moves = run.moves.map((m) => m.seconds);
+    const changed = run.moves.map((m) => m.files);
+    return `| ${run.repo} | ${run.instances} | ${run.commits} | ${run.files} | ${run.chunks} | ` +
+      `${run.firstIndexSeconds.toFixed(0)} | ${run.firstChunkSeconds.toFixed(1)} | ` +
+      `${run.peakRssMiB.toFixed(0)} | ${run.noChangeSeconds.toFixed(1)} | ` +
+      (moves.length ? `${median(changed)} / ${median(moves).toFixed(1)}` : "–") + " |";
+  });
+  const truncated = runs.reduce((sum, run) => sum + run.truncatedQueries, 0);
+  const subset = only.length ? ` (subset: ${only.join(", ")})` : "";
+  return `## SWE-bench Lite code search (dev: ${ids.length} issues${subset})
+
+Each issue's text is the query, asked over code only; a file counts at k when
+every gold file is among the first k distinct files, a function when every
+\`file::name\` gold span is among the first k distinct \`file::name\` pairs
+(${withSpans.length} issues have spans). cairn returns chunks (up to ${LIMIT});
+the baselines rank whole \`.py\` files of the same tree.
+
+| system | file Acc@1 | Acc@3 | Acc@5 | Acc@10 | function Acc@5 | Acc@10 |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+${rows.join("\n")}
+
+Indexing, per repository (wall times through the CLI, embeddings included; a
+move is the incremental \`cairn index\` after rewriting the files that differ
+between two base commits):
+
+| repository | issues | commits | files | chunks | first index s | of it before embeddings s | peak RSS MiB | no-change re-index s | move: median files / s |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${perRepo.join("\n")}
+
+${truncated} issue texts longer than cairn's query limit (${MAX_QUERY_CHARS} characters) were cut to it.`;
+}
