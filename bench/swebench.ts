@@ -62,7 +62,8 @@ interface RepoRun {
  * `psf/requests`). With CAIRN_BENCH_WORK set, finished repositories are kept
  * there and reused by the next run, so a long run can be resumed; with
  * CAIRN_BENCH_KEEP_STORES=1 too, the store as indexed at each base commit is
- * kept beside them (`owner+name.stores/COMMIT`), for tuning recall offline.
+ * kept beside them (`owner+name.stores/COMMIT`), and CAIRN_BENCH_RESCORE=1 asks
+ * cairn again over those kept stores without indexing (for changes to recall).
  */
 export async function benchSwebench(only: string[] = []): Promise<void> {
   const all = (await readJsonl<Instance>(DATA)).map(({ id, repo, base_commit, query }) => ({
@@ -99,8 +100,10 @@ export async function benchSwebench(only: string[] = []): Promise<void> {
 async function cachedRun(work: string, repo: string, instances: Instance[]): Promise<RepoRun> {
   const saved = join(work, `${repo.replace("/", "+")}.json`);
   try {
-    return JSON.parse(await Deno.readTextFile(saved)) as RepoRun;
-  } catch {
+    const run = JSON.parse(await Deno.readTextFile(saved)) as RepoRun;
+    return Deno.env.get("CAIRN_BENCH_RESCORE") === "1" ? await rescore(work, run, instances) : run;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
     const run = await runRepo(work, repo, instances);
     await Deno.writeTextFile(saved, JSON.stringify(run));
     return run;
@@ -111,6 +114,7 @@ async function runRepo(work: string, repo: string, instances: Instance[]): Promi
   const gitDir = join(MIRRORS, repo.replace("/", "+"), "repo");
   const dir = join(work, repo.replace("/", "+"));
   await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await Deno.remove(`${dir}.stores`, { recursive: true }).catch(() => {});
   const tree = join(dir, "tree");
   const store = join(dir, "store");
   await Deno.mkdir(tree, { recursive: true });
@@ -201,6 +205,7 @@ async function timedIndex(
   };
 }
 
+/** cairn's rankings (every mode) and the baselines' for the instances at the tree's commit. */
 async function rank(
   store: string,
   tree: string,
@@ -208,6 +213,22 @@ async function rank(
   instances: Instance[],
   dir: string,
 ): Promise<Record<string, Record<System, Ranking>>> {
+  const ranked = await rankWithCairn(store, project, instances, dir);
+  const baselines = await FileBaselines.build(tree);
+  for (const instance of instances) {
+    const files = ranked[instance.id]!;
+    files.bm25 = { files: baselines.bm25Files(instance.query, 10), functions: [] };
+    files.grep = { files: baselines.grepFiles(instance.query, 10), functions: [] };
+  }
+  return ranked as Record<string, Record<System, Ranking>>;
+}
+
+async function rankWithCairn(
+  store: string,
+  project: string,
+  instances: Instance[],
+  dir: string,
+): Promise<Record<string, Partial<Record<System, Ranking>>>> {
   const batch = join(dir, "batch.jsonl");
   await Deno.writeTextFile(
     batch,
@@ -226,19 +247,32 @@ async function rank(
   const answers = new Map(
     (await recallBatch(store, batch, LIMIT)).map((answer) => [answer.id, answer.results]),
   );
-  const baselines = await FileBaselines.build(tree);
-  return Object.fromEntries(instances.map((instance) => {
-    const ranked = Object.fromEntries(MODES.map((mode) => {
+  return Object.fromEntries(instances.map((instance) => [
+    instance.id,
+    Object.fromEntries(MODES.map((mode) => {
       const results = answers.get(`${instance.id}\t${mode}`) ?? [];
       return [mode, {
         files: distinct(results.map((r) => r.file_path ?? "")),
         functions: distinct(results.map((r) => `${r.file_path}::${r.name}`)),
       }];
-    })) as Record<System, Ranking>;
-    ranked.bm25 = { files: baselines.bm25Files(instance.query, 10), functions: [] };
-    ranked.grep = { files: baselines.grepFiles(instance.query, 10), functions: [] };
-    return [instance.id, ranked];
-  }));
+    })),
+  ]));
+}
+
+/**
+ * Asks cairn again over the stores a run kept (CAIRN_BENCH_KEEP_STORES), as
+ * they were at each base commit, and replaces its rankings; the baselines and
+ * the index timings stay those of the run. For changes to recall alone.
+ */
+async function rescore(work: string, run: RepoRun, instances: Instance[]): Promise<RepoRun> {
+  const stores = join(work, `${run.repo.replace("/", "+")}.stores`);
+  const project = run.repo.split("/")[1]!;
+  for (const commit of new Set(instances.map((i) => i.base_commit))) {
+    const here = instances.filter((i) => i.base_commit === commit);
+    const ranked = await rankWithCairn(join(stores, commit), project, here, work);
+    for (const instance of here) Object.assign(run.rankings[instance.id]!, ranked[instance.id]);
+  }
+  return run;
 }
 
 function distinct(values: string[]): string[] {

@@ -35,9 +35,11 @@ try {
         project: q.project,
         limit: LIMIT,
       }).map((h) => h.id);
-      const context = app.text.searchContext(q.query, { project: q.project, limit: LIMIT }).map((
-        h,
-      ) => h.id);
+      const context = app.text.searchContext(q.query, {
+        source: "memory",
+        project: q.project,
+        limit: LIMIT,
+      }).map((h) => h.ids[0]!);
       lists.push({ id: q.id, vector, lexical, context });
     }
     for (

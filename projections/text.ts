@@ -14,6 +14,16 @@ export interface TextHit {
   score: number;
 }
 
+/**
+ * One hit of the context index: documents found together by the words around
+ * them (a memory with its neighbouring turns; the chunks of one file), all at
+ * the hit's rank.
+ */
+export interface ContextHit {
+  ids: string[];
+  score: number;
+}
+
 /** What to search and where. */
 export interface TextSearchOptions {
   sources: TextSource[];
@@ -27,6 +37,9 @@ type Meta = { id: string; project: string | null };
 const tokenize = (text: string) => codeTokens(text);
 // BM25+ with coordination ranked best on locomo-dev (docs/lexical.md): nDCG@10 0.512 vs 0.488 plain.
 const RANKING: Bm25Options = { k1: 1.2, b: 0.75, delta: 0.5, coord: true };
+// Code is asked with long texts (an issue, a stack trace): coordination then favours the longest
+// chunks and files, and plain BM25 ranked better on swebench-lite-dev (docs/decisions.md).
+const CODE_RANKING: Bm25Options = { k1: 1.2, b: 0.75 };
 
 /**
  * The lexical (BM25) index of memories, code chunks and session turns, one
@@ -41,12 +54,15 @@ export class TextProjection implements Projection {
   #files = new Map<string, Set<string>>();
   #indexes: Record<TextSource, Bm25Index<Meta>> = {
     memory: new Bm25Index(tokenize, RANKING),
-    code: new Bm25Index(tokenize, RANKING),
+    code: new Bm25Index(tokenize, CODE_RANKING),
     turn: new Bm25Index(tokenize, RANKING),
   };
   #threads = new Threads();
   /** Each threaded memory with its neighbours' text: a turn is found by what surrounds it. */
   #context = new Bm25Index<Meta>(tokenize, RANKING);
+  /** Each code file as one document: a chunk is found by what the rest of its file says. */
+  #wholeFiles = new Bm25Index<{ file: string; project: string | null }>(tokenize, CODE_RANKING);
+  #staleFiles = new Set<string>();
 
   private constructor(private readonly store: TextStore, private readonly blobs: BlobStore) {}
 
@@ -55,6 +71,7 @@ export class TextProjection implements Projection {
     const { store, docs } = await TextStore.open(dir);
     const projection = new TextProjection(store, blobs);
     for (const doc of docs.values()) projection.#put(doc);
+    projection.#refreshWholeFiles();
     return projection;
   }
 
@@ -76,6 +93,7 @@ export class TextProjection implements Projection {
         ops.push(op);
       }
     }
+    this.#refreshWholeFiles();
     await this.store.append(ops, () => this.#docs.values());
   }
 
@@ -100,17 +118,29 @@ export class TextProjection implements Projection {
   }
 
   /**
-   * Memories found through their thread: each is indexed together with the
-   * memories before and after it in the same conversation, so a question whose
-   * words are spread over neighbouring turns still finds them.
+   * Documents found through what surrounds them: a memory through its thread
+   * (indexed together with the memories before and after it in the same
+   * conversation, so a question whose words are spread over neighbouring
+   * turns still finds them); code chunks through their whole file (every
+   * chunk of a matching file, at the file's rank). Sessions have none.
    */
-  searchContext(query: string, options: Omit<TextSearchOptions, "sources">): TextHit[] {
+  searchContext(
+    query: string,
+    options: Omit<TextSearchOptions, "sources"> & { source: TextSource },
+  ): ContextHit[] {
     const project = options.project;
     const accept = project == null
       ? undefined
-      : (meta: Meta) => meta.project === project || meta.project === null;
-    return this.#context.search(query, options.limit, accept)
-      .map((hit) => ({ source: "memory" as const, id: hit.meta.id, score: hit.score }));
+      : (meta: { project: string | null }) => meta.project === project || meta.project === null;
+    if (options.source === "memory") {
+      return this.#context.search(query, options.limit, accept)
+        .map((hit) => ({ ids: [hit.meta.id], score: hit.score }));
+    }
+    if (options.source !== "code") return [];
+    return this.#wholeFiles.search(query, options.limit, accept).map((hit) => ({
+      ids: [...this.#files.get(hit.meta.file) ?? []].map((key) => this.#docs.get(key)!.id),
+      score: hit.score,
+    }));
   }
 
   /** The indexed texts of a document (chunk: name, path, text; turn: text), by its key. */
@@ -123,6 +153,8 @@ export class TextProjection implements Projection {
     this.#files.clear();
     this.#threads.clear();
     this.#context.clear();
+    this.#wholeFiles.clear();
+    this.#staleFiles.clear();
     for (const index of Object.values(this.#indexes)) index.clear();
     await this.store.reset();
   }
@@ -224,6 +256,7 @@ export class TextProjection implements Projection {
       for (const key of around) this.#refreshContext(key);
     }
     if (doc.file !== undefined) {
+      this.#staleFiles.add(doc.file);
       let keys = this.#files.get(doc.file);
       if (!keys) this.#files.set(doc.file, keys = new Set());
       keys.add(doc.key);
@@ -242,6 +275,21 @@ export class TextProjection implements Projection {
     });
   }
 
+  /** Rebuilds the whole-file documents of the files whose chunks changed. */
+  #refreshWholeFiles(): void {
+    for (const file of this.#staleFiles) {
+      const chunks = [...this.#files.get(file) ?? []].map((key) => this.#docs.get(key)!);
+      if (chunks.length === 0) {
+        this.#wholeFiles.delete(file);
+        continue;
+      }
+      const [, path = ""] = chunks[0]!.fields;
+      const text = [path, ...chunks.map((chunk) => chunk.fields[2] ?? "")].join("\n");
+      this.#wholeFiles.set(file, text, { file, project: chunks[0]!.project });
+    }
+    this.#staleFiles.clear();
+  }
+
   #remove(key: string): void {
     const doc = this.#docs.get(key);
     if (!doc) return;
@@ -254,6 +302,7 @@ export class TextProjection implements Projection {
       }
     }
     if (doc.file === undefined) return;
+    this.#staleFiles.add(doc.file);
     const keys = this.#files.get(doc.file)!;
     keys.delete(key);
     if (keys.size === 0) this.#files.delete(doc.file);

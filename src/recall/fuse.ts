@@ -27,6 +27,9 @@ export const DEFAULT_WEIGHTS: SignalWeights = {
  */
 export const RRF_K = 5;
 
+/** A ranked list, best first: each entry one id, or ids that share a rank (the chunks of a file). */
+export type RankedList = readonly (string | readonly string[])[];
+
 /** One candidate's fused score and the parts it came from. */
 export interface Fused {
   id: string;
@@ -40,18 +43,20 @@ export interface Fused {
  * its items; the sum orders the candidates (ties by id, so the order is stable).
  */
 export function reciprocalRankFusion(
-  lists: Partial<Record<Signal, readonly string[]>>,
+  lists: Partial<Record<Signal, RankedList>>,
   weights: SignalWeights = DEFAULT_WEIGHTS,
   k = RRF_K,
 ): Fused[] {
   const fused = new Map<string, Fused>();
-  for (const [signal, ids] of Object.entries(lists) as Array<[Signal, readonly string[]]>) {
-    ids.forEach((id, index) => {
-      const entry = fused.get(id) ?? { id, score: 0, ranks: {} };
-      if (entry.ranks[signal] !== undefined) return;
-      entry.ranks[signal] = index + 1;
-      entry.score += weights[signal] / (k + index + 1);
-      fused.set(id, entry);
+  for (const [signal, list] of Object.entries(lists) as Array<[Signal, RankedList]>) {
+    list.forEach((ids, index) => {
+      for (const id of typeof ids === "string" ? [ids] : ids) {
+        const entry = fused.get(id) ?? { id, score: 0, ranks: {} };
+        if (entry.ranks[signal] !== undefined) continue;
+        entry.ranks[signal] = index + 1;
+        entry.score += weights[signal] / (k + index + 1);
+        fused.set(id, entry);
+      }
     });
   }
   return [...fused.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));

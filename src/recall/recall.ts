@@ -1,6 +1,7 @@
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import {
   DEFAULT_WEIGHTS,
+  type RankedList,
   reciprocalRankFusion,
   type Signal,
   type SignalWeights,
@@ -25,6 +26,8 @@ export const MAX_QUERY_CHARS = 4096;
 export const MAX_RESULTS = 50;
 /** How many candidates each list contributes before fusion. */
 const CANDIDATES = 50;
+/** How many of the best whole files lend their rank to their chunks. */
+const CONTEXT_FILES = 10;
 /** How many of the best fused hits seed the graph walk. */
 const SEEDS = 8;
 
@@ -41,7 +44,7 @@ export interface RecallDeps {
 interface Lists {
   vector: string[];
   lexical: string[];
-  context: string[];
+  context: Array<string | string[]>;
   graph: string[];
   distance: Map<string, number>;
   lexicalScore: Map<string, number>;
@@ -107,15 +110,21 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       entry.lexical.push(hit.id);
       entry.lexicalScore.set(hit.id, hit.score);
     }
-    if (source === "memory" && request.mode !== "vector") {
+    if (request.mode !== "vector") {
+      // A file lifts the chunks the other lists found in it; it does not flood
+      // the answer with every chunk it holds.
+      const found = new Set([...entry.vector, ...entry.lexical]);
       for (
         const hit of deps.lexical.searchContext(request.query, {
+          source,
           project: request.project ?? null,
-          limit: CANDIDATES,
+          limit: source === "code" ? CONTEXT_FILES : CANDIDATES,
         })
       ) {
-        entry.context.push(hit.id);
-        entry.contextScore.set(hit.id, hit.score);
+        const ids = source === "code" ? hit.ids.filter((id) => found.has(id)) : hit.ids;
+        if (ids.length === 0) continue;
+        entry.context.push(ids);
+        for (const id of ids) entry.contextScore.set(id, hit.score);
       }
     }
     lists.set(source, entry);
@@ -127,7 +136,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
 
   const ranked: RankedHit[] = [];
   for (const [source, entry] of lists) {
-    const signals: Partial<Record<Signal, string[]>> = {};
+    const signals: Partial<Record<Signal, RankedList>> = {};
     if (request.mode !== "lexical") signals.vector = entry.vector;
     if (request.mode !== "vector") {
       signals.lexical = entry.lexical;

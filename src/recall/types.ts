@@ -12,11 +12,15 @@ export interface LexicalSearch {
     query: string,
     options: { sources: Source[]; project?: string | null; limit: number },
   ): Array<{ source: Source; id: string; score: number }>;
-  /** Memories matched together with their neighbouring turns (see the text projection). */
+  /**
+   * Documents matched through what surrounds them, in groups ranked together:
+   * a memory with its neighbouring turns, the chunks of a whole file (see the
+   * text projection).
+   */
   searchContext(
     query: string,
-    options: { project?: string | null; limit: number },
-  ): Array<{ id: string; score: number }>;
+    options: { source: Source; project?: string | null; limit: number },
+  ): Array<{ ids: string[]; score: number }>;
 }
 
 /** The vector index as recall uses it; ids come back as `<source>:<id>`. */

@@ -233,7 +233,9 @@ Deno.test("TextProjection.searchContext() finds a turn by words its neighbours h
       turn("z", "pottery studio downtown", "chat-2"),
     ));
     const ids = (query: string) =>
-      projection.searchContext(query, { project: "p", limit: 3 }).map((h) => h.id);
+      projection.searchContext(query, { source: "memory", project: "p", limit: 3 }).map((h) =>
+        h.ids[0]
+      );
     // "b" never says pottery, but its neighbour does: in context it matches both words.
     assert.deepEqual(ids("pottery summer").slice(0, 2).sort(), ["a", "b"]);
     assert.ok(!ids("pottery summer").includes("z") || ids("pottery summer").indexOf("z") > 1);
@@ -242,5 +244,52 @@ Deno.test("TextProjection.searchContext() finds a turn by words its neighbours h
     assert.equal(ids("pottery summer")[0], "z", "b lost its pottery neighbour");
   } finally {
     await projection.close();
+  }
+});
+
+Deno.test("TextProjection.searchContext() finds code chunks through their whole file, and follows re-indexing", async () => {
+  await using tmp = await tempDir();
+  const blobs = new BlobStore(join(tmp.path, "blobs"));
+  const projection = await TextProjection.open(join(tmp.path, "text"), blobs);
+  try {
+    await projection.apply(stored(
+      await fileIndexed(blobs, "p", "src/hooks.py", [
+        { id: "h1", name: "register_hook", text: "def register_hook(event, hook): ..." },
+        { id: "h2", name: "dispatch", text: "def dispatch(response): call every callback" },
+      ]),
+      await fileIndexed(blobs, "p", "src/other.py", [
+        { id: "o1", name: "register", text: "def register(plugin): ..." },
+      ]),
+      await fileIndexed(blobs, "q", "src/hooks.py", [
+        { id: "q1", name: "register_hook", text: "hook callback" },
+      ]),
+    ));
+    const files = (query: string) =>
+      projection.searchContext(query, { source: "code", project: "p", limit: 5 }).map((hit) =>
+        [...hit.ids].sort()
+      );
+    // No chunk says both "hook" and "callback"; the file hooks.py does, and brings both chunks.
+    assert.deepEqual(files("hook callback"), [["h1", "h2"]]);
+    await projection.apply(stored(
+      await fileIndexed(blobs, "p", "src/hooks.py", [
+        { id: "h3", name: "register_hook", text: "def register_hook(event, hook): ..." },
+      ]),
+    ));
+    assert.deepEqual(files("hook callback"), [["h3"]]);
+    assert.deepEqual(files("callback"), [], "the re-indexed file no longer says callback");
+    assert.deepEqual(projection.searchContext("hook", { source: "turn", limit: 5 }), []);
+  } finally {
+    await projection.close();
+  }
+  const reopened = await TextProjection.open(join(tmp.path, "text"), blobs);
+  try {
+    assert.deepEqual(
+      reopened.searchContext("hook event", { source: "code", project: "p", limit: 5 })
+        .map((hit) => hit.ids),
+      [["h3"]],
+      "whole files are rebuilt on open",
+    );
+  } finally {
+    await reopened.close();
   }
 });

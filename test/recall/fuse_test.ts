@@ -32,3 +32,16 @@ Deno.test("zScores() centres and scales, and maps a flat list to zeros", () => {
   assert.deepEqual(zScores([5, 5]), [0, 0]);
   assert.deepEqual(zScores([]), []);
 });
+
+Deno.test("reciprocalRankFusion() gives every id of a group the group's rank", () => {
+  const fused = reciprocalRankFusion(
+    { context: [["a", "b"], "c"] },
+    { vector: 0, lexical: 0, context: 1, graph: 0 },
+    60,
+  );
+  assert.deepEqual(fused.map((f) => [f.id, f.score, f.ranks.context]), [
+    ["a", 1 / 61, 1],
+    ["b", 1 / 61, 1],
+    ["c", 1 / 62, 2],
+  ]);
+});
