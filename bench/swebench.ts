@@ -239,6 +239,7 @@ async function rankWithCairn(
           query: instance.query.slice(0, MAX_QUERY_CHARS),
           project,
           include: ["code"],
+          language: "python",
           mode,
         })
       )
@@ -330,7 +331,8 @@ function report(runs: RepoRun[], gold: Map<string, Gold>, only: string[]): strin
   const subset = only.length ? ` (subset: ${only.join(", ")})` : "";
   return `## SWE-bench Lite code search (dev: ${ids.length} issues${subset})
 
-Each issue's text is the query, asked over code only; a file counts at k when
+Each issue's text is the query, asked over the repository's Python code (\`include: code,
+language: python\`, as the baselines read \`.py\` files); a file counts at k when
 every gold file is among the first k distinct files, a function when every
 \`file::name\` gold span is among the first k distinct \`file::name\` pairs
 (${withSpans.length} issues have spans). cairn returns chunks (up to ${LIMIT});

@@ -52,6 +52,7 @@ for await (const entry of Deno.readDir(work)) {
             query: instance.query.slice(0, MAX_QUERY_CHARS),
             project: repo.split("/")[1]!,
             sources: ["code"],
+            language: "python",
             limit: 50,
             mode: "hybrid",
             weights,

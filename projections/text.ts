@@ -63,6 +63,7 @@ export class TextProjection implements Projection {
   /** Each code file as one document: a chunk is found by what the rest of its file says. */
   #wholeFiles = new Bm25Index<{ file: string; project: string | null }>(tokenize, CODE_RANKING);
   #staleFiles = new Set<string>();
+  #codePaths = new Map<string, string>();
 
   private constructor(private readonly store: TextStore, private readonly blobs: BlobStore) {}
 
@@ -143,6 +144,11 @@ export class TextProjection implements Projection {
     }));
   }
 
+  /** The path of an indexed code chunk, relative to its project's root. */
+  codePath(id: string): string | undefined {
+    return this.#codePaths.get(id);
+  }
+
   /** The indexed texts of a document (chunk: name, path, text; turn: text), by its key. */
   fields(key: string): readonly string[] | undefined {
     return this.#docs.get(key)?.fields;
@@ -155,6 +161,7 @@ export class TextProjection implements Projection {
     this.#context.clear();
     this.#wholeFiles.clear();
     this.#staleFiles.clear();
+    this.#codePaths.clear();
     for (const index of Object.values(this.#indexes)) index.clear();
     await this.store.reset();
   }
@@ -256,6 +263,7 @@ export class TextProjection implements Projection {
       for (const key of around) this.#refreshContext(key);
     }
     if (doc.file !== undefined) {
+      this.#codePaths.set(doc.id, doc.fields[1]!);
       this.#staleFiles.add(doc.file);
       let keys = this.#files.get(doc.file);
       if (!keys) this.#files.set(doc.file, keys = new Set());
@@ -302,6 +310,7 @@ export class TextProjection implements Projection {
       }
     }
     if (doc.file === undefined) return;
+    this.#codePaths.delete(doc.id);
     this.#staleFiles.add(doc.file);
     const keys = this.#files.get(doc.file)!;
     keys.delete(key);

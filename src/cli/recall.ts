@@ -5,6 +5,7 @@ import type { SignalWeights } from "../recall/fuse.ts";
 import type { RecallRequest, Source } from "../recall/types.ts";
 import { UserError } from "../service/errors.ts";
 import { parseJsonl } from "../service/jsonl.ts";
+import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
@@ -12,12 +13,17 @@ import { withCairn } from "./with_cairn.ts";
 const INCLUDE: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
 const Include = z.enum(["memories", "code", "sessions"]);
 const Mode = z.enum(["hybrid", "vector", "lexical"]);
+const Language = z.string().refine(
+  (name) => LANGUAGE_NAMES.includes(name),
+  { error: `language is one of ${LANGUAGE_NAMES.join(", ")}` },
+);
 
 const BatchLine = z.object({
   id: z.string().min(1),
   query: z.string().min(1).max(MAX_QUERY_CHARS),
   project: z.string().min(1).nullable().optional(),
   include: z.array(Include).min(1).optional(),
+  language: Language.optional(),
   mode: Mode.optional(),
 });
 
@@ -25,13 +31,15 @@ const BatchLine = z.object({
 export const recallCommand: Command = {
   name: "recall",
   summary: "answer a question from memories, code and past sessions (hybrid search)",
-  usage: "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--limit N] " +
+  usage:
+    "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--language L] [--limit N] " +
     "[--mode hybrid|vector|lexical] [--weights vector=0.4,lexical=0.15,context=0.15,graph=0.45] " +
     "[--as-of DATE] [--valid-at DATE] [--format markdown|json|debug]\n       cairn recall --batch FILE.jsonl [--limit N] --format jsonl",
   async run(context) {
     const { values, positionals } = parseCommandArgs(context.args, {
       project: { type: "string" },
       include: { type: "string" },
+      language: { type: "string" },
       limit: { type: "string" },
       mode: { type: "string" },
       weights: { type: "string" },
@@ -55,6 +63,7 @@ export const recallCommand: Command = {
             sources: (line.include ?? ["memories", "code", "sessions"]).map((name) =>
               INCLUDE[name]!
             ),
+            ...(line.language ? { language: line.language } : {}),
             limit,
             mode: line.mode ?? "hybrid",
           });
@@ -81,6 +90,7 @@ export const recallCommand: Command = {
       query,
       project: values.project ?? null,
       sources: parseInclude(values.include),
+      ...(values.language ? { language: parseLanguage(values.language) } : {}),
       limit,
       mode: Mode.parse(values.mode ?? "hybrid"),
       ...(values.weights ? { weights: parseWeights(values.weights) } : {}),
@@ -114,6 +124,13 @@ function parseInclude(text: string | undefined): Source[] {
     if (!source) throw new UsageError(`--include takes memories, code and sessions, not "${name}"`);
     return source;
   });
+}
+
+function parseLanguage(name: string): string {
+  if (!LANGUAGE_NAMES.includes(name)) {
+    throw new UsageError(`--language is one of ${LANGUAGE_NAMES.join(", ")}, not "${name}"`);
+  }
+  return name;
 }
 
 const SIGNALS = ["vector", "lexical", "context", "graph"] as const;

@@ -30,6 +30,8 @@ const CANDIDATES = 50;
 const CONTEXT_FILES = 10;
 /** How many of the best fused hits seed the graph walk. */
 const SEEDS = 8;
+/** How many times more candidates are fetched when a filter (language) drops some. */
+const FILTER_OVERFETCH = 4;
 
 /** What recall reads from. `vectors` and `embedQuery` are absent while no model is loaded. */
 export interface RecallDeps {
@@ -37,6 +39,8 @@ export interface RecallDeps {
   lexical: LexicalSearch;
   vectors?: VectorSearch;
   embedQuery?: (query: string) => Promise<Float32Array>;
+  /** The language of a code chunk (for the `language` filter). */
+  languageOf?: (chunkId: string) => string | undefined;
   /** Documents still waiting for their vectors, by source. */
   pendingVectors?: () => number;
 }
@@ -76,11 +80,15 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     );
   }
 
+  const keep = (source: Source, id: string) =>
+    source !== "code" || request.language === undefined ||
+    deps.languageOf?.(id) === request.language;
+  const fetch = request.language === undefined ? 1 : FILTER_OVERFETCH;
   const lists = new Map<Source, Lists>();
   const lexicalHits = request.mode === "vector" ? [] : deps.lexical.search(request.query, {
     sources: request.sources,
     project: request.project ?? null,
-    limit: CANDIDATES * request.sources.length,
+    limit: CANDIDATES * request.sources.length * fetch,
   });
   for (const source of request.sources) {
     const entry: Lists = {
@@ -97,16 +105,18 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       for (
         const hit of deps.vectors.search(source, queryVector, {
           project: request.project ?? null,
-          limit: CANDIDATES,
+          limit: CANDIDATES * fetch,
         })
       ) {
         const id = hit.id.slice(source.length + 1);
+        if (!keep(source, id) || entry.vector.length >= CANDIDATES) continue;
         entry.vector.push(id);
         entry.distance.set(id, hit.distance);
       }
     }
     for (const hit of lexicalHits) {
       if (hit.source !== source || entry.lexical.length >= CANDIDATES) continue;
+      if (!keep(source, hit.id)) continue;
       entry.lexical.push(hit.id);
       entry.lexicalScore.set(hit.id, hit.score);
     }
@@ -118,7 +128,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
         const hit of deps.lexical.searchContext(request.query, {
           source,
           project: request.project ?? null,
-          limit: source === "code" ? CONTEXT_FILES : CANDIDATES,
+          limit: source === "code" ? CONTEXT_FILES * fetch : CANDIDATES,
         })
       ) {
         const ids = source === "code" ? hit.ids.filter((id) => found.has(id)) : hit.ids;
@@ -132,6 +142,9 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
 
   if (request.mode === "hybrid" && weights.graph > 0) {
     await addGraphLists(deps.graph, lists, weights);
+    for (const [source, entry] of lists) {
+      entry.graph = entry.graph.filter((id) => keep(source, id));
+    }
   }
 
   const ranked: RankedHit[] = [];

@@ -38,6 +38,8 @@ export interface RecallRequest {
   /** Search within this project (plus global memories); all projects when absent. */
   project?: string | null;
   sources: Source[];
+  /** Only code in this language (`python`, `markdown`, …); memories and turns are not filtered. */
+  language?: string;
   limit: number;
   mode: RecallMode;
   weights?: Partial<SignalWeights>;

@@ -11,6 +11,7 @@ import { GraphOps } from "./graph_ops.ts";
 import { Memories } from "./memories.ts";
 import { storeLayout } from "./paths.ts";
 import { RecallService } from "./recall_service.ts";
+import { languageOfPath } from "../ingest/code/source_file.ts";
 import { Sessions } from "./sessions.ts";
 import { Store, type StoreOptions } from "./store.ts";
 
@@ -73,6 +74,10 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
         lexical: text!,
         vectors: vectors!,
         embedQuery: (query) => embedder.embedQuery(query),
+        languageOf: (id) => {
+          const path = text!.codePath(id);
+          return path === undefined ? undefined : languageOfPath(path);
+        },
         pendingVectors,
       },
       memories,

@@ -38,6 +38,22 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
   assert.equal(recalled.code, 0, recalled.stderr);
   assert.match(recalled.stdout, /src\/hooks\.py:4-6 `Request\.register_hook`/);
 
+  const typescriptOnly = await cli([
+    ...store,
+    "recall",
+    "register a callback hook",
+    "--include",
+    "code",
+    "--language",
+    "typescript",
+  ]);
+  assert.equal(typescriptOnly.code, 0, typescriptOnly.stderr);
+  assert.match(typescriptOnly.stdout, /src\/retry\.ts/);
+  assert.doesNotMatch(typescriptOnly.stdout, /hooks\.py/, "--language keeps code of that language");
+  const misspelt = await cli([...store, "recall", "hook", "--language", "pyhton"]);
+  assert.equal(misspelt.code, 2);
+  assert.match(misspelt.stderr, /--language is one of typescript, .*python.*, not "pyhton"/);
+
   const again = await cli([...store, "index", repo]);
   assert.match(again.stdout, /0 files indexed, 2 unchanged, 0 removed, 1 skipped/);
   assert.match(again.stdout, /skipped: may hold secrets \(1\)/);

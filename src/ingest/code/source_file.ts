@@ -1,5 +1,5 @@
 import { chunkCode, type CodeReference, ParseTimeoutError } from "./chunk.ts";
-import { languageOf, loadLanguage } from "./languages.ts";
+import { languageOf, LANGUAGES, loadLanguage } from "./languages.ts";
 import type { TextChunk } from "./pieces.ts";
 import { chunkMarkdown, chunkText } from "./prose.ts";
 
@@ -8,6 +8,20 @@ export interface ChunkedFile {
   language: string;
   chunks: TextChunk[];
   references: CodeReference[];
+}
+
+const MARKDOWN = /\.(md|markdown|mdx)$/i;
+
+/** Every language a chunk can be filed under, for filters and their error messages. */
+export const LANGUAGE_NAMES: readonly string[] = [
+  ...LANGUAGES.map((language) => language.id),
+  "markdown",
+  "text",
+];
+
+/** The language cairn files a path under: a tree-sitter language, `markdown`, or `text`. */
+export function languageOfPath(path: string): string {
+  return languageOf(path)?.id ?? (MARKDOWN.test(path) ? "markdown" : "text");
 }
 
 /**
@@ -29,7 +43,7 @@ export async function chunkFile(
       return { reason: `parser failed (${(error as Error).message})` };
     }
   }
-  if (/\.(md|markdown|mdx)$/i.test(path)) {
+  if (MARKDOWN.test(path)) {
     return { language: "markdown", chunks: chunkMarkdown(text, path), references: [] };
   }
   return { language: "text", chunks: chunkText(text, path), references: [] };
