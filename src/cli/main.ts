@@ -22,7 +22,7 @@ import { recallCommand } from "./recall.ts";
 import { reembedCommand } from "./reembed.ts";
 import { remember } from "./remember.ts";
 import { revise } from "./revise.ts";
-import { search, searchText } from "./search.ts";
+import { search, searchCode, searchText } from "./search.ts";
 import { replay } from "./replay.ts";
 import { serve } from "./serve.ts";
 import { status } from "./status.ts";
@@ -33,6 +33,7 @@ export const commands: readonly Command[] = [
   recallCommand,
   search,
   searchText,
+  searchCode,
   remember,
   revise,
   forget,

@@ -6,6 +6,7 @@ import type { RecallRequest, Source } from "../recall/types.ts";
 import { UserError } from "../service/errors.ts";
 import { parseJsonl } from "../service/jsonl.ts";
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
+import { checkLanguage, checkPathPrefix } from "../service/code_filters.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
@@ -31,15 +32,19 @@ const BatchLine = z.object({
 export const recallCommand: Command = {
   name: "recall",
   summary: "answer a question from memories, code and past sessions (hybrid search)",
-  usage:
-    "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--language L] [--limit N] " +
-    "[--mode hybrid|vector|lexical] [--weights vector=0.4,lexical=0.15,context=0.15,graph=0.45] " +
-    "[--as-of DATE] [--valid-at DATE] [--format markdown|json|debug]\n       cairn recall --batch FILE.jsonl [--limit N] --format jsonl",
+  usage: "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--language L] " +
+    "[--path PREFIX] [--limit N] [--mode hybrid|vector|lexical] " +
+    "[--weights vector=0.4,lexical=0.15,context=0.15,graph=0.45] " +
+    "[--as-of DATE] [--valid-at DATE] [--format markdown|json|debug]\n" +
+    "       cairn recall --batch FILE.jsonl [--limit N] --format jsonl\n\n" +
+    "  --language  only code in this language (python, typescript, markdown, ...)\n" +
+    "  --path      only code under this folder or file of the project, like src/auth",
   async run(context) {
     const { values, positionals } = parseCommandArgs(context.args, {
       project: { type: "string" },
       include: { type: "string" },
       language: { type: "string" },
+      path: { type: "string" },
       limit: { type: "string" },
       mode: { type: "string" },
       weights: { type: "string" },
@@ -90,7 +95,8 @@ export const recallCommand: Command = {
       query,
       project: values.project ?? null,
       sources: parseInclude(values.include),
-      ...(values.language ? { language: parseLanguage(values.language) } : {}),
+      ...(values.language ? { language: checkLanguage(values.language) } : {}),
+      ...(values.path ? { pathPrefix: checkPathPrefix(values.path) } : {}),
       limit,
       mode: Mode.parse(values.mode ?? "hybrid"),
       ...(values.weights ? { weights: parseWeights(values.weights) } : {}),
@@ -124,13 +130,6 @@ function parseInclude(text: string | undefined): Source[] {
     if (!source) throw new UsageError(`--include takes memories, code and sessions, not "${name}"`);
     return source;
   });
-}
-
-function parseLanguage(name: string): string {
-  if (!LANGUAGE_NAMES.includes(name)) {
-    throw new UsageError(`--language is one of ${LANGUAGE_NAMES.join(", ")}, not "${name}"`);
-  }
-  return name;
 }
 
 const SIGNALS = ["vector", "lexical", "context", "graph"] as const;

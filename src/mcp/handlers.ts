@@ -7,6 +7,8 @@ import { z } from "zod";
 import { BlobError } from "../../events/blobs.ts";
 import { ModelMismatchError } from "../../projections/vectors/vectors_projection.ts";
 import { memoryLine } from "../cli/memory_format.ts";
+import { statusLines } from "../cli/index.ts";
+import { checkPathPrefix } from "../service/code_filters.ts";
 import { EmbedderError } from "../embed/embedder.ts";
 import { checkAllowedPath } from "./allowed_roots.ts";
 import { formatJson, formatMarkdown } from "../recall/format.ts";
@@ -43,13 +45,16 @@ function answer(text: string, structuredContent: Record<string, unknown>): ToolR
   return { content: [{ type: "text", text }], structuredContent };
 }
 
-function searchWith(mode: RecallMode | undefined): Handler {
+/** A search tool: recall in one mode (or the one asked), over the sources asked or `only` these. */
+function searchWith(mode: RecallMode | undefined, only?: Source[]): Handler {
   return async (cairn, args) => {
     const include = (args.include as string[] | undefined) ?? ["memories", "code", "sessions"];
     const result = await cairn.recall.run({
       query: args.query as string,
       project: (args.project as string | undefined) ?? null,
-      sources: include.map((name) => SOURCES[name]!),
+      sources: only ?? include.map((name) => SOURCES[name]!),
+      ...(args.language ? { language: args.language as string } : {}),
+      ...(args.path ? { pathPrefix: checkPathPrefix(args.path as string) } : {}),
       limit: (args.limit as number | undefined) ?? 10,
       mode: mode ?? (args.mode as RecallMode | undefined) ?? "hybrid",
     });
@@ -69,6 +74,7 @@ const HANDLERS: Record<string, Handler> = {
   recall: searchWith(undefined),
   search: searchWith("vector"),
   search_text: searchWith("lexical"),
+  search_code: searchWith("hybrid", ["code"]),
   async remember(cairn, args) {
     const { memory, duplicate } = await cairn.memories.remember({
       content: args.content as string,
@@ -115,6 +121,15 @@ const HANDLERS: Record<string, Handler> = {
   },
   async get_index_status(cairn, args) {
     const all = await cairn.code.status(args.project as string | undefined);
+    const projects = all.slice(0, MAX_PROJECTS);
+    const lines = projects.flatMap((project) => statusLines(project));
+    if (all.length > MAX_PROJECTS) {
+      lines.push(`> capped at ${MAX_PROJECTS} of ${all.length} projects`);
+    }
+    return answer(lines.join("\n") || "No project is indexed.", { projects });
+  },
+  async list_projects(cairn) {
+    const all = await cairn.code.status();
     const projects = all.slice(0, MAX_PROJECTS).map(({ lastRun: _run, ...project }) => project);
     const lines = projects.map((p) =>
       `- ${p.project} (${p.root}): ${p.files} files, ${p.chunks} chunks, last indexed ${

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { MemoryKind } from "../../events/kinds/memory.ts";
 import { MAX_MEMORY_CHARS } from "../service/memories.ts";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
+import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
 import { GRAPH_TOOLS } from "./graph_tools.ts";
 
 /** Which tools a server lists: all of them, or the few most agents need. */
@@ -84,6 +85,23 @@ export const TOOLS: readonly ToolDefinition[] = [
     core: false,
   },
   {
+    name: "search_code",
+    title: "Search code",
+    description:
+      "Search indexed code only: where something is done, by meaning and words. Answers " +
+      "path:lines, the qualified name and the chunk.",
+    inputSchema: {
+      query: searchInput.query,
+      project: project.optional().describe("default all"),
+      language: z.enum(LANGUAGE_NAMES as [string, ...string[]]).optional(),
+      path: z.string().min(1).max(1000).optional().describe("folder or file, e.g. src/auth"),
+      limit: searchInput.limit,
+      format: searchInput.format,
+    },
+    outputSchema: searchOutput,
+    core: false,
+  },
+  {
     name: "remember",
     title: "Remember",
     description:
@@ -152,10 +170,19 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: "get_index_status",
     title: "Index status",
-    description: "Which projects are indexed, with file and chunk counts and when last indexed.",
-    inputSchema: { project: project.optional() },
+    description:
+      "A project's index: files, chunks, when last indexed, what the last run skipped and why.",
+    inputSchema: { project: project.optional().describe("default every project") },
     outputSchema: { projects: z.array(z.looseObject({})) },
     core: true,
+  },
+  {
+    name: "list_projects",
+    title: "List projects",
+    description: "The indexed projects (up to 100) with file and chunk counts.",
+    inputSchema: {},
+    outputSchema: { projects: z.array(z.looseObject({})) },
+    core: false,
   },
   {
     name: "delete_project",

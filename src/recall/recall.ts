@@ -30,7 +30,7 @@ const CANDIDATES = 50;
 const CONTEXT_FILES = 10;
 /** How many of the best fused hits seed the graph walk. */
 const SEEDS = 8;
-/** How many times more candidates are fetched when a filter (language) drops some. */
+/** How many times more candidates are fetched when a filter (language, path) drops some. */
 const FILTER_OVERFETCH = 4;
 
 /** What recall reads from. `vectors` and `embedQuery` are absent while no model is loaded. */
@@ -41,6 +41,8 @@ export interface RecallDeps {
   embedQuery?: (query: string) => Promise<Float32Array>;
   /** The language of a code chunk (for the `language` filter). */
   languageOf?: (chunkId: string) => string | undefined;
+  /** The path of a code chunk relative to its project's root (for the `pathPrefix` filter). */
+  codePath?: (chunkId: string) => string | undefined;
   /** Documents still waiting for their vectors, by source. */
   pendingVectors?: () => number;
 }
@@ -81,9 +83,12 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   }
 
   const keep = (source: Source, id: string) =>
-    source !== "code" || request.language === undefined ||
-    deps.languageOf?.(id) === request.language;
-  const fetch = request.language === undefined ? 1 : FILTER_OVERFETCH;
+    source !== "code" ||
+    ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
+      (request.pathPrefix === undefined || under(deps.codePath?.(id), request.pathPrefix)));
+  const fetch = request.language === undefined && request.pathPrefix === undefined
+    ? 1
+    : FILTER_OVERFETCH;
   const lists = new Map<Source, Lists>();
   const lexicalHits = request.mode === "vector" ? [] : deps.lexical.search(request.query, {
     sources: request.sources,
@@ -176,6 +181,12 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   }
   ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   return { hits: ranked.slice(0, limit), notes };
+}
+
+/** Whether `path` is the file `prefix` or lies in the folder `prefix`. */
+function under(path: string | undefined, prefix: string): boolean {
+  const folder = prefix.replace(/\/+$/, "");
+  return path !== undefined && (folder === "" || path === folder || path.startsWith(`${folder}/`));
 }
 
 /**

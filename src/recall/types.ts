@@ -40,6 +40,8 @@ export interface RecallRequest {
   sources: Source[];
   /** Only code in this language (`python`, `markdown`, …); memories and turns are not filtered. */
   language?: string;
+  /** Only code under this folder (or this file), relative to the project's root: `src/auth`. */
+  pathPrefix?: string;
   limit: number;
   mode: RecallMode;
   weights?: Partial<SignalWeights>;

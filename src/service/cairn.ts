@@ -78,6 +78,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
           const path = text!.codePath(id);
           return path === undefined ? undefined : languageOfPath(path);
         },
+        codePath: (id) => text!.codePath(id),
         pendingVectors,
       },
       memories,

