@@ -16,83 +16,106 @@ export function simpleName(name: string): string {
   return name.split(/[.:#]+/).filter(Boolean).at(-1) ?? name;
 }
 
+/** A code file's change as the graph applies it. */
+export type FileEvent = EventOf<"file.indexed"> | EventOf<"file.removed">;
+
 /**
- * Puts an indexed file into the graph: file ─contains→ chunk ─defines→ symbol,
- * and chunk ─refers→ symbol for the calls, imports and extends inside it. The
- * file's previous chunks go first, so re-indexing replaces them.
+ * Applies a run of file events with a handful of statements in all: each
+ * file's previous chunks go, removed files go (unless a session turn touched
+ * them: "why was this file changed?" outlives the file), and indexed files
+ * come back as file ─contains→ chunk ─defines→ symbol, with chunk ─refers→
+ * symbol for the calls, imports and extends inside them. When a file occurs
+ * more than once in the run, its last event stands, as if applied in order.
  */
-export async function applyFileIndexed(
-  db: KuzuDb,
-  data: EventOf<"file.indexed">["data"],
-): Promise<void> {
-  const key = fileKey(data.project, data.path);
-  await removeFileChunks(db, key);
+export async function applyFileEvents(db: KuzuDb, events: readonly FileEvent[]): Promise<void> {
+  const last = new Map<string, FileEvent>();
+  for (const event of events) {
+    const key = fileKey(event.data.project, event.data.path);
+    last.delete(key);
+    last.set(key, event);
+  }
   await db.run(
-    `MERGE (f:File {key: $key}) SET f.project = $project, f.path = $path, f.language = $language`,
-    { key, project: data.project, path: data.path, language: data.language },
+    "UNWIND $keys AS k MATCH (f:File {key: k})-[:CONTAINS]->(c:Chunk) DETACH DELETE c",
+    { keys: [...last.keys()] },
   );
-  const chunks = data.chunks.map((chunk) => ({
-    id: chunk.id,
-    name: chunk.name,
-    kind: chunk.kind,
-    start_line: chunk.start_line,
-    end_line: chunk.end_line,
-    symbol: symbolKey(data.project, chunk.name),
-    simple: simpleName(chunk.name),
-  }));
+  const removed = [...last].filter(([, event]) => event.type === "file.removed");
+  if (removed.length > 0) {
+    await db.run(
+      `UNWIND $keys AS k MATCH (f:File {key: k})
+       WHERE NOT EXISTS { MATCH (f)<-[:TOUCHED]-(:Turn) } DETACH DELETE f`,
+      { keys: removed.map(([key]) => key) },
+    );
+  }
+  const indexed = [...last].flatMap(([key, event]) =>
+    event.type === "file.indexed" ? [{ key, data: event.data }] : []
+  );
+  if (indexed.length === 0) return;
+  await db.run(
+    `UNWIND $files AS x MERGE (f:File {key: x.key})
+     SET f.project = x.project, f.path = x.path, f.language = x.language`,
+    {
+      files: indexed.map(({ key, data }) => ({
+        key,
+        project: data.project,
+        path: data.path,
+        language: data.language,
+      })),
+    },
+  );
+  const chunks = indexed.flatMap(({ key, data }) =>
+    data.chunks.map((chunk) => ({
+      file: key,
+      id: chunk.id,
+      project: data.project,
+      path: data.path,
+      name: chunk.name,
+      kind: chunk.kind,
+      start_line: chunk.start_line,
+      end_line: chunk.end_line,
+      symbol: symbolKey(data.project, chunk.name),
+      simple: simpleName(chunk.name),
+    }))
+  );
   if (chunks.length > 0) {
     await db.run(
       `UNWIND $chunks AS ch
        MERGE (c:Chunk {id: ch.id})
-       SET c.project = $project, c.path = $path, c.name = ch.name, c.kind = ch.kind,
-         c.start_line = ch.start_line, c.end_line = ch.end_line`,
-      { chunks, project: data.project, path: data.path },
-    );
-    await db.run(
-      `UNWIND $chunks AS ch MATCH (f:File {key: $key}), (c:Chunk {id: ch.id}) MERGE (f)-[:CONTAINS]->(c)`,
-      { chunks, key },
+       SET c.project = ch.project, c.path = ch.path, c.name = ch.name, c.kind = ch.kind,
+         c.start_line = ch.start_line, c.end_line = ch.end_line
+       WITH ch, c MATCH (f:File {key: ch.file}) MERGE (f)-[:CONTAINS]->(c)`,
+      { chunks },
     );
     await db.run(
       `UNWIND $chunks AS ch
-       MERGE (s:Symbol {key: ch.symbol}) SET s.project = $project, s.name = ch.simple
+       MERGE (s:Symbol {key: ch.symbol}) SET s.project = ch.project, s.name = ch.simple
        WITH ch, s MATCH (c:Chunk {id: ch.id}) MERGE (c)-[:DEFINES]->(s)`,
-      { chunks, project: data.project },
+      { chunks },
     );
   }
-  const refs = data.references.flatMap((ref) => {
-    const inside = data.chunks.find((chunk) =>
-      chunk.start_line <= ref.line && ref.line <= chunk.end_line
-    );
-    return inside
-      ? [{
-        chunk: inside.id,
-        symbol: symbolKey(data.project, ref.name),
-        name: simpleName(ref.name),
-        kind: ref.kind,
-      }]
-      : [];
-  });
+  const refs = indexed.flatMap(({ data }) =>
+    data.references.flatMap((ref) => {
+      const inside = data.chunks.find((chunk) =>
+        chunk.start_line <= ref.line && ref.line <= chunk.end_line
+      );
+      return inside
+        ? [{
+          chunk: inside.id,
+          project: data.project,
+          symbol: symbolKey(data.project, ref.name),
+          name: simpleName(ref.name),
+          kind: ref.kind,
+        }]
+        : [];
+    })
+  );
   if (refs.length > 0) {
     await db.run(
       `UNWIND $refs AS r
-       MERGE (s:Symbol {key: r.symbol}) SET s.project = $project, s.name = r.name
+       MERGE (s:Symbol {key: r.symbol}) SET s.project = r.project, s.name = r.name
        WITH r, s MATCH (c:Chunk {id: r.chunk}) MERGE (c)-[:REFERS {kind: r.kind}]->(s)`,
-      { refs, project: data.project },
+      { refs },
     );
   }
-}
-
-/**
- * Takes a file's chunks out of the graph, and the file too unless a session
- * turn touched it: "why was this file changed?" outlives the file.
- */
-export async function removeFile(db: KuzuDb, project: string, path: string): Promise<void> {
-  const key = fileKey(project, path);
-  await removeFileChunks(db, key);
-  await db.run(
-    "MATCH (f:File {key: $key}) WHERE NOT EXISTS { MATCH (f)<-[:TOUCHED]-(:Turn) } DETACH DELETE f",
-    { key },
-  );
 }
 
 /** Takes every file of a project (and its chunks and symbols) out of the graph. */
@@ -136,8 +159,4 @@ export async function applyTurnIngested(
 /** Takes a retracted turn out of the graph. */
 export async function removeTurn(db: KuzuDb, session: string, line: number): Promise<void> {
   await db.run("MATCH (t:Turn {key: $key}) DETACH DELETE t", { key: `${session}:${line}` });
-}
-
-async function removeFileChunks(db: KuzuDb, key: string): Promise<void> {
-  await db.run("MATCH (f:File {key: $key})-[:CONTAINS]->(c:Chunk) DETACH DELETE c", { key });
 }

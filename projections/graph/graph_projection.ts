@@ -3,9 +3,9 @@ import { sha256Hex } from "../../events/blobs.ts";
 import type { EventOf, StoredEvent } from "../../events/schema.ts";
 import type { Projection } from "../projection.ts";
 import {
-  applyFileIndexed,
+  applyFileEvents,
   applyTurnIngested,
-  removeFile,
+  type FileEvent,
   removeProject,
   removeTurn,
 } from "./code_graph.ts";
@@ -72,7 +72,18 @@ export class GraphProjection implements Projection {
 
   async apply(batch: readonly StoredEvent[]): Promise<void> {
     await this.db.transaction(async () => {
-      for (const event of batch) await this.#apply(event);
+      // Consecutive file events go to the graph together: a few statements per run, not per file.
+      let files: FileEvent[] = [];
+      for (const event of batch) {
+        if (event.type === "file.indexed" || event.type === "file.removed") {
+          files.push(event as FileEvent);
+          continue;
+        }
+        if (files.length > 0) await applyFileEvents(this.db, files);
+        files = [];
+        await this.#apply(event);
+      }
+      if (files.length > 0) await applyFileEvents(this.db, files);
     });
   }
 
@@ -128,10 +139,6 @@ export class GraphProjection implements Projection {
         return await this.#changeObservations(event.data.entity, [], event.data.observations);
       case "relation.created":
         return await this.#relate(event.data.from, event.data.to, event.data.relation_type);
-      case "file.indexed":
-        return await applyFileIndexed(this.db, event.data);
-      case "file.removed":
-        return await removeFile(this.db, event.data.project, event.data.path);
       case "project.deleted":
         return await removeProject(this.db, event.data.project);
       case "turn.ingested":

@@ -132,3 +132,47 @@ Deno.test("codeNames() finds paths and identifiers, not ordinary words", () => {
     symbols: [],
   });
 });
+
+Deno.test("GraphProjection applies a run of file events in one go exactly as one by one", async () => {
+  const removed = (path: string): NewEvent => ({
+    type: "file.removed",
+    v: 1,
+    data: { project: "app", path },
+  });
+  const events: NewEvent[] = [
+    indexed("a.py", [["a1", "A.run", 1, 5]], [["helper", 3]]),
+    indexed("b.py", [["b1", "helper", 1, 4]]),
+    indexed("c.py", [["c1", "old", 1, 2]]),
+    // In the same batch: a.py re-indexed, b.py removed then back, c.py removed (a rename to d.py).
+    indexed("a.py", [["a2", "A.run", 1, 6], ["a3", "A.stop", 7, 9]], [["helper", 8]]),
+    removed("b.py"),
+    indexed("b.py", [["b2", "helper", 1, 5]]),
+    removed("c.py"),
+    indexed("d.py", [["d1", "old", 1, 2]]),
+    remembered("m1", "helper in b.py is slow", "app"),
+    removed("a.py"),
+  ];
+  const digests: string[] = [];
+  for (const batchSize of [1, events.length]) {
+    await using tmp = await tempDir();
+    const graph = await GraphProjection.open(tmp.path);
+    try {
+      const stored = events.map((event, i) => ({
+        ...event,
+        seq: i + 1,
+        ts: "2026-01-01T00:00:00Z",
+      }));
+      for (let at = 0; at < stored.length; at += batchSize) {
+        await graph.apply(stored.slice(at, at + batchSize));
+      }
+      const rows = await graph.database.run(
+        "MATCH (f:File)-[:CONTAINS]->(c:Chunk) RETURN f.path AS path, c.id AS id ORDER BY id",
+      );
+      assert.deepEqual(rows.map((row) => `${row.path} ${row.id}`), ["b.py b2", "d.py d1"]);
+      digests.push(await graph.digest());
+    } finally {
+      await graph.close();
+    }
+  }
+  assert.equal(digests[0], digests[1]);
+});
