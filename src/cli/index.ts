@@ -1,16 +1,20 @@
+import { resolve } from "node:path";
 import type { IndexReport, ProjectStatus } from "../service/code_index.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
+import { untilStopped } from "./signals.ts";
 import { withCairn } from "./with_cairn.ts";
+import { CodeWatch } from "../service/code_watch.ts";
 
 /** `cairn index PATH`: indexes a folder's code as a project, incrementally. */
 export const indexCommand: Command = {
   name: "index",
   summary: "index a repository's code (again: only what changed)",
-  usage: "cairn index PATH [--project NAME] [--no-wait] [--json]\n" +
+  usage: "cairn index PATH [--project NAME] [--watch] [--no-wait] [--json]\n" +
     "       cairn index --status [PROJECT] [--json]\n\n" +
     "  PATH       a repository, or a folder in one (only that folder is scanned)\n" +
     "  --project  the project's name (default: the repository's folder name)\n" +
+    "  --watch    stay running and re-index as files change (batched after 500 ms of quiet)\n" +
     "  --status   show what is indexed: files, chunks, last run and what it skipped\n" +
     "  --no-wait  return before the chunks' embeddings are computed (the next open does it)",
   async run(context) {
@@ -21,9 +25,6 @@ export const indexCommand: Command = {
       "no-wait": { type: "boolean" },
       json: { type: "boolean" },
     }, true);
-    if (values.watch) {
-      throw new UsageError("--watch is not implemented yet; run `cairn index PATH` again instead");
-    }
     if (positionals.length > 1) {
       throw new UsageError(`one PATH at most, got also "${positionals[1]}"`);
     }
@@ -42,13 +43,29 @@ export const indexCommand: Command = {
     }
     const [path] = positionals;
     if (!path) throw new UsageError("give the folder to index");
+    const input = { path, ...(values.project ? { project: values.project } : {}) };
+    if (values.watch) {
+      return await withCairn(context.storeDir, async (cairn) => {
+        const first = await cairn.code.index(input, context.err);
+        for (const line of summary(first)) context.out(line);
+        const watch = CodeWatch.start(cairn.code, resolve(path), first.project, {
+          onReport: (report) => {
+            if (report.indexed + report.removed > 0) {
+              for (const line of summary(report)) context.out(line);
+            }
+          },
+          onError: (error) => context.err(`cairn index: ${error.message}`),
+        });
+        context.out(`watching ${resolve(path)} for changes (Ctrl-C to stop)`);
+        await untilStopped(0, () => Date.now());
+        await watch.stop();
+        context.out("stopped watching");
+        return 0;
+      }, { warn: context.err });
+    }
     const report = await withCairn(
       context.storeDir,
-      (cairn) =>
-        cairn.code.index({
-          path,
-          ...(values.project ? { project: values.project } : {}),
-        }, values.json ? undefined : context.err),
+      (cairn) => cairn.code.index(input, values.json ? undefined : context.err),
       { settle: values["no-wait"] !== true, warn: context.err },
     );
     if (values.json) context.out(JSON.stringify(report));

@@ -5,6 +5,7 @@ import type { IngestReport } from "../service/sessions.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
+import { watchBatches } from "../ingest/watch_batches.ts";
 
 type Agent = "claude" | "codex";
 
@@ -174,38 +175,28 @@ async function watch(
   const initial = await transcriptFiles(target, agent);
   // Watch before the first pass, so that no change made meanwhile is missed.
   const watcher = Deno.watchFs(target, { recursive: true });
-  let queue = Promise.resolve();
-  const run = (files: string[]) => {
-    queue = queue.then(async () => {
-      const started = performance.now();
-      try {
-        const reports = await ingestFiles(context, files, agent, false, settle);
-        const seconds = (performance.now() - started) / 1000;
-        for (const line of summarise(reports, seconds)) context.out(line);
-      } catch (error) {
-        context.err(`cairn ingest: ${(error as Error).message}`);
-      }
-    });
+  const ingest = async (files: string[]) => {
+    const started = performance.now();
+    const reports = await ingestFiles(context, files, agent, false, settle);
+    const seconds = (performance.now() - started) / 1000;
+    for (const line of summarise(reports, seconds)) context.out(line);
   };
-  run(initial);
-  await queue;
+  const reportError = (error: Error) => context.err(`cairn ingest: ${error.message}`);
+  await ingest(initial).catch(reportError);
   context.out(`watching ${target} for changes (Ctrl-C to stop)`);
-  const pending = new Set<string>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  for await (const event of watcher) {
-    for (const path of event.paths) if (isTranscript(path)) pending.add(path);
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const files = [...pending].sort();
-      pending.clear();
-      run(files.filter((file) => {
-        try {
-          return Deno.statSync(file).isFile;
-        } catch {
-          return false;
-        }
-      }));
-    }, 300);
-  }
+  await watchBatches(watcher, {
+    quietMs: 300,
+    accept: isTranscript,
+    run: (paths) => ingest(paths.filter(isFile)),
+    onError: reportError,
+  });
   return 0;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }

@@ -6,6 +6,7 @@ import { ensureToken, ownerFiles, removeOwnerRecord, writeOwnerRecord } from "..
 import { type Cairn, openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
+import { untilStopped } from "./signals.ts";
 import { reportRecovery } from "./with_cairn.ts";
 
 /** `cairn serve`: owns the store and serves MCP over Streamable HTTP on 127.0.0.1. */
@@ -81,21 +82,3 @@ export const serve: Command = {
     return 0;
   },
 };
-
-/** Resolves on SIGINT or SIGTERM, or once no request came for `idleSeconds` (0: never). */
-function untilStopped(idleSeconds: number, lastRequest: () => number): Promise<void> {
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  return new Promise((done) => {
-    const stop = () => {
-      for (const signal of signals) Deno.removeSignalListener(signal, stop);
-      clearInterval(timer);
-      done();
-    };
-    for (const signal of signals) Deno.addSignalListener(signal, stop);
-    const timer = idleSeconds > 0
-      ? setInterval(() => {
-        if (Date.now() - lastRequest() > idleSeconds * 1000) stop();
-      }, Math.min(idleSeconds * 1000, 10_000))
-      : undefined;
-  });
-}

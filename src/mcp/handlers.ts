@@ -3,6 +3,7 @@
  * with compact markdown (or JSON when asked) and a small structured summary.
  * @module
  */
+import { resolve } from "node:path";
 import { z } from "zod";
 import { BlobError } from "../../events/blobs.ts";
 import { ModelMismatchError } from "../../projections/vectors/vectors_projection.ts";
@@ -107,11 +108,24 @@ const HANDLERS: Record<string, Handler> = {
     const path = checkAllowedPath(args.path as string);
     const report = await cairn.code.index({ path, ...optional(args, "project") });
     const skipped = report.skipped ? `, ${report.skipped} skipped` : "";
+    let watching = "";
+    if (args.watch === true) {
+      const started = cairn.watches.start(resolve(path), report.project, {
+        onReport: () => {},
+        onError: (error) => console.error(`cairn: watching ${report.project}: ${error.message}`),
+      });
+      watching = started ? "; watching for changes" : "; already watching for changes";
+    }
     return answer(
       `indexed ${report.project} (${report.root}): ${report.indexed} files written, ` +
         `${report.unchanged} unchanged, ${report.removed} removed${skipped}; ` +
-        `${report.chunks} chunks in ${report.seconds.toFixed(1)} s`,
-      { project: report.project, indexed: report.indexed, chunks: report.chunks },
+        `${report.chunks} chunks in ${report.seconds.toFixed(1)} s${watching}`,
+      {
+        project: report.project,
+        indexed: report.indexed,
+        chunks: report.chunks,
+        watching: args.watch === true,
+      },
     );
   },
   async delete_project(cairn, args) {

@@ -163,8 +163,14 @@ export const TOOLS: readonly ToolDefinition[] = [
     inputSchema: {
       path: z.string().min(1).max(4096).describe("absolute folder path"),
       project: project.optional().describe("default: the repository's name"),
+      watch: z.boolean().optional().describe("keep re-indexing as files change"),
     },
-    outputSchema: { project: z.string(), indexed: z.number(), chunks: z.number() },
+    outputSchema: {
+      project: z.string(),
+      indexed: z.number(),
+      chunks: z.number(),
+      watching: z.boolean(),
+    },
     core: true,
   },
   {

@@ -11,6 +11,7 @@ import { GraphOps } from "./graph_ops.ts";
 import { Memories } from "./memories.ts";
 import { storeLayout } from "./paths.ts";
 import { RecallService } from "./recall_service.ts";
+import { CodeWatches } from "./code_watch.ts";
 import { languageOfPath } from "../ingest/code/source_file.ts";
 import { Sessions } from "./sessions.ts";
 import { Store, type StoreOptions } from "./store.ts";
@@ -34,6 +35,8 @@ export interface Cairn {
   recall: RecallService;
   sessions: Sessions;
   code: CodeIndex;
+  /** Folders being watched and re-indexed as they change (stopped by `close`). */
+  watches: CodeWatches;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,8 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
     return vectors!.search("memory", vector!, { project, limit: 5 })
       .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }));
   });
+  const code = new CodeIndex(store);
+  const watches = new CodeWatches(code);
   const pendingVectors = () => store.runner.status().find((p) => p.name === "vectors")?.lag ?? 0;
   return {
     store,
@@ -86,7 +91,11 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       rerankerFor(config),
     ),
     sessions: new Sessions(store),
-    code: new CodeIndex(store),
-    close: () => store.close(),
+    code,
+    watches,
+    close: async () => {
+      await watches.stopAll();
+      await store.close();
+    },
   };
 }

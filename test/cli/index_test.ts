@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir } from "../helpers.ts";
+import { cli, MAIN, tempDir } from "../helpers.ts";
 
 const HOOKS = `class Request:
     """An HTTP request."""
@@ -102,7 +102,45 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
   const notDir = await cli([...store, "index", join(repo, "src", "retry.ts")]);
   assert.equal(notDir.code, 1);
   assert.match(notDir.stderr, /retry\.ts is not a folder/);
-  const watch = await cli([...store, "index", repo, "--watch"]);
-  assert.equal(watch.code, 2);
-  assert.match(watch.stderr, /--watch is not implemented yet/);
+});
+
+Deno.test("cairn index --watch re-indexes a changed file and stops cleanly on SIGTERM", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "repo");
+  await Deno.mkdir(repo);
+  await Deno.writeTextFile(join(repo, "hooks.py"), HOOKS);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-all",
+      "--quiet",
+      MAIN,
+      "--store",
+      join(tmp.path, "store"),
+      "index",
+      repo,
+      "--watch",
+    ],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  const waitFor = async (pattern: RegExp) => {
+    while (!pattern.test(seen)) {
+      const { value, done } = await lines.read();
+      if (done) assert.fail(`the watcher ended before printing ${pattern}: ${seen}`);
+      seen += value;
+    }
+  };
+  try {
+    await waitFor(/watching .*repo for changes/);
+    await Deno.writeTextFile(join(repo, "retry.ts"), RETRY);
+    await waitFor(/1 files indexed, 1 unchanged/);
+  } finally {
+    child.kill("SIGTERM");
+    await waitFor(/stopped watching/).catch(() => {});
+    await lines.cancel();
+    assert.equal((await child.status).code, 0);
+  }
 });

@@ -148,6 +148,20 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
     );
     assert.equal(indexed.project, "shop");
     assert.equal(indexed.indexed, 1);
+    const watched = await client.callTool({
+      name: "index_project",
+      arguments: { path: repo, project: "shop", watch: true },
+    });
+    assert.match(text(watched), /; watching for changes/);
+    assert.match(
+      text(
+        await client.callTool({
+          name: "index_project",
+          arguments: { path: repo, project: "shop", watch: true },
+        }),
+      ),
+      /already watching/,
+    );
     const code = await client.callTool({
       name: "search_text",
       arguments: { query: "chargeCard", include: ["code"] },

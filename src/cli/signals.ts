@@ -1,0 +1,22 @@
+/**
+ * Waiting for the user (or a supervisor) to stop a long-running command.
+ * @module
+ */
+
+/** Resolves on SIGINT or SIGTERM, or once no request came for `idleSeconds` (0: never). */
+export function untilStopped(idleSeconds: number, lastRequest: () => number): Promise<void> {
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  return new Promise((done) => {
+    const stop = () => {
+      for (const signal of signals) Deno.removeSignalListener(signal, stop);
+      clearInterval(timer);
+      done();
+    };
+    for (const signal of signals) Deno.addSignalListener(signal, stop);
+    const timer = idleSeconds > 0
+      ? setInterval(() => {
+        if (Date.now() - lastRequest() > idleSeconds * 1000) stop();
+      }, Math.min(idleSeconds * 1000, 10_000))
+      : undefined;
+  });
+}
