@@ -23,6 +23,7 @@ import { reembedCommand } from "./reembed.ts";
 import { remember } from "./remember.ts";
 import { revise } from "./revise.ts";
 import { search, searchCode, searchText } from "./search.ts";
+import { history } from "./history.ts";
 import { replay } from "./replay.ts";
 import { serve } from "./serve.ts";
 import { status } from "./status.ts";
@@ -34,6 +35,7 @@ export const commands: readonly Command[] = [
   search,
   searchText,
   searchCode,
+  history,
   remember,
   revise,
   forget,

@@ -10,6 +10,7 @@ import { ModelMismatchError } from "../../projections/vectors/vectors_projection
 import { memoryLine } from "../cli/memory_format.ts";
 import { statusLines } from "../cli/index.ts";
 import { checkPathPrefix } from "../service/code_filters.ts";
+import { fileHistory, formatHistory } from "../service/session_history.ts";
 import { EmbedderError } from "../embed/embedder.ts";
 import { checkAllowedPath } from "./allowed_roots.ts";
 import { formatJson, formatMarkdown } from "../recall/format.ts";
@@ -76,6 +77,13 @@ const HANDLERS: Record<string, Handler> = {
   search: searchWith("vector"),
   search_text: searchWith("lexical"),
   search_code: searchWith("hybrid", ["code"]),
+  async session_history(cairn, args) {
+    const found = await fileHistory(cairn.graph.database, cairn.text, {
+      path: args.path as string,
+      ...optional(args, "project", "limit"),
+    });
+    return answer(formatHistory(found), { count: found.entries.length, notes: found.notes });
+  },
   async remember(cairn, args) {
     const { memory, duplicate } = await cairn.memories.remember({
       content: args.content as string,

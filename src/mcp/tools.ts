@@ -102,6 +102,20 @@ export const TOOLS: readonly ToolDefinition[] = [
     core: false,
   },
   {
+    name: "session_history",
+    title: "Session history of a file",
+    description:
+      "Past agent sessions that read or changed a file, newest first, with what was asked. Use " +
+      "to learn why a file changed or what was tried on it before.",
+    inputSchema: {
+      path: z.string().min(1).max(4096).describe("src/a.ts, an absolute path, or a.ts"),
+      project: project.optional(),
+      limit: z.number().int().min(1).max(1000).optional().describe("default 10; capped at 50"),
+    },
+    outputSchema: { count: z.number(), notes: z.array(z.string()) },
+    core: false,
+  },
+  {
     name: "remember",
     title: "Remember",
     description:

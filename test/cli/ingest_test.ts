@@ -22,6 +22,17 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
   assert.equal(report.transcripts.length, 7);
   assert.ok(report.transcripts.every((t: { unchanged: number }) => t.unchanged === 1));
   assert.equal(JSON.parse((await cli([...store, "status", "--json"])).stdout).head, 14);
+  const history = await cli([...store, "history", "Cargo.toml"]);
+  assert.equal(history.code, 0, history.stderr);
+  assert.match(
+    history.stdout,
+    /^- 2026-01-21 \d\d:\d\d session c7d3d95c \(Edit, Read Cargo\.toml\): User: Port this Python project to Rust/,
+  );
+  const absolute = await cli([...store, "history", "/somewhere/else/tests/test_math_utils.py"]);
+  assert.match(absolute.stdout, /session c64cc478 \(Bash, Edit, Read tests\/test_math_utils\.py\)/);
+  const none = await cli([...store, "history", "nope.rs", "--json"]);
+  assert.deepEqual(JSON.parse(none.stdout).entries, []);
+  assert.match(JSON.parse(none.stdout).notes[0], /no ingested session touched nope\.rs/);
   const edge = await cli([
     ...store,
     "ingest",

@@ -37,6 +37,7 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
       "search",
       "search_text",
       "search_code",
+      "session_history",
       "remember",
       "revise",
       "forget",
@@ -184,6 +185,12 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
       await client.callTool({ name: "search_code", arguments: { query: "x", language: "cobol" } }),
       /language/,
     );
+    const history = ok(
+      await client.callTool({ name: "session_history", arguments: { path: "src/billing.ts" } }),
+    );
+    assert.equal(history.count, 0);
+    assert.match((history.notes as string[])[0]!, /no ingested session touched src\/billing\.ts/);
+    refused(await client.callTool({ name: "session_history", arguments: { path: "" } }), /path/);
     const status = ok(await client.callTool({ name: "get_index_status", arguments: {} }));
     assert.deepEqual((status.projects as Array<{ project: string }>).map((p) => p.project), [
       "shop",
