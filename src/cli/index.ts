@@ -4,6 +4,8 @@ import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { untilStopped } from "./signals.ts";
 import { withCairn } from "./with_cairn.ts";
+import { embeddingProgressText, indexProgressText, ProgressLine } from "./progress.ts";
+import type { Cairn } from "../service/cairn.ts";
 import { CodeWatch } from "../service/code_watch.ts";
 
 /** `cairn index PATH`: indexes a folder's code as a project, incrementally. */
@@ -46,7 +48,7 @@ export const indexCommand: Command = {
     const input = { path, ...(values.project ? { project: values.project } : {}) };
     if (values.watch) {
       return await withCairn(context.storeDir, async (cairn) => {
-        const first = await cairn.code.index(input, context.err);
+        const first = await cairn.code.index(input);
         for (const line of summary(first)) context.out(line);
         const watch = CodeWatch.start(cairn.code, resolve(path), first.project, {
           onReport: (report) => {
@@ -63,16 +65,47 @@ export const indexCommand: Command = {
         return 0;
       }, { warn: context.err });
     }
-    const report = await withCairn(
-      context.storeDir,
-      (cairn) => cairn.code.index(input, values.json ? undefined : context.err),
-      { settle: values["no-wait"] !== true, warn: context.err },
-    );
+    const line = new ProgressLine(context.err);
+    const report = await withCairn(context.storeDir, async (cairn) => {
+      const started = performance.now();
+      const elapsed = () => (performance.now() - started) / 1000;
+      const report = await cairn.code.index(
+        input,
+        values.json ? undefined : (progress) => line.show(indexProgressText(progress, elapsed())),
+      );
+      if (values["no-wait"] !== true) {
+        await embedded(cairn, values.json ? undefined : line);
+      }
+      line.end();
+      return report;
+    }, { warn: context.err });
     if (values.json) context.out(JSON.stringify(report));
     else for (const line of summary(report)) context.out(line);
     return 0;
   },
 };
+
+/** Waits for the chunks' embeddings, showing how many files are left. */
+async function embedded(cairn: Cairn, line: ProgressLine | undefined): Promise<void> {
+  const left = () => cairn.store.runner.status().find((p) => p.name === "vectors")?.lag ?? 0;
+  const first = left();
+  const started = performance.now();
+  const settled = cairn.store.runner.settled();
+  let done = false;
+  const finish = () => (done = true);
+  settled.then(finish, finish);
+  while (!done && line) {
+    if (left() > 0) {
+      line.show(
+        embeddingProgressText(first - left(), left(), (performance.now() - started) / 1000),
+      );
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([settled, new Promise((wake) => (timer = setTimeout(wake, 500)))]);
+    clearTimeout(timer);
+  }
+  await settled;
+}
 
 /** The human summary of one index run. */
 export function summary(report: IndexReport): string[] {

@@ -43,6 +43,14 @@ export interface IndexReport {
   finishedAt: string;
 }
 
+/** How far a run of `index` is: files checked of those found, and what was written so far. */
+export interface IndexProgress {
+  checked: number;
+  total: number;
+  indexed: number;
+  chunks: number;
+}
+
 /** A project's index as the log tells it, with its last run when this store ran it. */
 export interface ProjectStatus {
   project: string;
@@ -91,7 +99,7 @@ export class CodeIndex {
    */
   async index(
     input: z.input<typeof IndexInput>,
-    progress: (line: string) => void = () => {},
+    progress: (progress: IndexProgress) => void = () => {},
   ): Promise<IndexReport> {
     const started = performance.now();
     const { path, project: given } = IndexInput.parse(input);
@@ -120,9 +128,7 @@ export class CodeIndex {
       };
       known.set(name, project);
     }
-    progress(`scanning ${target}`);
     const found = await scan(root, target);
-    progress(`found ${found.files.length} files to check`);
     const report: IndexReport = {
       project: name,
       root,
@@ -182,14 +188,12 @@ export class CodeIndex {
       await this.#write(name, project, pending);
       report.indexed += pending.length;
       report.chunks += pending.reduce((sum, p) => sum + p.chunked.chunks.length, 0);
-      if (found.files.length > FILES_PER_BATCH) {
-        progress(
-          `${
-            Math.min(at + FILES_PER_BATCH, found.files.length)
-          }/${found.files.length} files checked, ` +
-            `${report.indexed} indexed`,
-        );
-      }
+      progress({
+        checked: Math.min(at + FILES_PER_BATCH, found.files.length),
+        total: found.files.length,
+        indexed: report.indexed,
+        chunks: report.chunks,
+      });
     }
     const prefix = moved ? "" : relative(root, target).split(sep).join("/");
     const gone = [...project.files.keys()].filter((file) =>
