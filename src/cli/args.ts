@@ -13,3 +13,12 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
     throw new UsageError((error as Error).message);
   }
 }
+
+/** A `--limit` value: a whole number from 1; 10 when the option is absent. */
+export function parseLimit(text: string | undefined): number {
+  const limit = Number(text ?? 10);
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new UsageError("--limit takes a whole number from 1");
+  }
+  return limit;
+}

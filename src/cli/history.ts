@@ -1,5 +1,5 @@
 import { fileHistory, formatHistory } from "../service/session_history.ts";
-import { parseCommandArgs } from "./args.ts";
+import { parseCommandArgs, parseLimit } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
 
@@ -17,10 +17,7 @@ export const history: Command = {
     }, true);
     const [path] = positionals;
     if (!path) throw new UsageError("give the file whose history you want");
-    const limit = Number(values.limit ?? 10);
-    if (!Number.isInteger(limit) || limit < 1) {
-      throw new UsageError("--limit takes a whole number from 1");
-    }
+    const limit = parseLimit(values.limit);
     const found = await withCairn(
       context.storeDir,
       (cairn) =>

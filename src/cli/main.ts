@@ -18,11 +18,13 @@ import { indexCommand } from "./index.ts";
 import { ingest } from "./ingest.ts";
 import { list } from "./list.ts";
 import { mcp } from "./mcp.ts";
+import { projects } from "./projects.ts";
 import { recallCommand } from "./recall.ts";
 import { reembedCommand } from "./reembed.ts";
 import { remember } from "./remember.ts";
 import { revise } from "./revise.ts";
-import { search, searchCode, searchText } from "./search.ts";
+import { search, searchText } from "./search.ts";
+import { searchCodeCommand } from "./search_code.ts";
 import { history } from "./history.ts";
 import { replay } from "./replay.ts";
 import { serve } from "./serve.ts";
@@ -34,7 +36,7 @@ export const commands: readonly Command[] = [
   recallCommand,
   search,
   searchText,
-  searchCode,
+  searchCodeCommand,
   history,
   remember,
   revise,
@@ -43,6 +45,7 @@ export const commands: readonly Command[] = [
   list,
   importCommand,
   indexCommand,
+  projects,
   deleteProject,
   ingest,
   status,
@@ -63,7 +66,7 @@ options:
   --help        show this help, or a command's help after the command name
 
 commands:
-${commands.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}`;
+${commands.map((c) => `  ${c.name.padEnd(16)}${c.summary}`).join("\n")}`;
 
 /** Output sinks, injectable for tests. */
 export interface Io {

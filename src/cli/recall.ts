@@ -7,7 +7,7 @@ import { UserError } from "../service/errors.ts";
 import { parseJsonl } from "../service/jsonl.ts";
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
 import { checkLanguage, checkPathPrefix } from "../service/code_filters.ts";
-import { parseCommandArgs } from "./args.ts";
+import { parseCommandArgs, parseLimit } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
 
@@ -53,10 +53,7 @@ export const recallCommand: Command = {
       "as-of": { type: "string" },
       "valid-at": { type: "string" },
     }, true);
-    const limit = Number(values.limit ?? 10);
-    if (!Number.isInteger(limit) || limit < 1) {
-      throw new UsageError("--limit takes a whole number from 1");
-    }
+    const limit = parseLimit(values.limit);
     if (values.batch) {
       const lines = await readBatch(values.batch);
       await withCairn(context.storeDir, async (cairn) => {

@@ -16,11 +16,3 @@ export const searchText: Command = {
   usage: "cairn search-text QUERY [recall options]",
   run: (context) => recallCommand.run({ ...context, args: [...context.args, "--mode", "lexical"] }),
 };
-
-/** `cairn search-code`: indexed code only, with the language and path filters. */
-export const searchCode: Command = {
-  name: "search-code",
-  summary: "search indexed code only (hybrid); --language and --path narrow it",
-  usage: "cairn search-code QUERY [--project NAME] [--language L] [--path PREFIX] [recall options]",
-  run: (context) => recallCommand.run({ ...context, args: [...context.args, "--include", "code"] }),
-};

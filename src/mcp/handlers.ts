@@ -9,13 +9,15 @@ import { BlobError } from "../../events/blobs.ts";
 import { ModelMismatchError } from "../../projections/vectors/vectors_projection.ts";
 import { memoryLine } from "../cli/memory_format.ts";
 import { statusLines } from "../cli/index.ts";
-import { checkPathPrefix } from "../service/code_filters.ts";
+import { searchCode, type SearchCodeInput } from "../service/code_search.ts";
+import { formatProjects, listProjects, MAX_PROJECTS } from "../service/project_list.ts";
 import { fileHistory, formatHistory } from "../service/session_history.ts";
 import { EmbedderError } from "../embed/embedder.ts";
 import { checkAllowedPath } from "./allowed_roots.ts";
 import { formatJson, formatMarkdown } from "../recall/format.ts";
 import type { RecallMode, Source } from "../recall/types.ts";
 import type { Cairn } from "../service/cairn.ts";
+import type { RecallAnswer } from "../service/recall_service.ts";
 import type { GraphPage } from "../service/graph_ops.ts";
 import { describeIssues, UserError } from "../service/errors.ts";
 
@@ -35,9 +37,6 @@ export class UnknownToolError extends UserError {
   override name = "UnknownToolError";
 }
 
-/** Most projects listed in one answer. */
-const MAX_PROJECTS = 100;
-
 const SOURCES: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
 
 type Args = Record<string, unknown>;
@@ -47,26 +46,30 @@ function answer(text: string, structuredContent: Record<string, unknown>): ToolR
   return { content: [{ type: "text", text }], structuredContent };
 }
 
-/** A search tool: recall in one mode (or the one asked), over the sources asked or `only` these. */
-function searchWith(mode: RecallMode | undefined, only?: Source[]): Handler {
+/** A search tool: recall in one mode (or the one asked), over the sources asked. */
+function searchWith(mode: RecallMode | undefined): Handler {
   return async (cairn, args) => {
     const include = (args.include as string[] | undefined) ?? ["memories", "code", "sessions"];
     const result = await cairn.recall.run({
       query: args.query as string,
       project: (args.project as string | undefined) ?? null,
-      sources: only ?? include.map((name) => SOURCES[name]!),
+      sources: include.map((name) => SOURCES[name]!),
       ...(args.language ? { language: args.language as string } : {}),
-      ...(args.path ? { pathPrefix: checkPathPrefix(args.path as string) } : {}),
       limit: (args.limit as number | undefined) ?? 10,
       mode: mode ?? (args.mode as RecallMode | undefined) ?? "hybrid",
     });
-    const summary = { count: result.items.length, notes: result.notes };
-    if (args.format === "json") {
-      const text = formatJson(result);
-      return answer(text, { ...summary, results: JSON.parse(text).results });
-    }
-    return answer(formatMarkdown(result), summary);
+    return searchAnswer(result, args.format);
   };
+}
+
+/** A search's answer: compact markdown, or JSON with every result when `format` is json. */
+function searchAnswer(result: RecallAnswer, format: unknown): ToolResult {
+  const summary = { count: result.items.length, notes: result.notes };
+  if (format === "json") {
+    const text = formatJson(result);
+    return answer(text, { ...summary, results: JSON.parse(text).results });
+  }
+  return answer(formatMarkdown(result), summary);
 }
 
 const optional = (args: Args, ...keys: string[]) =>
@@ -76,7 +79,8 @@ const HANDLERS: Record<string, Handler> = {
   recall: searchWith(undefined),
   search: searchWith("vector"),
   search_text: searchWith("lexical"),
-  search_code: searchWith("hybrid", ["code"]),
+  search_code: async (cairn, args) =>
+    searchAnswer(await searchCode(cairn, args as z.input<typeof SearchCodeInput>), args.format),
   async session_history(cairn, args) {
     const found = await fileHistory(cairn.graph.database, cairn.text, {
       path: args.path as string,
@@ -151,17 +155,8 @@ const HANDLERS: Record<string, Handler> = {
     return answer(lines.join("\n") || "No project is indexed.", { projects });
   },
   async list_projects(cairn) {
-    const all = await cairn.code.status();
-    const projects = all.slice(0, MAX_PROJECTS).map(({ lastRun: _run, ...project }) => project);
-    const lines = projects.map((p) =>
-      `- ${p.project} (${p.root}): ${p.files} files, ${p.chunks} chunks, last indexed ${
-        p.lastIndexed ?? "never"
-      }`
-    );
-    if (all.length > MAX_PROJECTS) {
-      lines.push(`> capped at ${MAX_PROJECTS} of ${all.length} projects`);
-    }
-    return answer(lines.join("\n") || "No project is indexed.", { projects });
+    const list = await listProjects(cairn.code);
+    return answer(formatProjects(list), { ...list });
   },
 };
 

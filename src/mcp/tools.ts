@@ -28,6 +28,7 @@ export interface ToolDefinition {
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date");
 const id = z.string().min(1).max(200).describe("memory id, e.g. mem_…");
 const project = z.string().min(1).max(200);
+const language = z.enum(LANGUAGE_NAMES as [string, ...string[]]).optional();
 
 const searchInput = {
   query: z.string().trim().min(1, "query is empty").max(MAX_QUERY_CHARS),
@@ -62,6 +63,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       "where something lives, what was tried before.",
     inputSchema: {
       ...searchInput,
+      language: language.describe("code only in this language"),
       mode: z.enum(["hybrid", "vector", "lexical"]).optional().describe("default hybrid"),
     },
     outputSchema: searchOutput,
@@ -93,7 +95,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     inputSchema: {
       query: searchInput.query,
       project: project.optional().describe("default all"),
-      language: z.enum(LANGUAGE_NAMES as [string, ...string[]]).optional(),
+      language,
       path: z.string().min(1).max(1000).optional().describe("folder or file, e.g. src/auth"),
       limit: searchInput.limit,
       format: searchInput.format,
@@ -199,9 +201,9 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: "list_projects",
     title: "List projects",
-    description: "The indexed projects (up to 100) with file and chunk counts.",
+    description: "The indexed projects (up to 100): files, chunks, when last indexed.",
     inputSchema: {},
-    outputSchema: { projects: z.array(z.looseObject({})) },
+    outputSchema: { projects: z.array(z.looseObject({})), notes: z.array(z.string()) },
     core: false,
   },
   {

@@ -183,7 +183,32 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
     );
     refused(
       await client.callTool({ name: "search_code", arguments: { query: "x", language: "cobol" } }),
-      /language/,
+      /expected one of "typescript"\|"tsx"\|.*"python".* at language/,
+    );
+    refused(
+      await client.callTool({ name: "search_code", arguments: { query: "x", project: "nope" } }),
+      /no project named nope is indexed/,
+    );
+    refused(await client.callTool({ name: "search_code", arguments: { query: " " } }), /empty/);
+    const capped = ok(
+      await client.callTool({ name: "search_code", arguments: { query: "charge", limit: 60 } }),
+    );
+    assert.ok((capped.notes as string[]).includes("limit capped at 50"));
+    const python = ok(
+      await client.callTool({
+        name: "recall",
+        arguments: { query: "chargeCard", include: ["code"], language: "python" },
+      }),
+    );
+    assert.equal(python.count, 0, "recall keeps code of the language asked");
+    assert.match(
+      text(
+        await client.callTool({
+          name: "recall",
+          arguments: { query: "chargeCard", language: "typescript" },
+        }),
+      ),
+      /src\/billing\.ts:\d+-\d+ `chargeCard`/,
     );
     const history = ok(
       await client.callTool({ name: "session_history", arguments: { path: "src/billing.ts" } }),
@@ -199,10 +224,13 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
       text(await client.callTool({ name: "get_index_status", arguments: { project: "shop" } })),
       /shop .*\n\s+1 files, \d+ chunks, last indexed [^]*last run/,
     );
-    const projects = ok(await client.callTool({ name: "list_projects", arguments: {} }));
+    const projectList = await client.callTool({ name: "list_projects", arguments: {} });
+    const projects = ok(projectList);
     assert.deepEqual((projects.projects as Array<{ project: string }>).map((p) => p.project), [
       "shop",
     ]);
+    assert.deepEqual(projects.notes, []);
+    assert.match(text(projectList), /^- shop \(.*repo\): 1 files, \d+ chunks, last indexed \d{4}-/);
     refused(
       await client.callTool({ name: "index_project", arguments: { path: "/" } }),
       /outside the folders cairn may read/,

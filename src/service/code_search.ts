@@ -1,0 +1,49 @@
+/**
+ * "Where is X done?": recall over indexed code alone, with its language and
+ * path filters, for `cairn search-code` and the `search_code` tool alike.
+ * @module
+ */
+import { z } from "zod";
+import { MAX_QUERY_CHARS } from "../recall/recall.ts";
+import { checkLanguage, checkPathPrefix } from "./code_filters.ts";
+import type { Cairn } from "./cairn.ts";
+import type { RecallAnswer } from "./recall_service.ts";
+
+/** What `searchCode` accepts. */
+export const SearchCodeInput = z.object({
+  query: z.string().trim().min(1, "the query is empty; say what code to look for")
+    .max(MAX_QUERY_CHARS),
+  /** One project's code; every project's when absent. */
+  project: z.string().trim().min(1).max(200).optional(),
+  /** Only code in this language (`python`, `markdown`, …). */
+  language: z.string().optional(),
+  /** Only code under this folder or file, relative to the project's root (`src/auth`). */
+  path: z.string().min(1).max(1000).optional(),
+  /** Results wanted; recall caps them at 50 and says so. */
+  limit: z.number().int().min(1).default(10),
+});
+
+/**
+ * The chunks that best answer `query`, ranked as `recall` ranks code (hybrid:
+ * vectors, words, whole files, graph), filtered by language and path before
+ * the cut. A project no code is indexed under is refused with what to do.
+ */
+export async function searchCode(
+  cairn: Pick<Cairn, "recall" | "code">,
+  input: z.input<typeof SearchCodeInput>,
+): Promise<RecallAnswer> {
+  const { query, project, language, path, limit } = SearchCodeInput.parse(input);
+  const answer = await cairn.recall.run({
+    query,
+    project: project ?? null,
+    sources: ["code"],
+    ...(language === undefined ? {} : { language: checkLanguage(language) }),
+    ...(path === undefined ? {} : { pathPrefix: checkPathPrefix(path) }),
+    limit,
+    mode: "hybrid",
+  });
+  // An unknown project finds nothing, so only an empty answer is worth the
+  // look at which projects exist (it reads the log once per process).
+  if (project !== undefined && answer.items.length === 0) await cairn.code.status(project);
+  return answer;
+}

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir } from "../helpers.ts";
+
+Deno.test("cairn search-code answers from indexed code, filtered and capped, and says what was wrong; cairn projects lists", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "shop");
+  await Deno.mkdir(join(repo, "src"), { recursive: true });
+  await Deno.writeTextFile(
+    join(repo, "src", "hooks.py"),
+    "def register_hook(hooks, hook):\n    # runs the callback when the event fires\n    hooks.append(hook)\n",
+  );
+  await Deno.writeTextFile(
+    join(repo, "src", "hooks.ts"),
+    "export function registerHook(hooks: Array<() => void>, hook: () => void) {\n  hooks.push(hook);\n}\n",
+  );
+  const store = ["--store", join(tmp.path, "store")];
+  assert.equal((await cli([...store, "index", repo, "--project", "shop"])).code, 0);
+
+  const json = await cli([
+    ...store,
+    "search-code",
+    "register a hook",
+    "--language",
+    "python",
+    "--limit",
+    "60",
+    "--format",
+    "json",
+  ]);
+  assert.equal(json.code, 0, json.stderr);
+  const { results, notes } = JSON.parse(json.stdout);
+  assert.deepEqual(
+    results.map((r: Record<string, unknown>) =>
+      `${r.path}:${r.start_line}-${r.end_line} ${r.name}`
+    ),
+    ["src/hooks.py:1-3 register_hook"],
+  );
+  assert.deepEqual(notes, ["limit capped at 50"]);
+
+  const unknown = await cli([...store, "search-code", "hook", "--project", "nope"]);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /no project named nope is indexed; run `cairn index PATH` first/);
+  const language = await cli([...store, "search-code", "hook", "--language", "cobol"]);
+  assert.equal(language.code, 1);
+  assert.match(language.stderr, /language is one of typescript, .*, not "cobol"/);
+  const [empty, debug] = await Promise.all([
+    cli([...store, "search-code", " ", "--format", "json"]),
+    cli([...store, "search-code", "hook", "--format", "debug"]),
+  ]);
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /give the code to look for/);
+  assert.equal(debug.code, 2);
+  assert.match(debug.stderr, /--format is markdown or json, not "debug"/);
+
+  const projects = await cli([...store, "projects"]);
+  assert.equal(projects.code, 0, projects.stderr);
+  assert.match(projects.stdout, /^- shop \(.*shop\): 2 files, 2 chunks, last indexed \d{4}-/);
+});

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { openCairn } from "../../src/service/cairn.ts";
+import { searchCode } from "../../src/service/code_search.ts";
+import type { RecallAnswer } from "../../src/service/recall_service.ts";
+import { UserError } from "../../src/service/errors.ts";
+import { tempDir } from "../helpers.ts";
+
+const FILES: Record<string, string> = {
+  "src/net/retry.ts": `export function exponentialBackoff(attempt: number): number {
+  // wait twice as long after each failed attempt, with jitter
+  return Math.min(30_000, 2 ** attempt * 100 + Math.random() * 100);
+}
+`,
+  "src/hooks.py": `class Request:
+    def register_hook(self, event, hook):
+        """Registers a callback that runs when the event fires."""
+        self.hooks[event].append(hook)
+`,
+  "docs/hooks.md": "# Hooks\n\nRegister a hook to run a callback when an event fires.\n",
+};
+
+// Many plugins that name hooks more often than src/hooks.py does, so that a
+// path filter applied after the cut would leave src/ with nothing.
+for (let i = 0; i < 60; i++) {
+  FILES[`plugins/plugin_${i}.py`] =
+    `def register_hook_${i}(hooks):\n    """Register hook ${i}: the hook callback hook."""\n    hooks.add(${i})\n`;
+}
+
+/** `path:start-end name` of each code result. */
+function places(answer: RecallAnswer): string[] {
+  return answer.items.flatMap((item) =>
+    item.type === "code" ? [`${item.code.path}:${item.code.start_line} ${item.code.name}`] : []
+  );
+}
+
+Deno.test("searchCode() finds indexed code by meaning and words, filtered by language and path before the cut", async (t) => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "shop");
+  for (const [path, text] of Object.entries(FILES)) {
+    await Deno.mkdir(dirname(join(repo, path)), { recursive: true });
+    await Deno.writeTextFile(join(repo, path), text);
+  }
+  const cairn = await openCairn(join(tmp.path, "store"));
+  try {
+    await cairn.code.index({ path: repo, project: "shop" });
+    await cairn.memories.remember({ content: "Hooks are registered at startup.", project: "shop" });
+    await cairn.store.runner.settled();
+
+    await t.step("by meaning, with no word in common", async () => {
+      const found = await searchCode(cairn, { query: "sleep longer before trying again" });
+      assert.equal(places(found)[0], "src/net/retry.ts:1 exponentialBackoff");
+      assert.equal(found.items[0]?.components.lexical, undefined, "no word matched");
+    });
+
+    await t.step("by words, within a project", async () => {
+      const found = await searchCode(cairn, { query: "exponentialBackoff", project: "shop" });
+      assert.equal(places(found)[0], "src/net/retry.ts:1 exponentialBackoff");
+      const memory = await searchCode(cairn, { query: "Hooks are registered at startup." });
+      assert.ok(memory.items.length > 0 && memory.items.every((item) => item.type === "code"));
+    });
+
+    await t.step("language and path filters run before the cut", async () => {
+      const everywhere = places(await searchCode(cairn, { query: "register hook callback" }));
+      assert.ok(!everywhere.includes("src/hooks.py:2 Request.register_hook"), "ranked low");
+      const underSrc = places(
+        await searchCode(cairn, { query: "register hook callback", path: "src/" }),
+      );
+      assert.ok(underSrc.includes("src/hooks.py:2 Request.register_hook"), underSrc.join("\n"));
+      assert.ok(underSrc.every((place) => place.startsWith("src/")), underSrc.join("\n"));
+      const file = places(
+        await searchCode(cairn, { query: "register hook callback", path: "./src/hooks.py" }),
+      );
+      assert.ok(file.includes("src/hooks.py:2 Request.register_hook"), file.join("\n"));
+      assert.ok(file.every((place) => place.startsWith("src/hooks.py:")), "a file is a prefix too");
+      const markdown = places(
+        await searchCode(cairn, { query: "register hook callback", language: "markdown" }),
+      );
+      assert.deepEqual(markdown.map((place) => place.split(":")[0]), ["docs/hooks.md"]);
+    });
+
+    await t.step("says when the limit was capped", async () => {
+      const found = await searchCode(cairn, { query: "hook", limit: 80 });
+      assert.equal(found.items.length, 50);
+      assert.deepEqual(found.notes, ["limit capped at 50"]);
+    });
+
+    await t.step("refuses bad input with what to fix", async () => {
+      await assert.rejects(
+        searchCode(cairn, { query: "hook", language: "cobol" }),
+        (error: Error) =>
+          error instanceof UserError &&
+          /language is one of typescript, .*python.*markdown, text, not "cobol"/.test(
+            error.message,
+          ),
+      );
+      await assert.rejects(
+        searchCode(cairn, { query: "hook", project: "nope" }),
+        UserError,
+        "no project named nope is indexed; run `cairn index PATH` first",
+      );
+      await assert.rejects(searchCode(cairn, { query: "  " }), /the query is empty/);
+      for (const path of ["../other", "src/../../etc", "/etc"]) {
+        await assert.rejects(
+          searchCode(cairn, { query: "hook", path }),
+          /must be relative to the project's root and stay inside it/,
+          path,
+        );
+      }
+    });
+  } finally {
+    await cairn.close();
+  }
+});
