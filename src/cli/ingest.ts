@@ -186,6 +186,7 @@ async function watch(
   context.out(`watching ${target} for changes (Ctrl-C to stop)`);
   await watchBatches(watcher, {
     quietMs: 300,
+    maxWaitMs: 3_000,
     accept: isTranscript,
     run: (paths) => ingest(paths.filter(isFile)),
     onError: reportError,

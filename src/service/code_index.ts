@@ -92,6 +92,11 @@ export class CodeIndex {
 
   constructor(private readonly store: Store) {}
 
+  /** The store's folder: never indexed, even inside an indexed folder. */
+  get storeDir(): string {
+    return this.store.dir;
+  }
+
   /**
    * Indexes the folder `path` as a project (its repository's, unless
    * `project` says otherwise): only files whose size, mtime and then content
@@ -128,7 +133,7 @@ export class CodeIndex {
       };
       known.set(name, project);
     }
-    const found = await scan(root, target);
+    const found = await scan(root, target, { skip: [this.store.dir] });
     const report: IndexReport = {
       project: name,
       root,

@@ -104,7 +104,7 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
   assert.match(notDir.stderr, /retry\.ts is not a folder/);
 });
 
-Deno.test("cairn index --watch re-indexes a changed file and stops cleanly on SIGTERM", async () => {
+Deno.test("cairn index --watch re-indexes a changed file and stops cleanly on SIGTERM, leaving the store to the next command", async () => {
   await using tmp = await tempDir();
   const repo = join(tmp.path, "repo");
   await Deno.mkdir(repo);
@@ -125,6 +125,8 @@ Deno.test("cairn index --watch re-indexes a changed file and stops cleanly on SI
     stderr: "null",
   }).spawn();
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  // Bounded: a watcher that never prints what is awaited fails the test instead of hanging it.
+  const deadline = setTimeout(() => lines.cancel(), 60_000);
   let seen = "";
   const waitFor = async (pattern: RegExp) => {
     while (!pattern.test(seen)) {
@@ -138,9 +140,13 @@ Deno.test("cairn index --watch re-indexes a changed file and stops cleanly on SI
     await Deno.writeTextFile(join(repo, "retry.ts"), RETRY);
     await waitFor(/1 files indexed, 1 unchanged/);
   } finally {
+    clearTimeout(deadline);
     child.kill("SIGTERM");
     await waitFor(/stopped watching/).catch(() => {});
     await lines.cancel();
     assert.equal((await child.status).code, 0);
   }
+  const status = await cli(["--store", join(tmp.path, "store"), "index", "--status", "--json"]);
+  assert.equal(status.code, 0, status.stderr);
+  assert.equal(JSON.parse(status.stdout)[0].files, 2);
 });

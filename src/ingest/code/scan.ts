@@ -81,6 +81,12 @@ export interface SkippedFile {
   reason: string;
 }
 
+/** What else a scan leaves out. */
+export interface ScanOptions {
+  /** Folders never entered, wherever they are (cairn's own store). */
+  skip?: readonly string[];
+}
+
 /** Everything a scan found. */
 export interface ScanResult {
   files: ScannedFile[];
@@ -100,12 +106,21 @@ interface Rules {
  * dependency and build folders, lock files, minified and generated files,
  * binaries by name, files over {@linkcode MAX_FILE_BYTES} and secrets;
  * follows symbolic links only when they stay inside the root, each folder
- * once. Folders that cannot be read (or vanish) are skipped with the reason.
+ * once. Folders that cannot be read (or vanish) are skipped with the reason,
+ * and those in `options.skip` without one.
  */
-export async function scan(root: string, dir = root): Promise<ScanResult> {
+export async function scan(
+  root: string,
+  dir = root,
+  options: ScanOptions = {},
+): Promise<ScanResult> {
   const realRoot = await Deno.realPath(root);
   const result: ScanResult = { files: [], skipped: [] };
-  const visited = new Set<string>();
+  // A folder already visited is not entered again: the skipped ones count as visited.
+  const skip = await Promise.all(
+    (options.skip ?? []).map((path) => Deno.realPath(path).catch(() => path)),
+  );
+  const visited = new Set<string>(skip);
   const rules: Rules[] = [];
   const exclude = await readIgnore(join(root, ".git", "info", "exclude"));
   if (exclude) rules.push({ base: "", matcher: ignore().add(exclude) });
