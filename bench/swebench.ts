@@ -94,7 +94,7 @@ export async function benchSwebench(only: string[] = []): Promise<void> {
   );
   const body = report(runs, gold, only);
   console.log(body);
-  await writeSection("swebench", await runInfo(`quality ${only.join(" ")}`.trim()), body);
+  await writeSection("swebench", await runInfo(`code ${only.join(" ")}`.trim()), body);
 }
 
 async function cachedRun(work: string, repo: string, instances: Instance[]): Promise<RepoRun> {
@@ -328,6 +328,10 @@ function report(runs: RepoRun[], gold: Map<string, Gold>, only: string[]): strin
       (moves.length ? `${median(changed)} / ${median(moves).toFixed(1)}` : "–") + " |";
   });
   const truncated = runs.reduce((sum, run) => sum + run.truncatedQueries, 0);
+  const rescored = Deno.env.get("CAIRN_BENCH_RESCORE") === "1"
+    ? "\n\ncairn's rankings were asked again (CAIRN_BENCH_RESCORE) over the stores an earlier run " +
+      "kept at each base commit; the indexing figures are that run's."
+    : "";
   const subset = only.length ? ` (subset: ${only.join(", ")})` : "";
   return `## SWE-bench Lite code search (dev: ${ids.length} issues${subset})
 
@@ -350,5 +354,5 @@ between two base commits):
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${perRepo.join("\n")}
 
-${truncated} issue texts longer than cairn's query limit (${MAX_QUERY_CHARS} characters) were cut to it.`;
+${truncated} issue texts longer than cairn's query limit (${MAX_QUERY_CHARS} characters) were cut to it.${rescored}`;
 }
