@@ -1,5 +1,6 @@
 import type { LogRecovery } from "../../events/log.ts";
 import { type Cairn, openCairn } from "../service/cairn.ts";
+import { truncationNote } from "./truncation_note.ts";
 
 /** Options for {@linkcode withCairn}. */
 export interface WithCairnOptions {
@@ -9,7 +10,10 @@ export interface WithCairnOptions {
   warn?: (line: string) => void;
 }
 
-/** Opens the store, says what opening it repaired, runs `work`, and always closes the store again. */
+/**
+ * Opens the store, says what opening it repaired, runs `work`, says how many
+ * texts the model cut to fit, and always closes the store again.
+ */
 export async function withCairn<T>(
   storeDir: string,
   work: (cairn: Cairn) => Promise<T>,
@@ -17,9 +21,13 @@ export async function withCairn<T>(
 ): Promise<T> {
   const cairn = await openCairn(storeDir);
   try {
-    reportRecovery(cairn.store.log.recovery, options.warn ?? ((line) => console.error(line)));
+    const warn = options.warn ?? ((line) => console.error(line));
+    reportRecovery(cairn.store.log.recovery, warn);
+    const cutBefore = cairn.embedder.truncation?.();
     const result = await work(cairn);
     if (options.settle) await cairn.store.runner.settled();
+    const cut = truncationNote(cutBefore, cairn.embedder.truncation?.());
+    if (cut) warn(cut);
     return result;
   } finally {
     await cairn.close();

@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { writeAll } from "../../events/durable_fs.ts";
-import type { Embedder } from "./embedder.ts";
+import type { Embedder, Truncation } from "./embedder.ts";
 
 const MAGIC = 0x45425645; // "EVBE"
 const HEADER_BYTES = 44;
@@ -189,6 +189,16 @@ export class CachedEmbedder implements Embedder {
   /** Embeds a query with the wrapped model. */
   embedQuery(text: string): Promise<Float32Array> {
     return this.inner.embedQuery(text);
+  }
+
+  /** What the wrapped model cut (cache hits are not embedded, so not counted). */
+  truncation(): Truncation | undefined {
+    return this.inner.truncation?.();
+  }
+
+  /** The wrapped model's limit when the query `text` is longer than it. */
+  queryCutAt(text: string): number | undefined {
+    return this.inner.queryCutAt?.(text);
   }
 
   /** Closes the cache file and the wrapped model. */

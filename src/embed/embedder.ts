@@ -20,6 +20,23 @@ export interface Embedder {
   embedQuery(text: string): Promise<Float32Array>;
   /** Releases workers, sessions and files; the embedder is unusable afterwards. */
   close(): Promise<void>;
+  /** What the model has cut to fit its input limit so far; absent where the provider cannot tell. */
+  truncation?(): Truncation | undefined;
+  /**
+   * The model's input limit, in tokens, when `text` embedded as a query is
+   * longer (only its start is embedded); undefined when it fits or the provider cannot tell.
+   */
+  queryCutAt?(text: string): number | undefined;
+}
+
+/** Documents longer than the model reads, cut to fit: how many of how many. */
+export interface Truncation {
+  /** The model's input limit, in tokens, special tokens included. */
+  maxTokens: number;
+  /** Documents the model embedded (cache hits not included). */
+  texts: number;
+  /** Of those, the ones whose end was cut. */
+  truncated: number;
 }
 
 /** What went wrong, so callers (and tests) can branch without parsing messages. */

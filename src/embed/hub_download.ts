@@ -2,13 +2,15 @@
  * Downloads a model folder from a Hugging Face style hub
  * (`<base>/<name>/resolve/main/<file>`) into a cache directory: resumable
  * (`.part` files continued with HTTP Range), each file checked against the
- * sha256 of an expected manifest before it takes its final name.
+ * sha256 of an expected manifest before it takes its final name. A model is
+ * installed into a cache only once complete, so the cache never holds part of one.
  * @module
  */
-import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { dirname, join } from "node:path";
 import { writeAll } from "../../events/durable_fs.ts";
 import { EmbedderError } from "./embedder.ts";
-import { type ModelManifest, sha256File } from "./manifest.ts";
+import { type ModelManifest, parseManifest, sha256File } from "./manifest.ts";
 import { retryable } from "./http_retry.ts";
 
 /** Progress of one file, reported as bytes arrive. */
@@ -38,11 +40,48 @@ export interface DownloadOptions {
 }
 
 /**
+ * The model folder of `options.name` in `options.cacheDir`, used as it is when
+ * it holds exactly `options.manifest` (no network, no hashing), else
+ * downloaded first into `stagingDir` (where an interrupted or refused download
+ * stays, to resume) and moved into the cache once every file checks out.
+ */
+export async function installModel(
+  options: DownloadOptions & { stagingDir: string },
+): Promise<string> {
+  const dir = modelFolder(options.cacheDir, options.name);
+  if (await holds(dir, options.manifest)) return dir;
+  const staged = await downloadModel({ ...options, cacheDir: options.stagingDir });
+  await Deno.remove(dir, { recursive: true }).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+  await Deno.mkdir(dirname(dir), { recursive: true });
+  await Deno.rename(staged, dir);
+  return dir;
+}
+
+/** True when `dir/manifest.json` (written last by a download) is `manifest`. */
+async function holds(dir: string, manifest: ModelManifest): Promise<boolean> {
+  const where = join(dir, "manifest.json");
+  const text = await Deno.readTextFile(where).catch(() => undefined);
+  if (text === undefined) return false;
+  try {
+    return isDeepStrictEqual(parseManifest(text, where), manifest);
+  } catch {
+    return false; // an unreadable manifest: download again
+  }
+}
+
+/** Where the model `name` (e.g. `BAAI/bge-small-en-v1.5`) lives under `cacheDir`. */
+export function modelFolder(cacheDir: string, name: string): string {
+  return join(cacheDir, ...name.split("/").map(safe));
+}
+
+/**
  * Downloads every file of `options.manifest` that is not already present and
  * intact, then writes `manifest.json`; returns the model folder.
  */
 export async function downloadModel(options: DownloadOptions): Promise<string> {
-  const dir = join(options.cacheDir, ...options.name.split("/").map(safe));
+  const dir = modelFolder(options.cacheDir, options.name);
   await Deno.mkdir(dir, { recursive: true });
   for (const [file, sha256] of Object.entries(options.manifest.files)) {
     const path = join(dir, file);

@@ -1,11 +1,13 @@
-import type { Embedder } from "./embedder.ts";
+import type { Embedder, Truncation } from "./embedder.ts";
 
 /**
  * An embedder that loads its model on first use, so commands that never embed
- * (list, status, a lexical search) do not pay for starting inference.
+ * (list, status, a lexical search) do not pay for starting inference. A load
+ * that fails is tried again on the next use (a model download may resume).
  */
 export class LazyEmbedder implements Embedder {
   #inner: Promise<Embedder> | undefined;
+  #ready: Embedder | undefined;
 
   constructor(
     readonly id: string,
@@ -27,12 +29,28 @@ export class LazyEmbedder implements Embedder {
     return await (await this.#model()).embedQuery(text);
   }
 
+  /** What the model cut so far; undefined until it has loaded. */
+  truncation(): Truncation | undefined {
+    return this.#ready?.truncation?.();
+  }
+
+  /** The model's limit when the query `text` is longer than it; undefined until it has loaded. */
+  queryCutAt(text: string): number | undefined {
+    return this.#ready?.queryCutAt?.(text);
+  }
+
   async close(): Promise<void> {
-    if (this.#inner) await (await this.#inner).close();
+    if (this.#inner) await (await this.#inner.catch(() => undefined))?.close();
   }
 
   #model(): Promise<Embedder> {
-    this.#inner ??= this.load();
+    if (!this.#inner) {
+      const loading = this.load();
+      this.#inner = loading;
+      loading.then((model) => (this.#ready = model), () => {
+        if (this.#inner === loading) this.#inner = undefined;
+      });
+    }
     return this.#inner;
   }
 }

@@ -1,11 +1,11 @@
 /**
- * Finds and opens the embedding model shipped with cairn.
+ * Finds and opens the embedding model shipped with cairn, or another model folder.
  * @module
  */
 import { fileURLToPath } from "node:url";
 import { CachedEmbedder } from "./cache.ts";
 import { LazyEmbedder } from "./lazy_embedder.ts";
-import { loadModelFolder, modelId } from "./manifest.ts";
+import { loadModelFolder, modelId, type ModelManifest } from "./manifest.ts";
 import { OnnxEmbedder } from "./onnx_embedder.ts";
 
 /** The name of the model folder cairn ships and uses by default. */
@@ -29,10 +29,26 @@ export async function storeEmbedder(
   modelDir = shippedModelDir(),
 ): Promise<LazyEmbedder> {
   const { manifest } = await loadModelFolder(modelDir, { verify: false });
+  return lazyOnnxEmbedder(storeDir, manifest, () => Promise.resolve(modelDir));
+}
+
+/**
+ * An ONNX model described by `manifest`, behind the store's embedding cache and
+ * started on first use, from the folder `folder` resolves to then (a model
+ * still to download is fetched at that moment).
+ */
+export function lazyOnnxEmbedder(
+  storeDir: string,
+  manifest: ModelManifest,
+  folder: () => Promise<string>,
+): LazyEmbedder {
   return new LazyEmbedder(
     modelId(manifest),
     manifest.dims,
     async () =>
-      await CachedEmbedder.open(await OnnxEmbedder.open(modelDir, { verify: false }), storeDir),
+      await CachedEmbedder.open(
+        await OnnxEmbedder.open(await folder(), { verify: false }),
+        storeDir,
+      ),
   );
 }

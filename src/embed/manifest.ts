@@ -22,6 +22,12 @@ export const ModelManifestSchema = z.object({
   inputs: z.array(z.enum(["input_ids", "attention_mask", "token_type_ids"])).min(1),
   output: z.string().min(1),
   files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/, "expected a lowercase sha256")),
+}).superRefine((manifest, context) => {
+  for (const required of ["model.onnx", "tokenizer.json"]) {
+    if (!(required in manifest.files)) {
+      context.addIssue({ code: "custom", path: ["files"], message: `no checksum for ${required}` });
+    }
+  }
 });
 
 /** A parsed model manifest. */
@@ -56,11 +62,6 @@ export function parseManifest(text: string, where: string): ModelManifest {
       "model_invalid",
       `${where} is not a valid model manifest: ${issues.join("; ")}`,
     );
-  }
-  for (const required of ["model.onnx", "tokenizer.json"]) {
-    if (!(required in parsed.data.files)) {
-      throw new EmbedderError("model_invalid", `${where} lists no checksum for ${required}`);
-    }
   }
   return parsed.data;
 }

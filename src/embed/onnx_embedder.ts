@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { type BatchLimits, DEFAULT_BATCH_LIMITS, planBatches } from "./batching.ts";
-import { type Embedder, EmbedderError } from "./embedder.ts";
+import { type Embedder, EmbedderError, type Truncation } from "./embedder.ts";
 import { loadModelFolder, type ModelManifest } from "./manifest.ts";
 import { TextTokenizer, type TokenizedText } from "./tokenizer.ts";
 import { WorkerPool } from "./worker_pool.ts";
@@ -32,7 +32,7 @@ export interface OnnxEmbedderOptions {
 
 /** Counters for debug output. */
 export interface EmbedStats {
-  /** Texts embedded since open. */
+  /** Documents embedded since open (queries are not counted). */
   texts: number;
   /** Of those, texts longer than the model's limit whose end was cut. */
   truncated: number;
@@ -91,16 +91,31 @@ export class OnnxEmbedder implements Embedder {
     return { ...this.#stats };
   }
 
-  /** Embeds passages with the model's document prefix. */
-  embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
+  /** Embeds passages with the model's document prefix, counting those cut to fit. */
+  async embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
     const prefix = this.manifest.document_prefix;
-    return this.#embed(texts.map((text) => prefix + text));
+    const encoded = texts.map((text) => this.tokenizer.encode(prefix + text));
+    this.#stats.texts += encoded.length;
+    this.#stats.truncated += encoded.filter((e) => e.truncated).length;
+    return await this.#embed(encoded);
   }
 
   /** Embeds a query with the model's query prefix. */
   async embedQuery(text: string): Promise<Float32Array> {
-    const [vector] = await this.#embed([this.manifest.query_prefix + text]);
+    const [vector] = await this.#embed([this.tokenizer.encode(this.manifest.query_prefix + text)]);
     return vector!;
+  }
+
+  /** Documents embedded and cut to the model's limit since open. */
+  truncation(): Truncation {
+    const { texts, truncated } = this.#stats;
+    return { maxTokens: this.manifest.max_tokens, texts, truncated };
+  }
+
+  /** The model's limit when `text`, as a query, is longer than it. */
+  queryCutAt(text: string): number | undefined {
+    const cut = this.tokenizer.encode(this.manifest.query_prefix + text).truncated;
+    return cut ? this.manifest.max_tokens : undefined;
   }
 
   /** Tokenizes one text as the model would see it (for debug output and tests). */
@@ -115,13 +130,10 @@ export class OnnxEmbedder implements Embedder {
     return Promise.resolve();
   }
 
-  async #embed(texts: readonly string[]): Promise<Float32Array[]> {
+  async #embed(encoded: readonly TokenizedText[]): Promise<Float32Array[]> {
     if (this.#closed) throw new EmbedderError("closed", "the embedder is closed");
-    if (texts.length === 0) return [];
-    const encoded = texts.map((text) => this.tokenizer.encode(text));
-    this.#stats.texts += texts.length;
-    this.#stats.truncated += encoded.filter((e) => e.truncated).length;
-    const out = new Array<Float32Array>(texts.length);
+    if (encoded.length === 0) return [];
+    const out = new Array<Float32Array>(encoded.length);
     const batches = planBatches(encoded.map((e) => e.ids.length), this.limits);
     this.#stats.batches += batches.length;
     await Promise.all(batches.map(async ({ indexes, seqLen }) => {

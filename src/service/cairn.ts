@@ -89,6 +89,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       memories,
       text!,
       rerankerFor(config),
+      (query) => embedder.queryCutAt?.(query),
     ),
     sessions: new Sessions(store),
     code,

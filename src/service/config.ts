@@ -1,11 +1,36 @@
 import { join } from "node:path";
 import { z } from "zod";
+import { ModelManifestSchema } from "../embed/manifest.ts";
 import { describeIssues, UserError } from "./errors.ts";
 
 const OnnxEmbedderConfig = z.object({
   kind: z.literal("onnx"),
   /** A model folder (model.onnx, tokenizer.json, manifest.json); default: the shipped model. */
   model_dir: z.string().min(1).optional(),
+  /** A model on a hub, downloaded into the store's cache on first use; needs `manifest`. */
+  model: z.string().regex(
+    /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)*$/,
+    "expected a hub model name like BAAI/bge-small-en-v1.5",
+  ).optional(),
+  /** The hub's root: files come from `<hub_url>/<model>/resolve/main/<file>`; default Hugging Face. */
+  hub_url: z.url().optional(),
+  /** The hub model's manifest.json, inline: how to run it, and the sha256 each file must have. */
+  manifest: ModelManifestSchema.optional(),
+}).superRefine((settings, context) => {
+  const issue = (path: string, message: string) =>
+    context.addIssue({ code: "custom", path: [path], message });
+  if (settings.model !== undefined && settings.model_dir !== undefined) {
+    issue("model", "give model (from a hub) or model_dir (a folder), not both");
+  }
+  if (settings.model !== undefined && settings.manifest === undefined) {
+    issue("manifest", "a hub model needs its manifest, with the sha256 of every file");
+  }
+  if (settings.model === undefined && settings.manifest !== undefined) {
+    issue("model", "name the hub model the manifest describes");
+  }
+  if (settings.model === undefined && settings.hub_url !== undefined) {
+    issue("model", "name the model to download from hub_url");
+  }
 });
 
 const HttpEmbedderConfig = z.object({

@@ -5,15 +5,21 @@ import { LazyEmbedder } from "../embed/lazy_embedder.ts";
 import { storeEmbedder } from "../embed/load.ts";
 import { HttpReranker, type Reranker } from "../embed/reranker.ts";
 import { apiKey, type Config } from "./config.ts";
+import { hubEmbedder } from "./hub_embedder.ts";
 
 /**
  * The embedder a store's settings choose: the shipped ONNX model (or another
- * model folder), or an OpenAI-compatible HTTP endpoint; always behind the
- * store's embedding cache, and started only when first needed.
+ * model folder, or a model downloaded from a hub), or an OpenAI-compatible
+ * HTTP endpoint; always behind the store's embedding cache, and started only
+ * when first needed.
  */
 export async function embedderFor(config: Config, storeDir: string): Promise<Embedder> {
   const settings = config.embedder;
-  if (settings.kind === "onnx") return await storeEmbedder(storeDir, settings.model_dir);
+  if (settings.kind === "onnx") {
+    const { model, manifest, hub_url } = settings;
+    if (model && manifest) return hubEmbedder({ model, manifest, hub_url }, storeDir);
+    return await storeEmbedder(storeDir, settings.model_dir);
+  }
   const key = apiKey(settings.api_key_env);
   const http = new HttpEmbedder({
     baseUrl: settings.base_url,

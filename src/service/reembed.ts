@@ -7,6 +7,7 @@ import { FileCheckpoints } from "../../projections/checkpoints.ts";
 import { ProjectionRunner } from "../../projections/runner.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import { loadConfig } from "./config.ts";
+import { UserError } from "./errors.ts";
 import { storeLayout } from "./paths.ts";
 import { embedderFor } from "./providers.ts";
 
@@ -47,8 +48,15 @@ export async function reembed(
       clearInterval(ticker);
     }
     const report = { model: vectors.model, vectors: vectors.counts(), seconds: 0 };
+    const left = runner.status()[0]!.lag;
     await runner.close();
     await log.close();
+    if (left > 0) {
+      throw new UserError(
+        `re-embedding stopped with ${left} events left (the error is above); the old vectors ` +
+          "are kept, and `cairn reembed` continues where it stopped",
+      );
+    }
     const current = join(layout.projections, "vectors");
     const retired = join(layout.projections, "vectors.old");
     await Deno.remove(retired, { recursive: true }).catch(() => {});

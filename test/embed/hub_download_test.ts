@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { EmbedderError } from "../../src/embed/embedder.ts";
-import { downloadModel, type DownloadProgress } from "../../src/embed/hub_download.ts";
+import {
+  downloadModel,
+  type DownloadProgress,
+  installModel,
+} from "../../src/embed/hub_download.ts";
 import type { ModelManifest } from "../../src/embed/manifest.ts";
 import { tempDir } from "../helpers.ts";
 import { localServer } from "./local_server.ts";
@@ -168,4 +172,64 @@ Deno.test("downloadModel() names the file the hub does not have", async () => {
     }),
     /\/org\/missing\/resolve\/main\/model\.onnx answered HTTP 404/,
   );
+});
+
+Deno.test("installModel() reuses a folder holding this manifest without network, and replaces one holding another", async () => {
+  await using dir = await tempDir();
+  await using server = hub();
+  const options = {
+    baseUrl: server.url,
+    name: "org/tiny-model",
+    cacheDir: join(dir.path, "models"),
+    stagingDir: join(dir.path, "downloads"),
+    manifest: manifest(),
+  };
+  const model = await installModel(options);
+  assert.equal(model, join(dir.path, "models", "org", "tiny-model"));
+  assert.deepEqual(await Deno.readFile(join(model, "model.onnx")), FILES["model.onnx"]);
+  assert.equal(
+    await Deno.stat(join(dir.path, "downloads", "org", "tiny-model")).catch(() => null),
+    null,
+  );
+  const fetched = server.requests.length;
+  // The second call reads manifest.json only: no request, no hashing.
+  assert.equal(await installModel(options), model);
+  assert.equal(server.requests.length, fetched);
+  const renamed = { ...manifest(), name: "tiny-model-v2" };
+  await installModel({ ...options, manifest: renamed });
+  assert.equal(server.requests.length, fetched + 3);
+  assert.deepEqual(JSON.parse(await Deno.readTextFile(join(model, "manifest.json"))), renamed);
+});
+
+Deno.test("installModel() puts nothing in the cache when a file is refused, and keeps the good ones to resume", async () => {
+  await using dir = await tempDir();
+  await using server = hub();
+  const cacheDir = join(dir.path, "models");
+  const stagingDir = join(dir.path, "downloads");
+  const wrong = manifest({ ...FILES, "LICENSE": new TextEncoder().encode("other") });
+  await assert.rejects(
+    installModel({
+      baseUrl: server.url,
+      name: "org/tiny-model",
+      cacheDir,
+      stagingDir,
+      manifest: wrong,
+    }),
+    /downloaded LICENSE has sha256/,
+  );
+  assert.equal(await Deno.stat(cacheDir).catch(() => null), null);
+  const staged = join(stagingDir, "org", "tiny-model");
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(staged))).map((e) => e.name).sort(), [
+    "model.onnx",
+    "tokenizer.json",
+  ]);
+  const before = server.requests.length;
+  await installModel({
+    baseUrl: server.url,
+    name: "org/tiny-model",
+    cacheDir,
+    stagingDir,
+    manifest: manifest(),
+  });
+  assert.equal(server.requests.length, before + 1, "only LICENSE was fetched again");
 });

@@ -44,6 +44,11 @@ for (const name of SHIPPED_MODELS) {
       assert.equal(vector!.length, 384);
       assert.ok(short);
       assert.deepEqual(embedder.stats, { texts: 2, truncated: 1, batches: 1 });
+      const max = embedder.manifest.max_tokens;
+      assert.equal(embedder.queryCutAt(long), max);
+      assert.equal(embedder.queryCutAt("a short query"), undefined);
+      await embedder.embedQuery(long);
+      assert.deepEqual(embedder.truncation(), { maxTokens: max, texts: 2, truncated: 1 });
     } finally {
       await embedder.close();
     }

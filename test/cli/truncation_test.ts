@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir } from "../helpers.ts";
+
+/** About 360 tokens: longer than the shipped model's 256. */
+const LONG = "the quick brown fox jumps over the lazy dog ".repeat(40).trim();
+
+Deno.test("cairn import, index and recall say when the model cut a text to its 256-token limit", async () => {
+  await using tmp = await tempDir();
+  const store = ["--store", join(tmp.path, "store")];
+  const memories = join(tmp.path, "memories.jsonl");
+  await Deno.writeTextFile(
+    memories,
+    [{ id: "long", content: LONG }, { id: "short", content: "a short memory about foxes" }]
+      .map((line) => JSON.stringify(line)).join("\n"),
+  );
+  const imported = await cli([...store, "import", memories]);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(
+    imported.stderr,
+    /1 of 2 texts embedded were longer than the embedding model's 256-token limit; only their start was embedded/,
+  );
+
+  const repo = join(tmp.path, "repo");
+  await Deno.mkdir(join(repo, ".git"), { recursive: true });
+  await Deno.writeTextFile(join(repo, "fox.py"), `def fox():\n    """${LONG}"""\n    return 1\n`);
+  const indexed = await cli([...store, "index", repo]);
+  assert.equal(indexed.code, 0, indexed.stderr);
+  assert.match(indexed.stderr, /1 of \d+ texts embedded were longer than the embedding model's/);
+
+  const long = await cli([...store, "recall", LONG, "--format", "debug"]);
+  assert.equal(long.code, 0, long.stderr);
+  assert.match(
+    long.stdout,
+    /^> the query is longer than the embedding model's 256-token limit; the search by meaning used only its start$/m,
+  );
+  assert.doesNotMatch(long.stderr, /texts embedded/, "a query is not counted with the documents");
+  const short = await cli([...store, "recall", "quick fox", "--format", "debug"]);
+  assert.equal(short.code, 0, short.stderr);
+  assert.doesNotMatch(short.stdout, /query is longer/);
+  const lexical = await cli([...store, "search-text", LONG, "--format", "debug"]);
+  assert.doesNotMatch(lexical.stdout, /query is longer/, "no vector search, no note");
+});

@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import type { Embedder } from "../../src/embed/embedder.ts";
+import { LazyEmbedder } from "../../src/embed/lazy_embedder.ts";
+import { FakeEmbedder } from "./fake_embedder.ts";
+
+Deno.test("LazyEmbedder loads on first use, tries a failed load again, then forwards truncation", async () => {
+  let loads = 0;
+  const model = Object.assign(new FakeEmbedder(), {
+    truncation: () => ({ maxTokens: 8, texts: 3, truncated: 1 }),
+    queryCutAt: (text: string) => text.length > 8 ? 8 : undefined,
+  });
+  const lazy = new LazyEmbedder("fake-model", 8, (): Promise<Embedder> => {
+    loads++;
+    return loads === 1 ? Promise.reject(new Error("hub unreachable")) : Promise.resolve(model);
+  });
+  assert.equal(loads, 0);
+  assert.equal(lazy.truncation(), undefined, "nothing is known before the model loads");
+  await assert.rejects(lazy.embedQuery("x"), /hub unreachable/);
+  assert.equal((await lazy.embedQuery("x")).length, 8);
+  assert.equal(loads, 2);
+  assert.deepEqual(lazy.truncation(), { maxTokens: 8, texts: 3, truncated: 1 });
+  assert.equal(lazy.queryCutAt("a long query"), 8);
+  await lazy.close();
+  assert.ok(model.closed);
+});
