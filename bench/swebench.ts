@@ -64,6 +64,8 @@ interface RepoRun {
  * CAIRN_BENCH_KEEP_STORES=1 too, the store as indexed at each base commit is
  * kept beside them (`owner+name.stores/COMMIT`), and CAIRN_BENCH_RESCORE=1 asks
  * cairn again over those kept stores without indexing (for changes to recall).
+ * CAIRN_BENCH_CONFIG names a config.json each new store starts with (another
+ * embedding model, for instance).
  */
 export async function benchSwebench(only: string[] = []): Promise<void> {
   const all = (await readJsonl<Instance>(DATA)).map(({ id, repo, base_commit, query }) => ({
@@ -101,7 +103,10 @@ async function cachedRun(work: string, repo: string, instances: Instance[]): Pro
   const saved = join(work, `${repo.replace("/", "+")}.json`);
   try {
     const run = JSON.parse(await Deno.readTextFile(saved)) as RepoRun;
-    return Deno.env.get("CAIRN_BENCH_RESCORE") === "1" ? await rescore(work, run, instances) : run;
+    if (Deno.env.get("CAIRN_BENCH_RESCORE") !== "1") return run;
+    const rescored = await rescore(work, run, instances);
+    await Deno.writeTextFile(saved, JSON.stringify(rescored));
+    return rescored;
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     const run = await runRepo(work, repo, instances);
@@ -118,6 +123,11 @@ async function runRepo(work: string, repo: string, instances: Instance[]): Promi
   const tree = join(dir, "tree");
   const store = join(dir, "store");
   await Deno.mkdir(tree, { recursive: true });
+  const config = Deno.env.get("CAIRN_BENCH_CONFIG");
+  if (config) {
+    await Deno.mkdir(store, { recursive: true });
+    await Deno.copyFile(config, join(store, "config.json"));
+  }
   const project = repo.split("/")[1]!;
   const commits = await chronological(gitDir, [...new Set(instances.map((i) => i.base_commit))]);
   const run: RepoRun = {
@@ -263,7 +273,8 @@ async function rankWithCairn(
 /**
  * Asks cairn again over the stores a run kept (CAIRN_BENCH_KEEP_STORES), as
  * they were at each base commit, and replaces its rankings; the baselines and
- * the index timings stay those of the run. For changes to recall alone.
+ * the index timings stay those of the run (saved back, so the rankings can be
+ * studied). For changes to recall alone.
  */
 async function rescore(work: string, run: RepoRun, instances: Instance[]): Promise<RepoRun> {
   const stores = join(work, `${run.repo.replace("/", "+")}.stores`);

@@ -1,6 +1,7 @@
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import {
   DEFAULT_WEIGHTS,
+  type Fused,
   type RankedList,
   reciprocalRankFusion,
   type Signal,
@@ -9,6 +10,7 @@ import {
 } from "./fuse.ts";
 import { neighbourhood, type Seeds } from "./graph_neighbourhood.ts";
 import { personalizedPageRank } from "./ppr.ts";
+import { asksAboutTests, isTestPath, TEST_FILE_PRIOR } from "./test_files.ts";
 import type {
   HitComponents,
   LexicalSearch,
@@ -153,6 +155,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   }
 
   const ranked: RankedHit[] = [];
+  const lowerTests = !asksAboutTests(request.query);
   for (const [source, entry] of lists) {
     const signals: Partial<Record<Signal, RankedList>> = {};
     if (request.mode !== "lexical") signals.vector = entry.vector;
@@ -161,10 +164,13 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       signals.context = entry.context;
     }
     if (request.mode === "hybrid") signals.graph = entry.graph;
-    const fused = reciprocalRankFusion(signals, weights);
+    let fused = reciprocalRankFusion(signals, weights);
+    const lowered = new Set<string>();
+    if (source === "code" && lowerTests) fused = lowerTestFiles(fused, deps.codePath, lowered);
     const z = zScores(fused.map((f) => f.score));
     fused.forEach((f, i) => {
       const components: HitComponents = { fused: f.score };
+      if (lowered.has(f.id)) components.testPrior = TEST_FILE_PRIOR;
       if (f.ranks.vector) {
         components.vector = { rank: f.ranks.vector, distance: entry.distance.get(f.id)! };
       }
@@ -181,6 +187,24 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   }
   ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   return { hits: ranked.slice(0, limit), notes };
+}
+
+/**
+ * Multiplies the fused score of chunks in test files by TEST_FILE_PRIOR,
+ * records which ones in `lowered`, and re-sorts.
+ */
+function lowerTestFiles(
+  fused: Fused[],
+  pathOf: ((chunkId: string) => string | undefined) | undefined,
+  lowered: Set<string>,
+): Fused[] {
+  const scored = fused.map((f) => {
+    const path = pathOf?.(f.id);
+    if (path === undefined || !isTestPath(path)) return f;
+    lowered.add(f.id);
+    return { ...f, score: f.score * TEST_FILE_PRIOR };
+  });
+  return scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }
 
 /** Whether `path` is the file `prefix` or lies in the folder `prefix`. */

@@ -112,3 +112,39 @@ Deno.test("searchCode() finds indexed code by meaning and words, filtered by lan
     await cairn.close();
   }
 });
+
+Deno.test("searchCode() ranks the implementation above the tests that repeat its words, unless asked about tests", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "shop");
+  const files: Record<string, string> = {
+    "shop/cart.py": `def apply_discount(total, code):
+    """Lower the cart total by the discount code's percentage."""
+    return total * (1 - CODES[code])
+`,
+    "tests/test_cart.py": `from shop.cart import apply_discount
+
+def test_apply_discount_lowers_cart_total():
+    # apply discount code to the cart total: the discount lowers the total
+    assert apply_discount(100, "TEN") == 90  # discount code, cart total, discount
+`,
+  };
+  for (const [path, text] of Object.entries(files)) {
+    await Deno.mkdir(dirname(join(repo, path)), { recursive: true });
+    await Deno.writeTextFile(join(repo, path), text);
+  }
+  const cairn = await openCairn(join(tmp.path, "store"));
+  try {
+    await cairn.code.index({ path: repo, project: "shop" });
+    await cairn.store.runner.settled();
+    const found = await searchCode(cairn, { query: "apply discount code to the cart total" });
+    assert.equal(places(found)[0], "shop/cart.py:1 apply_discount");
+    const test = found.items.find((item) =>
+      item.type === "code" && item.code.path.startsWith("tests/")
+    );
+    assert.equal(test?.components.testPrior, 0.25, "the test file was lowered");
+    const aboutTests = await searchCode(cairn, { query: "the test of apply discount" });
+    assert.ok(aboutTests.items.every((item) => item.components.testPrior === undefined));
+  } finally {
+    await cairn.close();
+  }
+});
