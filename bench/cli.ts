@@ -1,3 +1,4 @@
+import { join } from "node:path";
 const ROOT = new URL("../", import.meta.url).pathname;
 
 /** Runs `deno task cairn ARGS` exactly as a user would; throws with stderr on failure. */
@@ -74,4 +75,15 @@ export async function recallBatch(
   return out.split("\n").filter((line) => line.trim()).map((line) =>
     JSON.parse(line) as BatchAnswer
   );
+}
+
+/**
+ * Creates a store folder for a benchmark; when CAIRN_BENCH_CONFIG names a
+ * config.json (another embedding model, say), the store starts with a copy.
+ */
+export async function newStore(dir: string): Promise<string> {
+  await Deno.mkdir(dir, { recursive: true });
+  const config = Deno.env.get("CAIRN_BENCH_CONFIG");
+  if (config) await Deno.copyFile(config, join(dir, "config.json"));
+  return dir;
 }

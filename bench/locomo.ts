@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Bm25, wordTokens } from "./bm25.ts";
-import { cairn, EVAL_DIR, readJsonl, recallBatch } from "./cli.ts";
+import { cairn, EVAL_DIR, newStore, readJsonl, recallBatch } from "./cli.ts";
 import { hitAt, mean, ndcgAt, recallAt } from "./metrics.ts";
 import { median, percentile, runInfo, writeSection } from "./report.ts";
 
@@ -36,7 +36,7 @@ interface Scores {
  * run as the outside baseline.
  */
 export async function benchLocomo(): Promise<void> {
-  const store = await Deno.makeTempDir({ prefix: "cairn-bench-locomo-" });
+  const store = await newStore(await Deno.makeTempDir({ prefix: "cairn-bench-locomo-" }));
   try {
     const questions = (await readJsonl<Question & { gold?: unknown }>(join(DATA, "queries.jsonl")))
       .map(({ id, project, query, category }) => ({ id, project, query, category }));

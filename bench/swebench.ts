@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
-import { cairnMeasured, EVAL_DIR, readJsonl, recallBatch } from "./cli.ts";
+import { cairnMeasured, EVAL_DIR, newStore, readJsonl, recallBatch } from "./cli.ts";
 import { FileBaselines } from "./code_baselines.ts";
 import { commitTime, moveTree, type TreeChange, writeTree } from "./git_tree.ts";
 import { mean } from "./metrics.ts";
@@ -123,11 +123,7 @@ async function runRepo(work: string, repo: string, instances: Instance[]): Promi
   const tree = join(dir, "tree");
   const store = join(dir, "store");
   await Deno.mkdir(tree, { recursive: true });
-  const config = Deno.env.get("CAIRN_BENCH_CONFIG");
-  if (config) {
-    await Deno.mkdir(store, { recursive: true });
-    await Deno.copyFile(config, join(store, "config.json"));
-  }
+  await newStore(store);
   const project = repo.split("/")[1]!;
   const commits = await chronological(gitDir, [...new Set(instances.map((i) => i.base_commit))]);
   const run: RepoRun = {

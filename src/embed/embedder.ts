@@ -8,7 +8,7 @@
 /** Turns texts into unit-length vectors of a fixed width. */
 export interface Embedder {
   /**
-   * The model's identity, e.g. `all-minilm-l6-v2-int8`: part of the cache key,
+   * The model's identity, e.g. `bge-small-en-v1.5-int8`: part of the cache key,
    * and what a store checks before mixing vectors from two models.
    */
   readonly id: string;

@@ -9,7 +9,7 @@ import { loadModelFolder, modelId, type ModelManifest } from "./manifest.ts";
 import { OnnxEmbedder } from "./onnx_embedder.ts";
 
 /** The name of the model folder cairn ships and uses by default. */
-export const DEFAULT_MODEL = "all-minilm-l6-v2";
+export const DEFAULT_MODEL = "bge-small-en-v1.5";
 
 /**
  * The folder of a shipped model, found relative to this module so it resolves

@@ -37,7 +37,7 @@ export type ModelManifest = z.infer<typeof ModelManifestSchema>;
 export interface ModelFolder {
   dir: string;
   manifest: ModelManifest;
-  /** `name` plus the quantization when there is one, e.g. `all-minilm-l6-v2-int8`. */
+  /** `name` plus the quantization when there is one, e.g. `bge-small-en-v1.5-int8`. */
   id: string;
 }
 

@@ -56,10 +56,10 @@ Deno.test("config.json chooses an OpenAI-compatible embedder and a reranker; ree
   await config({});
   const refused = await run("recall", "deploy");
   assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /built with http:bow, not all-minilm-l6-v2; .*cairn reembed/);
+  assert.match(refused.stderr, /built with http:bow, not bge-small-en-v1.5; .*cairn reembed/);
   const rebuilt = await run("reembed");
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
-  assert.match(rebuilt.stdout, /vectors rebuilt with all-minilm-l6-v2 .*2 memory/);
+  assert.match(rebuilt.stdout, /vectors rebuilt with bge-small-en-v1.5 .*2 memory/);
   const after = await run("search", "when do we ship?", "--format", "json");
   assert.equal(after.code, 0, after.stderr);
   assert.equal(JSON.parse(after.stdout).results.length, 2);

@@ -65,11 +65,11 @@ for (const name of SHIPPED_MODELS) {
   });
 }
 
-Deno.test("shippedModelDir() points at models/all-minilm-l6-v2 beside the source", () => {
-  assert.equal(DEFAULT_MODEL, "all-minilm-l6-v2");
+Deno.test("shippedModelDir() points at models/bge-small-en-v1.5 beside the source", () => {
+  assert.equal(DEFAULT_MODEL, "bge-small-en-v1.5");
   assert.equal(
     shippedModelDir(),
-    new URL("../../models/all-minilm-l6-v2/", import.meta.url).pathname,
+    new URL("../../models/bge-small-en-v1.5/", import.meta.url).pathname,
   );
 });
 

@@ -18,7 +18,7 @@ Deno.test("hubEmbedder() downloads the model on first use with progress; a later
       store.path,
       (p) => progress.push(p),
     );
-    assert.equal(embedder.id, "all-minilm-l6-v2");
+    assert.equal(embedder.id, "bge-small-en-v1.5");
     assert.equal(embedder.dims, 384);
     assert.equal(hub.requests.length, 0, "nothing is fetched before the model is used");
     try {
