@@ -56,8 +56,13 @@ export const ListInput = z.object({
   offset: z.number().int().min(0).default(0),
 });
 
-/** Two memories of one project this similar (cosine) are the same memory. */
-export const DUPLICATE_COSINE = 0.95;
+/**
+ * Two memories of one project this similar (cosine) are the same memory, if
+ * they state the same numbers. Calibrated for bge-small-en-v1.5, whose cosines
+ * run high: a paraphrase scores about 0.97, "max 5" against "max 3" 0.973
+ * (docs/decisions.md).
+ */
+export const DUPLICATE_COSINE = 0.98;
 
 /** The memories nearest in meaning to `content` (near `project`), closest first. */
 export type NearestMemory = (
@@ -85,7 +90,7 @@ export class Memories {
 
   /**
    * Stores a memory, or returns the existing one in the same project with the
-   * same normalised text or an embedding at cosine ≥ 0.95 (unless `force`).
+   * same normalised text, or an embedding at cosine ≥ 0.98 stating the same numbers (unless `force`).
    */
   async remember(input: z.input<typeof RememberInput>): Promise<Remembered> {
     const data = RememberInput.parse(input);
@@ -229,7 +234,10 @@ export class Memories {
     );
     for (const near of close) {
       const memory = await this.get(near.id);
-      if (memory && memory.project === project && !memory.forgotten_at) return memory;
+      if (
+        memory && memory.project === project && !memory.forgotten_at &&
+        numbersOf(memory.content) === numbersOf(content)
+      ) return memory;
     }
     return undefined;
   }
@@ -242,4 +250,9 @@ export class Memories {
     );
     return rows[0] ? toMemory(rows[0]) : undefined;
   }
+}
+
+/** The numbers a text states, in order: "port 5433" and "port 5434" are different facts. */
+function numbersOf(text: string): string {
+  return (text.match(/\d+(?:[.,]\d+)*/g) ?? []).join(" ");
 }

@@ -118,7 +118,7 @@ Deno.test("Memories.remember() refuses empty or oversized content with a readabl
     assert.equal(cairn.store.log.head, 0);
   }));
 
-Deno.test("Memories.remember() treats a near-identical memory (cosine ≥ 0.95) in the same project as known", () =>
+Deno.test("Memories.remember() treats a near-identical memory (cosine ≥ 0.98, same numbers) in the same project as known", () =>
   withStore(async (cairn) => {
     const first = await cairn.memories.remember({
       content: "The staging database runs PostgreSQL 16 on port 5433.",
@@ -136,6 +136,11 @@ Deno.test("Memories.remember() treats a near-identical memory (cosine ≥ 0.95) 
       project: "ops",
     });
     assert.equal(different.duplicate, false);
+    const otherPort = await cairn.memories.remember({
+      content: "The staging database runs PostgreSQL 16 on port 5434.",
+      project: "ops",
+    });
+    assert.equal(otherPort.duplicate, false, "a different number is a different fact");
     const elsewhere = await cairn.memories.remember({
       content: "The staging database runs PostgreSQL 16 on port 5433!",
       project: "web",
