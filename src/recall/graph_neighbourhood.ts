@@ -15,7 +15,12 @@ interface Hop {
   query: string;
 }
 
-/** From the seeds to what they name, touch, define or call. */
+/**
+ * From the seeds to what they name or touch. Code seeds reach their files
+ * only: walking from a chunk to the symbols it defines and calls and on to
+ * every other chunk naming them cost most of a recall (a 2,000-edge hop) and
+ * ranked worse on swebench-lite-dev (docs/decisions.md).
+ */
 const FIRST_HOPS: Hop[] = [
   {
     from: "memory",
@@ -38,12 +43,6 @@ const FIRST_HOPS: Hop[] = [
     from: "code",
     to: "file",
     query: "MATCH (a:Chunk)<-[:CONTAINS]-(b:File) WHERE a.id IN $ids RETURN a.id AS a, b.key AS b",
-  },
-  {
-    from: "code",
-    to: "symbol",
-    query:
-      "MATCH (a:Chunk)-[:DEFINES|:REFERS]->(b:Symbol) WHERE a.id IN $ids RETURN a.id AS a, b.key AS b",
   },
   {
     from: "turn",
@@ -93,15 +92,23 @@ const SECOND_HOPS: Hop[] = [
 const RELATED =
   "MATCH (a:Entity)-[:RELATES]-(b:Entity) WHERE a.name IN $ids RETURN a.name AS a, b.name AS b";
 
+/** Every source a walk can end on. */
+const ALL_SOURCES: readonly Source[] = ["memory", "code", "turn"];
+
 /**
  * The part of the graph around the seeds that personalized PageRank walks,
- * two hops out: seeds reach the entities, files and symbols they name, touch,
- * define or call; those reach the other memories, chunks and turns attached to
- * them. A relation between entities counts as no extra hop. Node ids:
- * `memory:<id>`, `code:<chunk id>`, `turn:<session>:<line>`, `entity:<name>`,
- * `file:<key>`, `symbol:<key>`. Forgotten memories stay out.
+ * two hops out: seeds reach the entities, files and symbols they name or
+ * touch; those reach the other memories, chunks and turns attached to
+ * them, of the sources in `reach` only (a code question need not fetch the
+ * turns that touched its files). A relation between entities counts as no
+ * extra hop. Node ids: `memory:<id>`, `code:<chunk id>`, `turn:<session>:<line>`,
+ * `entity:<name>`, `file:<key>`, `symbol:<key>`. Forgotten memories stay out.
  */
-export async function neighbourhood(db: KuzuDb, seeds: Seeds): Promise<Edge[]> {
+export async function neighbourhood(
+  db: KuzuDb,
+  seeds: Seeds,
+  reach: readonly Source[] = ALL_SOURCES,
+): Promise<Edge[]> {
   const edges: Edge[] = [];
   const walk = async (hop: Hop, ids: readonly string[]) => {
     if (ids.length === 0) return [];
@@ -122,6 +129,8 @@ export async function neighbourhood(db: KuzuDb, seeds: Seeds): Promise<Edge[]> {
   ) {
     entities.add(related);
   }
-  for (const hop of SECOND_HOPS) await walk(hop, [...reached.get(hop.from) ?? []]);
+  for (const hop of SECOND_HOPS) {
+    if (reach.includes(hop.to as Source)) await walk(hop, [...reached.get(hop.from) ?? []]);
+  }
   return edges;
 }

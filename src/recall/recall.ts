@@ -234,7 +234,7 @@ async function addGraphLists(
     for (const f of best) seeds.set(`${source}:${f.id}`, f.score);
   }
   if (seeds.size === 0) return;
-  const edges = await neighbourhood(graph, seedIds);
+  const edges = await neighbourhood(graph, seedIds, [...lists.keys()]);
   if (edges.length === 0) return;
   const rank = [...personalizedPageRank(edges, seeds)].sort((a, b) => b[1] - a[1]);
   for (const [source, entry] of lists) {

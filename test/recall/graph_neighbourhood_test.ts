@@ -48,7 +48,7 @@ Deno.test("neighbourhood() walks a memory seed → entities → related entities
   }
 });
 
-Deno.test("neighbourhood() links code and sessions through files and symbols", async () => {
+Deno.test("neighbourhood() links code and sessions through the files they share", async () => {
   await using tmp = await tempDir();
   const log = new MemoryLog();
   const hash = "0".repeat(64);
@@ -107,6 +107,10 @@ Deno.test("neighbourhood() links code and sessions through files and symbols", a
       fromCode.has("file:app\0ci.yml turn:s:0"),
       "the chunk reaches the turn that touched its file",
     );
+    const codeOnly = (await neighbourhood(graph.database, { code: ["ci"] }, ["code"]))
+      .map(([a, b]) => `${a} ${b}`);
+    assert.ok(codeOnly.includes("file:app\0ci.yml code:ci"));
+    assert.ok(!codeOnly.some((edge) => edge.includes("turn:")), "turns not asked for, not fetched");
   } finally {
     await graph.close();
   }
