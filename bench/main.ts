@@ -2,7 +2,8 @@
  * `deno task bench [suite]`: runs benchmark suites and records their figures in bench/RESULTS.md.
  * Suites: quality (LoCoMo and SWE-bench Lite); code (SWE-bench Lite alone, optionally
  * only the repositories named after it, e.g. `psf/requests`); speed (event log,
- * embeddings, memory queries at 10k, MCP); tokens; all (every suite but code).
+ * embeddings, memory queries at 10k, MCP); scale (one code project from 10k to 1M
+ * chunks; CAIRN_BENCH_SCALE_MAX lowers the top); tokens; all (every suite but code).
  * @module
  */
 import { benchEmbed } from "./embed.ts";
@@ -10,6 +11,7 @@ import { benchLocomo } from "./locomo.ts";
 import { benchLog } from "./log.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemorySpeed } from "./memory_speed.ts";
+import { benchScale } from "./scale.ts";
 import { benchSwebench } from "./swebench.ts";
 import { benchTokens } from "./tokens.ts";
 
@@ -17,6 +19,7 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   quality: [benchLocomo, () => benchSwebench()],
   code: [() => benchSwebench(Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
+  scale: [benchScale],
   tokens: [benchTokens],
 };
 
