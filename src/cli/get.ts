@@ -1,7 +1,7 @@
 import { UserError } from "../service/errors.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
-import { memoryLine } from "./memory_format.ts";
+import { memoryLine } from "../recall/format.ts";
 import { withCairn } from "./with_cairn.ts";
 
 /** `cairn get ID`: one memory. */

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import type { IndexReport, ProjectStatus } from "../service/code_index.ts";
+import type { IndexReport } from "../service/code_index.ts";
+import { skippedLines, statusLines } from "../service/index_status.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { untilStopped } from "./signals.ts";
@@ -118,32 +119,4 @@ export function summary(report: IndexReport): string[] {
     `${report.chunks} chunks in ${report.seconds.toFixed(2)} s${rate}`,
     ...skippedLines(report),
   ];
-}
-
-function skippedLines(report: IndexReport): string[] {
-  const reasons = Object.entries(report.skippedByReason).sort((a, b) => b[1] - a[1]);
-  if (reasons.length === 0) return [];
-  return [`skipped: ${reasons.map(([reason, count]) => `${reason} (${count})`).join(", ")}`];
-}
-
-/** A project's index status as lines for people. */
-export function statusLines(project: ProjectStatus): string[] {
-  const lines = [
-    `${project.project}  ${project.root}`,
-    `  ${project.files} files, ${project.chunks} chunks, last indexed ${
-      project.lastIndexed ?? "never"
-    }`,
-  ];
-  const run = project.lastRun;
-  if (run) {
-    lines.push(
-      `  last run ${run.finishedAt}: ${run.indexed} indexed, ${run.unchanged} unchanged, ` +
-        `${run.removed} removed, ${run.skipped} skipped in ${run.seconds.toFixed(2)} s`,
-    );
-    lines.push(...skippedLines(run).map((line) => `  ${line}`));
-    for (const example of run.skippedExamples) {
-      lines.push(`    ${example.path}: ${example.reason}`);
-    }
-  }
-  return lines;
 }

@@ -1,6 +1,6 @@
 import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
-import { memoryLine } from "./memory_format.ts";
+import { memoryLine } from "../recall/format.ts";
 import { withCairn } from "./with_cairn.ts";
 
 /** `cairn list`: memories, newest first, with filters. */

@@ -1,6 +1,6 @@
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
-import { memoryLine } from "./memory_format.ts";
+import { memoryLine } from "../recall/format.ts";
 import { withCairn } from "./with_cairn.ts";
 
 /** `cairn remember`: stores a memory (or says it is already known). */

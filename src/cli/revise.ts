@@ -1,6 +1,6 @@
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
-import { memoryLine } from "./memory_format.ts";
+import { memoryLine } from "../recall/format.ts";
 import { withCairn } from "./with_cairn.ts";
 
 /** `cairn revise ID [TEXT]`: changes a memory; the old version stays in the log. */

@@ -2,10 +2,10 @@ import { FileLog } from "../../events/file_log.ts";
 import { readOwner, StoreLockedError } from "../../events/lock.ts";
 import { storeLayout } from "../service/paths.ts";
 import { openCairn } from "../service/cairn.ts";
+import { statusLines } from "../service/index_status.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { formatBytes } from "./format.ts";
-import { statusLines } from "./index.ts";
 import { reportRecovery, withCairn } from "./with_cairn.ts";
 
 /** `cairn status`: where the store is, how big the log is, how far each projection has got. */

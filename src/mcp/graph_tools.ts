@@ -15,7 +15,8 @@ const page = {
 const graphPage = {
   entities: z.array(z.looseObject({})),
   relations: z.array(z.looseObject({})),
-  more: z.number().describe("entities beyond this page"),
+  /** Entities beyond this page. */
+  more: z.number(),
 };
 const done = { count: z.number() };
 
@@ -23,7 +24,6 @@ const done = { count: z.number() };
 export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   {
     name: "create_entities",
-    title: "Create entities",
     description:
       "Add people, services, concepts… to the knowledge graph (existing names are skipped).",
     inputSchema: { entities: EntitiesInput },
@@ -32,7 +32,6 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "create_relations",
-    title: "Create relations",
     description:
       "Link entities, in active voice (from `Ada` relationType `maintains` to `billing`).",
     inputSchema: { relations: RelationsInput },
@@ -41,7 +40,6 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "add_observations",
-    title: "Add observations",
     description: "Add facts to existing entities.",
     inputSchema: { observations: ObservationsInput },
     outputSchema: done,
@@ -49,7 +47,6 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "delete_entities",
-    title: "Delete entities",
     description: "Remove entities and their relations.",
     inputSchema: { entityNames: names },
     outputSchema: done,
@@ -57,7 +54,6 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "delete_observations",
-    title: "Delete observations",
     description: "Remove facts from entities.",
     inputSchema: {
       deletions: z.array(
@@ -70,7 +66,6 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "delete_relations",
-    title: "Delete relations",
     description: "Remove relations between entities.",
     inputSchema: { relations: RelationsInput },
     outputSchema: done,
@@ -78,7 +73,6 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "open_nodes",
-    title: "Open nodes",
     description: "Entities by name, with their observations and the relations among them.",
     inputSchema: { names },
     outputSchema: graphPage,
@@ -86,7 +80,6 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "search_nodes",
-    title: "Search nodes",
     description: "Entities whose name, type or observations contain the query; paginated.",
     inputSchema: { query: z.string().min(1).max(4096), ...page },
     outputSchema: graphPage,
@@ -94,7 +87,6 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "read_graph",
-    title: "Read graph",
     description: "The knowledge graph a page of entities at a time (never all at once).",
     inputSchema: page,
     outputSchema: graphPage,

@@ -6,7 +6,10 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCall } from "./handlers.ts";
+import { listedTools } from "./tool_list.ts";
 import { type ToolProfile, toolsFor } from "./tools.ts";
 
 /** The name and version MCP clients see. */
@@ -19,11 +22,11 @@ const INSTRUCTIONS =
 /** An MCP server listing the tools of `profile`, each answered by `call`. */
 export function buildMcpServer(call: ToolCall, profile: ToolProfile = "all"): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
-  for (const tool of toolsFor(profile)) {
+  const tools = toolsFor(profile);
+  for (const tool of tools) {
     server.registerTool(
       tool.name,
       {
-        title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
@@ -31,5 +34,9 @@ export function buildMcpServer(call: ToolCall, profile: ToolProfile = "all"): Mc
       (args: Record<string, unknown>) => call(tool.name, args),
     );
   }
+  // The SDK still validates each call against the zod schemas registered above;
+  // only the list it would send (complete JSON Schema, $schema and all) is replaced.
+  const listed = { tools: listedTools(tools) };
+  server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
   return server;
 }

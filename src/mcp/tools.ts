@@ -14,10 +14,9 @@ import { GRAPH_TOOLS } from "./graph_tools.ts";
 /** Which tools a server lists: all of them, or the few most agents need. */
 export type ToolProfile = "core" | "all";
 
-/** One tool as MCP lists it. */
+/** One tool: its name, when to use it, and the zod schemas its calls and answers are checked against. */
 export interface ToolDefinition {
   name: string;
-  title: string;
   description: string;
   inputSchema: z.ZodRawShape;
   outputSchema: z.ZodRawShape;
@@ -56,7 +55,6 @@ const memoryFields = {
 export const TOOLS: readonly ToolDefinition[] = [
   {
     name: "recall",
-    title: "Recall",
     description:
       "Search what cairn knows: stored memories, indexed code and past agent sessions, ranked by " +
       "meaning and words. Use it first when you need project context: decisions, conventions, " +
@@ -71,7 +69,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "search",
-    title: "Search by meaning",
     description: "Like recall, by meaning only (vectors). Use when the wording may differ.",
     inputSchema: searchInput,
     outputSchema: searchOutput,
@@ -79,7 +76,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "search_text",
-    title: "Search by words",
     description:
       "Like recall, by exact words only (BM25). Use for identifiers, error messages, file names.",
     inputSchema: searchInput,
@@ -88,7 +84,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "search_code",
-    title: "Search code",
     description:
       "Search indexed code only: where something is done, by meaning and words. Answers " +
       "path:lines, the qualified name and the chunk.",
@@ -105,7 +100,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "session_history",
-    title: "Session history of a file",
     description:
       "Past agent sessions that read or changed a file, newest first, with what was asked. Use " +
       "to learn why a file changed or what was tried on it before.",
@@ -119,7 +113,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "remember",
-    title: "Remember",
     description:
       "Store a memory worth having in later sessions: a decision, fact, pattern or preference. " +
       "One idea per memory; text already stored is not stored twice.",
@@ -136,7 +129,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "revise",
-    title: "Revise a memory",
     description:
       "Correct or update a memory by id; the earlier version stays in history. Ids come from " +
       "list_memories or recall with format json.",
@@ -150,7 +142,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "forget",
-    title: "Forget a memory",
     description: "Forget a memory that is wrong or obsolete, by id.",
     inputSchema: { id, reason: z.string().max(1000).optional() },
     outputSchema: { id: z.string() },
@@ -158,7 +149,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "list_memories",
-    title: "List memories",
     description: "List stored memories with their ids, newest first.",
     inputSchema: {
       project: project.optional(),
@@ -172,7 +162,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "index_project",
-    title: "Index a project",
     description:
       "Index (or re-index, incrementally) a code folder so recall finds its code. Use once per " +
       "repository, and again after large changes.",
@@ -191,7 +180,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "get_index_status",
-    title: "Index status",
     description:
       "A project's index: files, chunks, when last indexed, what the last run skipped and why.",
     inputSchema: { project: project.optional().describe("default every project") },
@@ -200,7 +188,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "list_projects",
-    title: "List projects",
     description: "The indexed projects (up to 100): files, chunks, when last indexed.",
     inputSchema: {},
     outputSchema: { projects: z.array(z.looseObject({})), notes: z.array(z.string()) },
@@ -208,7 +195,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "delete_project",
-    title: "Delete project",
     description: "Take a project's code out of the index; its memories and sessions stay.",
     inputSchema: { project },
     outputSchema: { project: z.string() },

@@ -1,3 +1,4 @@
+import type { MemoryRecord } from "../service/memory_record.ts";
 import type { RecallAnswer, RecallItem } from "../service/recall_service.ts";
 
 /** Lines of a code chunk shown in markdown: enough to recognise it, few tokens. */
@@ -52,6 +53,17 @@ function itemMarkdown(item: RecallItem): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
+}
+
+/** One memory as a compact markdown line: `- [kind] content (#tags, project)`. */
+export function memoryLine(memory: MemoryRecord, withId = true): string {
+  const tags = memory.tags.length ? ` ${memory.tags.map((tag) => `#${tag}`).join(" ")}` : "";
+  const where = memory.project ? ` (${memory.project})` : "";
+  const forgotten = memory.forgotten_at ? " [forgotten]" : "";
+  const id = withId ? ` \`${memory.id}\`` : "";
+  return `- [${memory.kind}] ${
+    memory.content.replace(/\s+/g, " ")
+  }${tags}${where}${forgotten}${id}`;
 }
 
 /** The answer as one JSON object: items with their fields and scores, and the notes. */

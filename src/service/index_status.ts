@@ -1,0 +1,35 @@
+/**
+ * A project's index as lines for people, for `cairn index`, `cairn status`
+ * and the `get_index_status` tool alike.
+ * @module
+ */
+import type { IndexReport, ProjectStatus } from "./code_index.ts";
+
+/** What an index run skipped, most common reason first; no line when nothing was skipped. */
+export function skippedLines(report: IndexReport): string[] {
+  const reasons = Object.entries(report.skippedByReason).sort((a, b) => b[1] - a[1]);
+  if (reasons.length === 0) return [];
+  return [`skipped: ${reasons.map(([reason, count]) => `${reason} (${count})`).join(", ")}`];
+}
+
+/** A project's index status as lines for people. */
+export function statusLines(project: ProjectStatus): string[] {
+  const lines = [
+    `${project.project}  ${project.root}`,
+    `  ${project.files} files, ${project.chunks} chunks, last indexed ${
+      project.lastIndexed ?? "never"
+    }`,
+  ];
+  const run = project.lastRun;
+  if (run) {
+    lines.push(
+      `  last run ${run.finishedAt}: ${run.indexed} indexed, ${run.unchanged} unchanged, ` +
+        `${run.removed} removed, ${run.skipped} skipped in ${run.seconds.toFixed(2)} s`,
+    );
+    lines.push(...skippedLines(run).map((line) => `  ${line}`));
+    for (const example of run.skippedExamples) {
+      lines.push(`    ${example.path}: ${example.reason}`);
+    }
+  }
+  return lines;
+}
