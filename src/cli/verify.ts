@@ -2,19 +2,20 @@ import { BlobError, BlobStore } from "../../events/blobs.ts";
 import { blobsOf } from "../../events/compaction.ts";
 import { StoreLock } from "../../events/lock.ts";
 import { checkLog, repairLog } from "../../events/verify.ts";
-import { EmbedderError } from "../embed/embedder.ts";
-import { shippedModelDir } from "../embed/load.ts";
-import { loadModelFolder } from "../embed/manifest.ts";
 import { storeLayout } from "../service/paths.ts";
 import { FileCheckpoints } from "../../projections/checkpoints.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
+import { checkStoreModel } from "./verify_model.ts";
 
-/** `cairn verify`: checks every record and blob of a store; `--repair` keeps what can be read. */
+/**
+ * `cairn verify`: checks every record and blob of a store and every file of its
+ * embedding model; `--repair` keeps what can be read of the log.
+ */
 export const verify: Command = {
   name: "verify",
-  summary:
-    "check the whole store (log records, events, blobs); --repair keeps every readable event",
+  summary: "check the whole store (log records, events, blobs, the embedding model's files); " +
+    "--repair keeps every readable event",
   usage: "cairn verify [--repair]",
   async run(context: CommandContext): Promise<number> {
     const { values } = parseCommandArgs(context.args, { repair: { type: "boolean" } });
@@ -38,28 +39,24 @@ export const verify: Command = {
       context.out(`problem: ${problem.segment}${where}: ${problem.message}`);
     }
     for (const problem of blobProblems) context.out(`problem: ${problem}`);
-    const modelProblem = await checkModel();
-    if (modelProblem) context.out(`problem: ${modelProblem}`);
-    const total = check.problems.length + blobProblems.length + (modelProblem ? 1 : 0);
+    const model = await checkStoreModel(context.storeDir);
+    context.out(model.summary);
+    for (const problem of model.problems) context.out(`problem: ${problem}`);
+    const logProblems = check.problems.length + blobProblems.length;
+    const total = logProblems + model.problems.length;
     if (total === 0) {
       context.out("ok: every record, event and blob checks out, and so does the model");
       return 0;
     }
-    context.out(`${total} problems; \`cairn verify --repair\` keeps every readable event`);
+    const problems = `${total} ${total === 1 ? "problem" : "problems"}`;
+    context.out(
+      logProblems > 0
+        ? `${problems}; \`cairn verify --repair\` keeps every readable event`
+        : `${problems}, each with what to do`,
+    );
     return 1;
   },
 };
-
-/** Checks the shipped model's files against their sha256; returns the problem, if any. */
-async function checkModel(): Promise<string | undefined> {
-  try {
-    await loadModelFolder(shippedModelDir(), { verify: true });
-    return undefined;
-  } catch (error) {
-    if (error instanceof EmbedderError) return error.message;
-    throw error;
-  }
-}
 
 async function repair(
   context: CommandContext,

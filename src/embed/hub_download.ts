@@ -2,15 +2,23 @@
  * Downloads a model folder from a Hugging Face style hub
  * (`<base>/<name>/resolve/main/<file>`) into a cache directory: resumable
  * (`.part` files continued with HTTP Range), each file checked against the
- * sha256 of an expected manifest before it takes its final name. A model is
+ * sha256 of an expected manifest before it takes its final name; files in
+ * subfolders (`onnx/model.onnx`) land in the same subfolders. A model is
  * installed into a cache only once complete, so the cache never holds part of one.
  * @module
  */
 import { isDeepStrictEqual } from "node:util";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { writeAll } from "../../events/durable_fs.ts";
 import { EmbedderError } from "./embedder.ts";
-import { type ModelManifest, parseManifest, sha256File } from "./manifest.ts";
+import {
+  checkFiles,
+  type FileProblem,
+  folderPathProblem,
+  type ModelManifest,
+  parseManifest,
+  sha256File,
+} from "./manifest.ts";
 import { retryable } from "./http_retry.ts";
 
 /** Progress of one file, reported as bytes arrive. */
@@ -51,9 +59,7 @@ export async function installModel(
   const dir = modelFolder(options.cacheDir, options.name);
   if (await holds(dir, options.manifest)) return dir;
   const staged = await downloadModel({ ...options, cacheDir: options.stagingDir });
-  await Deno.remove(dir, { recursive: true }).catch((error) => {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  });
+  await Deno.remove(dir, { recursive: true }).catch(ignoreNotFound);
   await Deno.mkdir(dirname(dir), { recursive: true });
   await Deno.rename(staged, dir);
   return dir;
@@ -76,16 +82,69 @@ export function modelFolder(cacheDir: string, name: string): string {
   return join(cacheDir, ...name.split("/").map(safe));
 }
 
+/** What a cache holds of a model: what `cairn verify` reports. */
+export type InstalledModel =
+  | { state: "absent" }
+  /** A copy made for another manifest: the next use replaces it. */
+  | { state: "other"; dir: string }
+  | { state: "intact"; dir: string }
+  | { state: "damaged"; dir: string; problems: FileProblem[] };
+
+/** Checks every file of the copy of `name` in `cacheDir` against `manifest` (hashing each). */
+export async function checkInstalledModel(
+  cacheDir: string,
+  name: string,
+  manifest: ModelManifest,
+): Promise<InstalledModel> {
+  const dir = modelFolder(cacheDir, name);
+  if (!(await holds(dir, manifest))) {
+    const present = await Deno.stat(dir).then(() => true, () => false);
+    return present ? { state: "other", dir } : { state: "absent" };
+  }
+  const problems = await checkFiles(dir, manifest.files);
+  return problems.length === 0 ? { state: "intact", dir } : { state: "damaged", dir, problems };
+}
+
+/**
+ * Takes a damaged model out of the cache: its folder goes back to `stagingDir`
+ * without the damaged files and without `manifest.json`, so the next
+ * {@linkcode installModel} downloads only those files again.
+ */
+export async function uninstallDamaged(
+  cacheDir: string,
+  stagingDir: string,
+  name: string,
+  problems: readonly FileProblem[],
+): Promise<void> {
+  const dir = modelFolder(cacheDir, name);
+  const staged = modelFolder(stagingDir, name);
+  await Deno.remove(join(dir, "manifest.json")).catch(ignoreNotFound);
+  await Deno.remove(staged, { recursive: true }).catch(ignoreNotFound);
+  await Deno.mkdir(dirname(staged), { recursive: true });
+  await Deno.rename(dir, staged);
+  for (const problem of problems) {
+    const path = join(staged, relative(dir, problem.path));
+    await Deno.remove(path).catch(ignoreNotFound);
+  }
+}
+
 /**
  * Downloads every file of `options.manifest` that is not already present and
  * intact, then writes `manifest.json`; returns the model folder.
  */
 export async function downloadModel(options: DownloadOptions): Promise<string> {
+  for (const file of Object.keys(options.manifest.files)) {
+    const problem = folderPathProblem(file);
+    if (problem) {
+      throw new EmbedderError("model_invalid", `the manifest's file path "${file}" ${problem}`);
+    }
+  }
   const dir = modelFolder(options.cacheDir, options.name);
   await Deno.mkdir(dir, { recursive: true });
   for (const [file, sha256] of Object.entries(options.manifest.files)) {
     const path = join(dir, file);
     if (await sha256File(path).catch(() => undefined) === sha256) continue;
+    await Deno.mkdir(dirname(path), { recursive: true });
     await downloadFile(options, file, path, sha256);
   }
   await Deno.writeTextFile(
@@ -93,6 +152,10 @@ export async function downloadModel(options: DownloadOptions): Promise<string> {
     JSON.stringify(options.manifest, null, 2) + "\n",
   );
   return dir;
+}
+
+function ignoreNotFound(error: unknown): void {
+  if (!(error instanceof Deno.errors.NotFound)) throw error;
 }
 
 function safe(part: string): string {
@@ -108,7 +171,8 @@ async function downloadFile(
   path: string,
   sha256: string,
 ): Promise<void> {
-  const url = `${options.baseUrl.replace(/\/+$/, "")}/${options.name}/resolve/main/${file}`;
+  const encoded = file.split("/").map(encodeURIComponent).join("/");
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/${options.name}/resolve/main/${encoded}`;
   const part = `${path}.part`;
   const tries = options.tries ?? 5;
   let lastError: unknown;

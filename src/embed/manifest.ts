@@ -8,6 +8,29 @@ import { join } from "node:path";
 import { z } from "zod";
 import { EmbedderError } from "./embedder.ts";
 
+/**
+ * Why `path` cannot name a file of a model folder, or undefined when it can: a
+ * manifest names files by paths relative to the folder, `/`-separated, that
+ * stay inside it, so a manifest (a hub model's comes from config.json) can never
+ * make cairn read or write a file elsewhere.
+ */
+export function folderPathProblem(path: string): string | undefined {
+  if (path === "") return "is empty";
+  if (/^([/\\]|[A-Za-z]:)/.test(path)) {
+    return "is absolute; give a path relative to the model folder, like onnx/model.onnx";
+  }
+  if (path.includes("\\")) return "has a backslash; separate folders with /, like onnx/model.onnx";
+  const parts = path.split("/");
+  if (parts.includes("..")) return "leaves the model folder (..); give a path inside it";
+  if (parts.some((part) => part === "" || part === ".")) return "has an empty or . folder name";
+  return undefined;
+}
+
+const FolderPath = z.string().superRefine((path, context) => {
+  const problem = folderPathProblem(path);
+  if (problem) context.addIssue({ code: "custom", message: `"${path}" ${problem}` });
+});
+
 /** The schema of `manifest.json`. */
 export const ModelManifestSchema = z.object({
   name: z.string().min(1),
@@ -21,11 +44,31 @@ export const ModelManifestSchema = z.object({
   quantization: z.string().default("none"),
   inputs: z.array(z.enum(["input_ids", "attention_mask", "token_type_ids"])).min(1),
   output: z.string().min(1),
+  /** The ONNX graph, relative to the folder; hub repositories often keep it in `onnx/`. */
+  model_file: FolderPath.default("model.onnx"),
+  /** The tokenizer, relative to the folder. */
+  tokenizer_file: FolderPath.default("tokenizer.json"),
+  /** The sha256 of every file, by its path relative to the folder. */
   files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/, "expected a lowercase sha256")),
 }).superRefine((manifest, context) => {
-  for (const required of ["model.onnx", "tokenizer.json"]) {
+  for (const path of Object.keys(manifest.files)) {
+    const problem = folderPathProblem(path);
+    if (problem) {
+      context.addIssue({ code: "custom", path: ["files", path], message: `"${path}" ${problem}` });
+    }
+  }
+  for (
+    const [field, required] of [
+      ["model_file", manifest.model_file],
+      ["tokenizer_file", manifest.tokenizer_file],
+    ] as const
+  ) {
     if (!(required in manifest.files)) {
-      context.addIssue({ code: "custom", path: ["files"], message: `no checksum for ${required}` });
+      context.addIssue({
+        code: "custom",
+        path: ["files"],
+        message: `no checksum for ${required} (the ${field}); add its sha256 to files`,
+      });
     }
   }
 });
@@ -92,30 +135,51 @@ export async function loadModelFolder(
   return { dir, manifest, id: modelId(manifest) };
 }
 
-/** Checks that each file in `files` (name → sha256) exists in `dir` with that checksum. */
-export async function verifyFiles(dir: string, files: Record<string, string>): Promise<void> {
-  await Promise.all(
-    Object.entries(files).map(async ([name, expected]) => {
+/** A file of a model folder that is not as its manifest says. */
+export interface FileProblem {
+  /** The file's path, the folder's joined to the manifest's. */
+  path: string;
+  kind: "missing" | "damaged";
+  expected: string;
+  /** The sha256 found, for a damaged file. */
+  actual?: string;
+}
+
+/** Every file in `files` (path → sha256) that is missing from `dir` or has another checksum. */
+export async function checkFiles(
+  dir: string,
+  files: Record<string, string>,
+): Promise<FileProblem[]> {
+  const checked = await Promise.all(
+    Object.entries(files).map(async ([name, expected]): Promise<FileProblem | undefined> => {
       const path = join(dir, name);
       let actual: string;
       try {
         actual = await sha256File(path);
       } catch (error) {
-        if (error instanceof Deno.errors.NotFound) {
-          throw new EmbedderError(
-            "model_missing",
-            `model file ${path} is missing; reinstall or re-download the model`,
-          );
-        }
+        if (error instanceof Deno.errors.NotFound) return { path, kind: "missing", expected };
         throw error;
       }
-      if (actual !== expected) {
-        throw new EmbedderError(
-          "model_damaged",
-          `model file ${path} is damaged (sha256 ${actual}, expected ${expected}); re-download the model`,
-        );
-      }
+      return actual === expected ? undefined : { path, kind: "damaged", expected, actual };
     }),
+  );
+  return checked.filter((problem) => problem !== undefined);
+}
+
+/** A file problem as one line: `model file /m/tokenizer.json is damaged (sha256 …, expected …)`. */
+export function describeFileProblem(problem: FileProblem): string {
+  return problem.kind === "missing"
+    ? `model file ${problem.path} is missing`
+    : `model file ${problem.path} is damaged (sha256 ${problem.actual}, expected ${problem.expected})`;
+}
+
+/** Checks that each file in `files` (path → sha256) exists in `dir` with that checksum. */
+export async function verifyFiles(dir: string, files: Record<string, string>): Promise<void> {
+  const [problem] = await checkFiles(dir, files);
+  if (!problem) return;
+  throw new EmbedderError(
+    problem.kind === "missing" ? "model_missing" : "model_damaged",
+    `${describeFileProblem(problem)}; reinstall or re-download the model`,
   );
 }
 

@@ -61,10 +61,10 @@ export class OnnxEmbedder implements Embedder {
     const cores = navigator.hardwareConcurrency || 1;
     const threads = options.threadsPerWorker ?? Math.max(1, Math.floor(cores / workers));
     const [tokenizer, pool] = await Promise.all([
-      TextTokenizer.load(join(dir, "tokenizer.json"), manifest.max_tokens),
+      TextTokenizer.load(join(dir, manifest.tokenizer_file), manifest.max_tokens),
       WorkerPool.start(workers, {
         type: "init",
-        modelPath: join(dir, "model.onnx"),
+        modelPath: join(dir, manifest.model_file),
         threads,
         inputs: manifest.inputs,
         output: manifest.output,

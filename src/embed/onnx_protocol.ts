@@ -7,7 +7,7 @@ import type { Pooling } from "./pooling.ts";
 /** Loads the model in a worker. */
 export interface InitRequest {
   type: "init";
-  /** Path of `model.onnx`; the worker reads the bytes itself (works in compiled binaries). */
+  /** Path of the ONNX file (the manifest's `model_file`); the worker reads the bytes itself (works in compiled binaries). */
   modelPath: string;
   threads: number;
   inputs: readonly string[];

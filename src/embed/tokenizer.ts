@@ -25,13 +25,13 @@ export class TextTokenizer {
     private readonly suffix: number[],
   ) {}
 
-  /** Loads `tokenizer.json` (already read as text); no network is used. */
-  static fromJson(json: string, maxTokens: number): TextTokenizer {
+  /** Loads `tokenizer.json` (already read as text, from `where`); no network is used. */
+  static fromJson(json: string, maxTokens: number, where = "tokenizer.json"): TextTokenizer {
     let tokenizer: Tokenizer;
     try {
       tokenizer = new Tokenizer(JSON.parse(json), {});
     } catch (error) {
-      throw new EmbedderError("model_invalid", `tokenizer.json could not be loaded: ${error}`, {
+      throw new EmbedderError("model_invalid", `${where} could not be loaded: ${error}`, {
         cause: error,
       });
     }
@@ -42,7 +42,7 @@ export class TextTokenizer {
     const full = tokenizer.encode(probe, { add_special_tokens: true }).ids;
     const at = indexOfRun(full, bare);
     if (at < 0) {
-      throw new EmbedderError("model_invalid", "tokenizer.json has an unsupported post-processor");
+      throw new EmbedderError("model_invalid", `${where} has an unsupported post-processor`);
     }
     const prefix = full.slice(0, at);
     const suffix = full.slice(at + bare.length);
@@ -54,7 +54,7 @@ export class TextTokenizer {
 
   /** Loads `tokenizer.json` from a file. */
   static async load(path: string, maxTokens: number): Promise<TextTokenizer> {
-    return TextTokenizer.fromJson(await Deno.readTextFile(path), maxTokens);
+    return TextTokenizer.fromJson(await Deno.readTextFile(path), maxTokens, path);
   }
 
   /** Encodes one text with special tokens, cutting its end if it is too long. */

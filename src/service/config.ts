@@ -1,11 +1,12 @@
 import { join } from "node:path";
 import { z } from "zod";
+import { writeFileAtomic } from "../../events/durable_fs.ts";
 import { ModelManifestSchema } from "../embed/manifest.ts";
 import { describeIssues, UserError } from "./errors.ts";
 
 const OnnxEmbedderConfig = z.object({
   kind: z.literal("onnx"),
-  /** A model folder (model.onnx, tokenizer.json, manifest.json); default: the shipped model. */
+  /** A model folder (manifest.json and the files it lists); default: the shipped model. */
   model_dir: z.string().min(1).optional(),
   /** A model on a hub, downloaded into the store's cache on first use; needs `manifest`. */
   model: z.string().regex(
@@ -65,6 +66,9 @@ export const Config = z.object({
 /** A store's settings. */
 export type Config = z.infer<typeof Config>;
 
+/** The embedder part of a store's settings. */
+export type EmbedderSettings = Config["embedder"];
+
 /** Where a store keeps its settings. */
 export function configPath(storeDir: string): string {
   return join(storeDir, "config.json");
@@ -72,23 +76,47 @@ export function configPath(storeDir: string): string {
 
 /** Reads the store's settings; no file means the defaults, a bad one is refused with what to fix. */
 export async function loadConfig(storeDir: string): Promise<Config> {
+  const parsed = Config.safeParse(await readConfigJson(storeDir));
+  if (!parsed.success) {
+    throw new UserError(`${configPath(storeDir)}: ${describeIssues(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Replaces the `embedder` of config.json, keeping every other setting as
+ * written; the file is replaced atomically, so a crash leaves the old settings
+ * or the new ones, never half of either.
+ */
+export async function saveEmbedderSettings(
+  storeDir: string,
+  embedder: EmbedderSettings,
+): Promise<void> {
+  const json = await readConfigJson(storeDir);
+  const kept = typeof json === "object" && json !== null && !Array.isArray(json) ? json : {};
+  const settings = { ...kept, embedder };
+  const parsed = Config.safeParse(settings);
+  if (!parsed.success) {
+    throw new UserError(`${configPath(storeDir)}: ${describeIssues(parsed.error)}`);
+  }
+  await writeFileAtomic(configPath(storeDir), JSON.stringify(settings, null, 2) + "\n");
+}
+
+/** config.json as JSON, `{}` when there is none. */
+async function readConfigJson(storeDir: string): Promise<unknown> {
   const path = configPath(storeDir);
   let text: string;
   try {
     text = await Deno.readTextFile(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return Config.parse({});
+    if (error instanceof Deno.errors.NotFound) return {};
     throw error;
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new UserError(`${path} is not valid JSON; fix it or delete it to use the defaults`);
   }
-  const parsed = Config.safeParse(json);
-  if (!parsed.success) throw new UserError(`${path}: ${describeIssues(parsed.error)}`);
-  return parsed.data;
 }
 
 /** The API key named by `api_key_env`, refused with a clear message when the variable is unset. */

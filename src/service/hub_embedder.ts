@@ -15,7 +15,7 @@ import { configPath } from "./config.ts";
 import { UserError } from "./errors.ts";
 
 /** The hub used when config.json names a model but no `hub_url`. */
-const DEFAULT_HUB_URL = "https://huggingface.co";
+export const DEFAULT_HUB_URL = "https://huggingface.co";
 
 /** The embedder settings that name a hub model. */
 export interface HubModelSettings {
@@ -27,6 +27,11 @@ export interface HubModelSettings {
 /** Where a store keeps the models it downloaded, one folder per model name. */
 export function modelCacheDir(storeDir: string): string {
   return join(storeDir, "cache", "models");
+}
+
+/** Where downloads wait until every file checks out (and where an interrupted one resumes). */
+export function modelStagingDir(storeDir: string): string {
+  return join(storeDir, "cache", "downloads");
 }
 
 /**
@@ -48,7 +53,7 @@ export function hubEmbedder(
         baseUrl: hubUrl,
         name: settings.model,
         cacheDir: modelCacheDir(storeDir),
-        stagingDir: join(storeDir, "cache", "downloads"),
+        stagingDir: modelStagingDir(storeDir),
         manifest: settings.manifest,
         ...(onProgress ? { onProgress } : {}),
       });

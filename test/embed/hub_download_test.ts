@@ -3,9 +3,11 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { EmbedderError } from "../../src/embed/embedder.ts";
 import {
+  checkInstalledModel,
   downloadModel,
   type DownloadProgress,
   installModel,
+  uninstallDamaged,
 } from "../../src/embed/hub_download.ts";
 import type { ModelManifest } from "../../src/embed/manifest.ts";
 import { tempDir } from "../helpers.ts";
@@ -31,16 +33,24 @@ function manifest(files: Record<string, Uint8Array> = FILES): ModelManifest {
     quantization: "none",
     inputs: ["input_ids", "attention_mask"],
     output: "last_hidden_state",
+    model_file: "model.onnx",
+    tokenizer_file: "tokenizer.json",
     files: Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, sha(bytes)])),
   };
 }
 
-/** A hub serving FILES under /org/tiny-model/resolve/main/, honouring Range; `cut` bytes then drops. */
-function hub(options: { cutFirstModelAt?: number } = {}) {
+/**
+ * A hub serving `files` (default FILES) under /org/tiny-model/resolve/main/,
+ * honouring Range; `cut` bytes then drops.
+ */
+function hub(
+  options: { cutFirstModelAt?: number; files?: Record<string, Uint8Array<ArrayBuffer>> } = {},
+) {
   let cut = options.cutFirstModelAt;
+  const files = options.files ?? FILES;
   return localServer((request) => {
     const match = new URL(request.url).pathname.match(/^\/org\/tiny-model\/resolve\/main\/(.+)$/);
-    const bytes = match ? FILES[match[1]!] : undefined;
+    const bytes = match && Object.hasOwn(files, match[1]!) ? files[match[1]!] : undefined;
     if (!bytes) return new Response("not found", { status: 404 });
     const range = request.headers.get("range")?.match(/^bytes=(\d+)-$/);
     const start = range ? Number(range[1]) : 0;
@@ -232,4 +242,88 @@ Deno.test("installModel() puts nothing in the cache when a file is refused, and 
     manifest: manifest(),
   });
   assert.equal(server.requests.length, before + 1, "only LICENSE was fetched again");
+});
+
+Deno.test("downloadModel() puts a file named by a subfolder path in that subfolder", async () => {
+  await using dir = await tempDir();
+  const { "model.onnx": model, ...rest } = FILES;
+  const nested = { "onnx/model.onnx": model!, ...rest };
+  await using server = hub({ files: nested });
+  const folder = await downloadModel({
+    baseUrl: server.url,
+    name: "org/tiny-model",
+    cacheDir: dir.path,
+    manifest: { ...manifest(nested), model_file: "onnx/model.onnx" },
+  });
+  assert.deepEqual(await Deno.readFile(join(folder, "onnx", "model.onnx")), model);
+  assert.ok(server.requests.some((r) => r.url.endsWith("/resolve/main/onnx/model.onnx")));
+});
+
+Deno.test("downloadModel() refuses a manifest path that leaves the model folder, before any request", async () => {
+  await using dir = await tempDir();
+  await using server = hub();
+  const escaping = {
+    ...manifest(),
+    files: { ...manifest().files, "../../outside": "0".repeat(64) },
+  };
+  await assert.rejects(
+    downloadModel({
+      baseUrl: server.url,
+      name: "org/tiny-model",
+      cacheDir: join(dir.path, "cache"),
+      manifest: escaping,
+    }),
+    (error: unknown) => {
+      assert.ok(error instanceof EmbedderError);
+      assert.equal(error.code, "model_invalid");
+      assert.match(error.message, /"\.\.\/\.\.\/outside" leaves the model folder/);
+      return true;
+    },
+  );
+  assert.equal(server.requests.length, 0);
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(dir.path)), []);
+});
+
+Deno.test("checkInstalledModel() finds a damaged file; uninstallDamaged() makes the next install fetch only it", async () => {
+  await using dir = await tempDir();
+  await using server = hub();
+  const options = {
+    baseUrl: server.url,
+    name: "org/tiny-model",
+    cacheDir: join(dir.path, "models"),
+    stagingDir: join(dir.path, "downloads"),
+    manifest: manifest(),
+  };
+  assert.deepEqual(await checkInstalledModel(options.cacheDir, options.name, options.manifest), {
+    state: "absent",
+  });
+  const model = await installModel(options);
+  assert.deepEqual(await checkInstalledModel(options.cacheDir, options.name, options.manifest), {
+    state: "intact",
+    dir: model,
+  });
+  const other = { ...manifest(), name: "tiny-model-v2" };
+  assert.equal((await checkInstalledModel(options.cacheDir, options.name, other)).state, "other");
+
+  const bytes = await Deno.readFile(join(model, "tokenizer.json"));
+  bytes[3] = bytes[3]! ^ 0x01;
+  await Deno.writeFile(join(model, "tokenizer.json"), bytes);
+  const found = await checkInstalledModel(options.cacheDir, options.name, options.manifest);
+  assert.ok(found.state === "damaged", `found ${found.state}`);
+  assert.deepEqual(found.problems.map((p) => [p.path, p.kind]), [
+    [join(model, "tokenizer.json"), "damaged"],
+  ]);
+
+  await uninstallDamaged(options.cacheDir, options.stagingDir, options.name, found.problems);
+  assert.equal(
+    (await checkInstalledModel(options.cacheDir, options.name, options.manifest)).state,
+    "absent",
+  );
+  const before = server.requests.length;
+  assert.equal(await installModel(options), model);
+  assert.deepEqual(
+    server.requests.slice(before).map((r) => new URL(r.url).pathname),
+    ["/org/tiny-model/resolve/main/tokenizer.json"],
+  );
+  assert.deepEqual(await Deno.readFile(join(model, "tokenizer.json")), FILES["tokenizer.json"]);
 });

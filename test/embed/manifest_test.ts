@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EmbedderError } from "../../src/embed/embedder.ts";
-import { loadModelFolder, modelId, parseManifest } from "../../src/embed/manifest.ts";
+import { checkFiles, loadModelFolder, modelId, parseManifest } from "../../src/embed/manifest.ts";
 import { tempDir } from "../helpers.ts";
 
 const SHA_OF_ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
@@ -70,4 +70,70 @@ Deno.test("parseManifest() lists the fields that are wrong", () => {
     /no checksum for tokenizer\.json/,
   );
   assert.equal(modelId(parseManifest(manifestJson(FILES), "m.json")), "tiny-model");
+});
+
+Deno.test("loadModelFolder() reads a folder whose model_file and tokenizer_file are in subfolders", async () => {
+  await using dir = await tempDir();
+  const files = { "onnx/model.onnx": SHA_OF_ABC, "tok/tokenizer.json": SHA_OF_ABC };
+  await Deno.writeTextFile(
+    join(dir.path, "manifest.json"),
+    manifestJson(files, { model_file: "onnx/model.onnx", tokenizer_file: "tok/tokenizer.json" }),
+  );
+  await Deno.mkdir(join(dir.path, "onnx"));
+  await Deno.writeTextFile(join(dir.path, "onnx", "model.onnx"), "abc");
+  await assert.rejects(loadModelFolder(dir.path), /tok\/tokenizer\.json is missing/);
+  await Deno.mkdir(join(dir.path, "tok"));
+  await Deno.writeTextFile(join(dir.path, "tok", "tokenizer.json"), "abc");
+  const folder = await loadModelFolder(dir.path);
+  assert.equal(folder.manifest.model_file, "onnx/model.onnx");
+  assert.equal(folder.manifest.tokenizer_file, "tok/tokenizer.json");
+  const plain = parseManifest(manifestJson(FILES), "m.json");
+  assert.equal(plain.model_file, "model.onnx", "the default when the manifest names none");
+  assert.equal(plain.tokenizer_file, "tokenizer.json");
+});
+
+Deno.test("parseManifest() wants a checksum for the files model_file and tokenizer_file name", () => {
+  assert.throws(
+    () => parseManifest(manifestJson(FILES, { model_file: "onnx/model.onnx" }), "m.json"),
+    /files: no checksum for onnx\/model\.onnx \(the model_file\); add its sha256 to files/,
+  );
+});
+
+Deno.test("parseManifest() refuses paths that leave the model folder, saying why", () => {
+  const refused = (extra: Record<string, unknown>, files: Record<string, string>, why: RegExp) =>
+    assert.throws(() => parseManifest(manifestJson(files, extra), "m.json"), (error: unknown) => {
+      assert.ok(error instanceof EmbedderError);
+      assert.equal(error.code, "model_invalid");
+      assert.match(error.message, why);
+      return true;
+    });
+  assert.throws(
+    () => parseManifest(manifestJson(FILES, { model_file: "../model.onnx" }), "m.json"),
+    /model_file: "\.\.\/model\.onnx" leaves the model folder \(\.\.\); give a path inside it/,
+  );
+  assert.throws(
+    () => parseManifest(manifestJson(FILES, { tokenizer_file: "/etc/tokenizer.json" }), "m.json"),
+    /tokenizer_file: "\/etc\/tokenizer\.json" is absolute; give a path relative to the model folder/,
+  );
+  assert.throws(
+    () => parseManifest(manifestJson({ ...FILES, "onnx/../../x": SHA_OF_ABC }), "m.json"),
+    /files\.onnx\/\.\.\/\.\.\/x: "onnx\/\.\.\/\.\.\/x" leaves the model folder/,
+  );
+  const backslash = "onnx\\model.onnx";
+  refused({ model_file: backslash }, { ...FILES, [backslash]: SHA_OF_ABC }, /has a backslash/);
+  refused({ model_file: "C:/model.onnx" }, FILES, /"C:\/model\.onnx" is absolute/);
+  refused({ model_file: "onnx//model.onnx" }, FILES, /has an empty or \. folder name/);
+  refused({ model_file: "./model.onnx" }, FILES, /has an empty or \. folder name/);
+  refused({}, { ...FILES, "": SHA_OF_ABC }, /files\.: "" is empty/);
+});
+
+Deno.test("checkFiles() lists every missing and damaged file, by path", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "model.onnx"), "abd");
+  const problems = await checkFiles(dir.path, FILES);
+  assert.deepEqual(problems.map((p) => [p.path, p.kind]).sort(), [
+    [join(dir.path, "model.onnx"), "damaged"],
+    [join(dir.path, "tokenizer.json"), "missing"],
+  ]);
+  assert.deepEqual(await checkFiles(dir.path, {}), []);
 });

@@ -1,0 +1,193 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { join, resolve } from "node:path";
+import { shippedModelDir } from "../../src/embed/load.ts";
+import { localServer } from "../embed/local_server.ts";
+import { cli, MAIN, tempDir } from "../helpers.ts";
+
+/** A deterministic bag-of-words embedding: the store's old model, fast and offline. */
+function bagOfWords(text: string): number[] {
+  const vector = new Array(16).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    let h = 0;
+    for (const c of word) h = (h * 31 + c.charCodeAt(0)) % 16;
+    vector[h] += 1;
+  }
+  return vector;
+}
+
+/** An OpenAI-compatible embeddings endpoint on 127.0.0.1 answering with {@linkcode bagOfWords}. */
+function bagOfWordsServer() {
+  return localServer(async (request) => {
+    const { input } = await request.json() as { input: string[] };
+    return Response.json({
+      data: input.map((text, index) => ({ index, embedding: bagOfWords(text) })),
+    });
+  });
+}
+
+/** A store using the bag-of-words endpoint, holding `count` memories; returns its config.json text. */
+async function bagOfWordsStore(store: string, url: string, count: number): Promise<string> {
+  await Deno.mkdir(store, { recursive: true });
+  const config = JSON.stringify({
+    embedder: { kind: "http", base_url: `${url}/v1`, model: "bow", dims: 16 },
+    note: "settings other than the embedder are kept as written",
+  });
+  await Deno.writeTextFile(join(store, "config.json"), config);
+  const words =
+    ("alpha bravo cache daemon event fetch graph host index jitter kernel lease mutex " +
+      "node queue retry shard token upload vault worker yaml zone build cron disk").split(" ");
+  const lines = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({
+      id: `m${i}`,
+      content: i === 0 ? "Deploys happen on Tuesday mornings" : `Note ${i}: ` +
+        Array.from({ length: 6 }, (_, k) => words[(i * (k + 3)) % words.length]).join(" "),
+    }));
+  const file = join(store, "..", "memories.jsonl");
+  await Deno.writeTextFile(file, lines.join("\n") + "\n");
+  const imported = await cli(["--store", store, "import", file]);
+  assert.equal(imported.code, 0, imported.stderr);
+  return config;
+}
+
+/** A copy of the shipped model folder in `dir`. */
+async function copyShippedModel(dir: string): Promise<string> {
+  await Deno.mkdir(dir, { recursive: true });
+  for await (const entry of Deno.readDir(shippedModelDir())) {
+    await Deno.copyFile(join(shippedModelDir(), entry.name), join(dir, entry.name));
+  }
+  return dir;
+}
+
+Deno.test("cairn reembed --model-dir refuses a folder that is not an intact model, before doing anything", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer();
+  const store = join(tmp.path, "store");
+  const config = await bagOfWordsStore(store, embeddings.url, 2);
+  const reembed = (dir: string) => cli(["--store", store, "reembed", "--model-dir", dir]);
+  const nothingDone = /Nothing was re-embedded; the store keeps its current model/;
+
+  const nowhere = await reembed(join(tmp.path, "nowhere"));
+  assert.equal(nowhere.code, 1);
+  assert.match(nowhere.stderr, /--model-dir .*\/nowhere: no such folder; give the folder that/);
+  assert.match(nowhere.stderr, nothingDone);
+
+  await Deno.mkdir(join(tmp.path, "empty"));
+  const empty = await reembed(join(tmp.path, "empty"));
+  assert.equal(empty.code, 1);
+  assert.match(empty.stderr, /\/empty: no manifest\.json; a model folder needs one/);
+
+  const model = await copyShippedModel(join(tmp.path, "model"));
+  const tokenizer = join(model, "tokenizer.json");
+  const bytes = await Deno.readFile(tokenizer);
+  bytes[100] = bytes[100]! ^ 0x20;
+  await Deno.writeFile(tokenizer, bytes);
+  await Deno.remove(join(model, "LICENSE"));
+  const damaged = await reembed(model);
+  assert.equal(damaged.code, 1);
+  assert.match(
+    damaged.stderr,
+    new RegExp(`model file ${model}/tokenizer\\.json is damaged \\(sha256 [0-9a-f]{64}, expected`),
+  );
+  assert.match(damaged.stderr, new RegExp(`model file ${model}/LICENSE is missing`));
+  assert.match(damaged.stderr, /copy the model's files again, or correct their sha256/);
+  assert.match(damaged.stderr, nothingDone);
+
+  const manifest = JSON.parse(await Deno.readTextFile(join(model, "manifest.json")));
+  await Deno.writeTextFile(
+    join(model, "manifest.json"),
+    JSON.stringify({ ...manifest, model_file: "../model.onnx" }),
+  );
+  const escaping = await reembed(model);
+  assert.equal(escaping.code, 1);
+  assert.match(escaping.stderr, /model_file: "\.\.\/model\.onnx" leaves the model folder/);
+  assert.match(escaping.stderr, /fix manifest\.json/);
+
+  await Deno.writeTextFile(tokenizer, "not a tokenizer");
+  await Deno.writeTextFile(
+    join(model, "manifest.json"),
+    JSON.stringify({
+      ...manifest,
+      files: {
+        "model.onnx": manifest.files["model.onnx"],
+        "tokenizer.json": createHash("sha256").update("not a tokenizer").digest("hex"),
+      },
+    }),
+  );
+  const unreadable = await reembed(model);
+  assert.equal(unreadable.code, 1);
+  assert.match(
+    unreadable.stderr,
+    new RegExp(`${model}/tokenizer\.json could not be loaded: .*; check tokenizer_file`),
+  );
+
+  const bare = await cli(["--store", store, "reembed", "--model-dir"]);
+  assert.equal(bare.code, 2);
+  assert.match(bare.stderr, /usage: cairn reembed \[--model-dir DIR\]/);
+
+  assert.equal(await Deno.readTextFile(join(store, "config.json")), config);
+  assert.equal(await Deno.stat(join(store, "projections", "next")).catch(() => null), null);
+  const search = await cli(["--store", store, "search", "tuesday deploys", "--format", "json"]);
+  assert.equal(search.code, 0, search.stderr);
+});
+
+Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old model; run again, it continues and switches config.json", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer();
+  const store = join(tmp.path, "store");
+  const memories = 300;
+  const config = await bagOfWordsStore(store, embeddings.url, memories);
+  const args = ["--store", store, "reembed", "--model-dir", shippedModelDir()];
+
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", MAIN, ...args],
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let killedAt = 0;
+  let seen = "";
+  for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+    seen += chunk;
+    const progress = [...seen.matchAll(/embedding: event (\d+) of (\d+)/g)].at(-1);
+    if (progress && Number(progress[1]) > 0 && Number(progress[1]) < Number(progress[2])) {
+      killedAt = Number(progress[1]);
+      child.kill("SIGKILL");
+      break;
+    }
+  }
+  await child.status;
+  assert.ok(killedAt > 0, `the run was not caught midway; it printed: ${seen}`);
+
+  assert.equal(await Deno.readTextFile(join(store, "config.json")), config);
+  const status = await cli(["--store", store, "status"]);
+  assert.match(status.stdout, /model +http:bow/);
+  const query = "deploys happen on tuesday mornings";
+  const old = await cli(["--store", store, "search", query, "--format", "json"]);
+  assert.equal(old.code, 0, old.stderr);
+  assert.equal(JSON.parse(old.stdout).results[0].content, "Deploys happen on Tuesday mornings");
+
+  const resumed = await cli(args);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const report = resumed.stdout.match(
+    new RegExp(
+      `vectors rebuilt with bge-small-en-v1\\.5 in [\\d.]+ s \\(continued an interrupted run ` +
+        `from event (\\d+)\\): ${memories} memory`,
+    ),
+  );
+  assert.ok(report, resumed.stdout);
+  assert.ok(Number(report[1]) >= killedAt, `continued from ${report[1]}, killed at ${killedAt}`);
+  const model = resolve(shippedModelDir());
+  assert.match(resumed.stdout, new RegExp(`config\\.json now names the model folder ${model}`));
+  assert.deepEqual(JSON.parse(await Deno.readTextFile(join(store, "config.json"))), {
+    embedder: { kind: "onnx", model_dir: model },
+    note: "settings other than the embedder are kept as written",
+  });
+
+  const requests = embeddings.requests.length;
+  assert.match((await cli(["--store", store, "status"])).stdout, /model +bge-small-en-v1\.5/);
+  const found = await cli(["--store", store, "search", "when do we ship?", "--format", "json"]);
+  assert.equal(found.code, 0, found.stderr);
+  assert.equal(JSON.parse(found.stdout).results[0].content, "Deploys happen on Tuesday mornings");
+  assert.equal(embeddings.requests.length, requests, "the old endpoint is no longer used");
+  assert.equal(await Deno.stat(join(store, "projections", "next")).catch(() => null), null);
+});
