@@ -64,6 +64,8 @@ export class TextProjection implements Projection {
   #wholeFiles = new Bm25Index<{ file: string; project: string | null }>(tokenize, CODE_RANKING);
   #staleFiles = new Set<string>();
   #codePaths = new Map<string, string>();
+  /** Each code chunk's file (`project\0path`, the graph's File key). */
+  #chunkFiles = new Map<string, string>();
 
   private constructor(private readonly store: TextStore, private readonly blobs: BlobStore) {}
 
@@ -149,6 +151,16 @@ export class TextProjection implements Projection {
     return this.#codePaths.get(id);
   }
 
+  /** The file of an indexed code chunk, as the graph keys it (`project\0path`). */
+  fileOf(id: string): string | undefined {
+    return this.#chunkFiles.get(id);
+  }
+
+  /** The ids of the chunks indexed for a file (`project\0path`). */
+  chunksOf(file: string): string[] {
+    return [...this.#files.get(file) ?? []].map((key) => this.#docs.get(key)!.id);
+  }
+
   /** The indexed texts of a document (chunk: name, path, text; turn: text), by its key. */
   fields(key: string): readonly string[] | undefined {
     return this.#docs.get(key)?.fields;
@@ -162,6 +174,7 @@ export class TextProjection implements Projection {
     this.#wholeFiles.clear();
     this.#staleFiles.clear();
     this.#codePaths.clear();
+    this.#chunkFiles.clear();
     for (const index of Object.values(this.#indexes)) index.clear();
     await this.store.reset();
   }
@@ -264,6 +277,7 @@ export class TextProjection implements Projection {
     }
     if (doc.file !== undefined) {
       this.#codePaths.set(doc.id, doc.fields[1]!);
+      this.#chunkFiles.set(doc.id, doc.file);
       this.#staleFiles.add(doc.file);
       let keys = this.#files.get(doc.file);
       if (!keys) this.#files.set(doc.file, keys = new Set());
@@ -311,6 +325,7 @@ export class TextProjection implements Projection {
     }
     if (doc.file === undefined) return;
     this.#codePaths.delete(doc.id);
+    this.#chunkFiles.delete(doc.id);
     this.#staleFiles.add(doc.file);
     const keys = this.#files.get(doc.file)!;
     keys.delete(key);

@@ -5,6 +5,15 @@ import type { Source } from "./types.ts";
 /** Most edges pulled in through one query, so a hub cannot flood the walk. */
 const CAP = 2000;
 
+/**
+ * Which file holds which chunk, from memory (the lexical index keeps it): the
+ * walk's busiest hops, answered without a graph query.
+ */
+export interface CodeFiles {
+  fileOf(chunkId: string): string | undefined;
+  chunksOf(file: string): string[];
+}
+
 /** The seed documents of a walk, by source. */
 export type Seeds = Partial<Record<Source, readonly string[]>>;
 
@@ -108,10 +117,16 @@ export async function neighbourhood(
   db: KuzuDb,
   seeds: Seeds,
   reach: readonly Source[] = ALL_SOURCES,
+  files?: CodeFiles,
 ): Promise<Edge[]> {
   const edges: Edge[] = [];
   const walk = async (hop: Hop, ids: readonly string[]) => {
     if (ids.length === 0) return [];
+    const inMemory = files && codeFileHop(hop, ids, files);
+    if (inMemory) {
+      for (const [a, b] of inMemory) edges.push([`${hop.from}:${a}`, `${hop.to}:${b}`]);
+      return inMemory.map(([, b]) => b);
+    }
     const rows = await db.run(`${hop.query} LIMIT ${CAP}`, { ids: [...ids] });
     for (const row of rows) edges.push([`${hop.from}:${row.a}`, `${hop.to}:${row.b}`]);
     return rows.map((row) => row.b as string);
@@ -133,4 +148,23 @@ export async function neighbourhood(
     if (reach.includes(hop.to as Source)) await walk(hop, [...reached.get(hop.from) ?? []]);
   }
   return edges;
+}
+
+/** The rows of a chunk → file or file → chunk hop, from `files`; undefined for other hops. */
+function codeFileHop(
+  hop: Hop,
+  ids: readonly string[],
+  files: CodeFiles,
+): Array<[string, string]> | undefined {
+  if (hop.from === "code" && hop.to === "file") {
+    return ids.flatMap((id) => {
+      const file = files.fileOf(id);
+      return file === undefined ? [] : [[id, file] as [string, string]];
+    }).slice(0, CAP);
+  }
+  if (hop.from === "file" && hop.to === "code") {
+    return ids.flatMap((file) => files.chunksOf(file).map((id) => [file, id] as [string, string]))
+      .slice(0, CAP);
+  }
+  return undefined;
 }

@@ -8,7 +8,7 @@ import {
   type SignalWeights,
   zScores,
 } from "./fuse.ts";
-import { neighbourhood, type Seeds } from "./graph_neighbourhood.ts";
+import { type CodeFiles, neighbourhood, type Seeds } from "./graph_neighbourhood.ts";
 import { personalizedPageRank } from "./ppr.ts";
 import { asksAboutTests, isTestPath, TEST_FILE_PRIOR } from "./test_files.ts";
 import type {
@@ -47,6 +47,8 @@ export interface RecallDeps {
   codePath?: (chunkId: string) => string | undefined;
   /** Documents still waiting for their vectors, by source. */
   pendingVectors?: () => number;
+  /** Which file holds which chunk, so the graph walk needs no query for it. */
+  codeFiles?: CodeFiles;
 }
 
 interface Lists {
@@ -148,7 +150,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   }
 
   if (request.mode === "hybrid" && weights.graph > 0) {
-    await addGraphLists(deps.graph, lists, weights);
+    await addGraphLists(deps, lists, weights);
     for (const [source, entry] of lists) {
       entry.graph = entry.graph.filter((id) => keep(source, id));
     }
@@ -219,7 +221,7 @@ function under(path: string | undefined, prefix: string): boolean {
  * lift the code it names and a turn the files it touched).
  */
 async function addGraphLists(
-  graph: KuzuDb,
+  deps: RecallDeps,
   lists: Map<Source, Lists>,
   weights: SignalWeights,
 ): Promise<void> {
@@ -234,7 +236,7 @@ async function addGraphLists(
     for (const f of best) seeds.set(`${source}:${f.id}`, f.score);
   }
   if (seeds.size === 0) return;
-  const edges = await neighbourhood(graph, seedIds, [...lists.keys()]);
+  const edges = await neighbourhood(deps.graph, seedIds, [...lists.keys()], deps.codeFiles);
   if (edges.length === 0) return;
   const rank = [...personalizedPageRank(edges, seeds)].sort((a, b) => b[1] - a[1]);
   for (const [source, entry] of lists) {

@@ -84,6 +84,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
           return path === undefined ? undefined : languageOfPath(path);
         },
         codePath: (id) => text!.codePath(id),
+        codeFiles: text!,
         pendingVectors,
       },
       memories,

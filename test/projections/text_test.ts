@@ -276,6 +276,9 @@ Deno.test("TextProjection.searchContext() finds code chunks through their whole 
       ]),
     ));
     assert.deepEqual(files("hook callback"), [["h3"]]);
+    assert.equal(projection.fileOf("h3"), "p\0src/hooks.py");
+    assert.equal(projection.fileOf("h1"), undefined, "a chunk the re-index dropped has no file");
+    assert.deepEqual(projection.chunksOf("p\0src/hooks.py"), ["h3"]);
     assert.deepEqual(files("callback"), [], "the re-indexed file no longer says callback");
     assert.deepEqual(projection.searchContext("hook", { source: "turn", limit: 5 }), []);
   } finally {

@@ -111,6 +111,16 @@ Deno.test("neighbourhood() links code and sessions through the files they share"
       .map(([a, b]) => `${a} ${b}`);
     assert.ok(codeOnly.includes("file:app\0ci.yml code:ci"));
     assert.ok(!codeOnly.some((edge) => edge.includes("turn:")), "turns not asked for, not fetched");
+    const files = {
+      fileOf: (id: string) => id === "ci" ? "app\0ci.yml" : undefined,
+      chunksOf: (file: string) => file === "app\0ci.yml" ? ["ci"] : [],
+    };
+    const fromMemory = await neighbourhood(graph.database, { code: ["ci"] }, undefined, files);
+    assert.deepEqual(
+      new Set(fromMemory.map(([a, b]) => `${a} ${b}`)),
+      fromCode,
+      "chunk ↔ file hops answered from memory give the graph's edges",
+    );
   } finally {
     await graph.close();
   }
