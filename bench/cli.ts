@@ -61,7 +61,12 @@ export async function recallBatch(
   batch: string,
   limit = 10,
 ): Promise<BatchAnswer[]> {
-  const out = await cairn([
+  return parseAnswers(await cairn(recallBatchArgs(store, batch, limit)));
+}
+
+/** The arguments of `cairn --store STORE recall --batch BATCH --limit K --format jsonl`. */
+export function recallBatchArgs(store: string, batch: string, limit = 10): string[] {
+  return [
     "--store",
     store,
     "recall",
@@ -71,7 +76,11 @@ export async function recallBatch(
     String(limit),
     "--format",
     "jsonl",
-  ]);
+  ];
+}
+
+/** The answer lines `recall --batch --format jsonl` printed. */
+export function parseAnswers(out: string): BatchAnswer[] {
   return out.split("\n").filter((line) => line.trim()).map((line) =>
     JSON.parse(line) as BatchAnswer
   );

@@ -12,7 +12,7 @@
  */
 import { dirname, join, relative } from "node:path";
 import { sha256Hex } from "../events/blobs.ts";
-import { cairnMeasured, recallBatch } from "./cli.ts";
+import { cairnMeasured, parseAnswers, recallBatch, recallBatchArgs } from "./cli.ts";
 import { median, percentile, runInfo, writeSection } from "./report.ts";
 import { STAND_IN_DIMS, startStandInEmbedder } from "./stand_in_embedder.ts";
 
@@ -213,20 +213,8 @@ async function askAll(store: string, dir: string): Promise<{ elapsed: number[]; 
     )
   );
   await Deno.writeTextFile(batch, lines.join("\n"));
-  const { stdout, peakMiB } = await timed([
-    "--store",
-    store,
-    "recall",
-    "--batch",
-    batch,
-    "--limit",
-    "10",
-    "--format",
-    "jsonl",
-  ]);
-  const elapsed = stdout.split("\n").filter((line) => line.trim())
-    .map((line) => (JSON.parse(line) as { elapsed_ms: number }).elapsed_ms);
-  return { elapsed, peakMiB };
+  const { stdout, peakMiB } = await timed(recallBatchArgs(store, batch));
+  return { elapsed: parseAnswers(stdout).map((answer) => answer.elapsed_ms), peakMiB };
 }
 
 /**
