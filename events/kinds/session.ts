@@ -22,6 +22,13 @@ export const TurnIngested = z.object({
     provisional: z.boolean(),
     text: BlobRef,
     mentions: z.array(FileMention),
+    /**
+     * Lines of the compact boundaries within the turn (after its prompt, before
+     * the next): the session's turns before its last boundary have left the
+     * agent's context. Absent when there are none (and in events written before
+     * cairn read boundaries).
+     */
+    compactions: z.array(z.number().int().nonnegative()).optional(),
   }),
 });
 

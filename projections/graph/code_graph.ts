@@ -133,13 +133,16 @@ export async function applyTurnIngested(
   const key = `${data.session}:${data.line}`;
   await db.run("MATCH (t:Turn {key: $key}) DETACH DELETE t", { key });
   await db.run(
-    `CREATE (t:Turn {key: $key, session: $session, line: $line, project: $project, started_at: $started})`,
+    `CREATE (t:Turn {key: $key, session: $session, line: $line, project: $project,
+       started_at: $started, compacted: $compacted})`,
     {
       key,
       session: data.session,
       line: data.line,
       project: data.project ?? "",
       started: data.started_at,
+      // The turn's last compact boundary, -1 for none: all recall needs to know what left the context.
+      compacted: Math.max(-1, ...data.compactions ?? []),
     },
   );
   if (!data.project || data.mentions.length === 0) return;

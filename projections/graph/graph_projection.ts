@@ -26,7 +26,7 @@ const DIGEST_QUERIES = {
   chunks:
     "MATCH (c:Chunk) RETURN c.id, c.project, c.path, c.name, c.kind, c.start_line, c.end_line ORDER BY c.id",
   symbols: "MATCH (s:Symbol) RETURN s.key ORDER BY s.key",
-  turns: "MATCH (t:Turn) RETURN t.key, t.project, t.started_at ORDER BY t.key",
+  turns: "MATCH (t:Turn) RETURN t.key, t.project, t.started_at, t.compacted ORDER BY t.key",
   mentions: `MATCH (m:Memory)-[:MENTIONS]->(x)
     RETURN m.id AS memory, coalesce(x.name, x.key) AS target ORDER BY memory, target`,
   relations: `MATCH (a:Entity)-[r:RELATES]->(b:Entity)
@@ -47,7 +47,7 @@ const DIGEST_QUERIES = {
  */
 export class GraphProjection implements Projection {
   readonly name = "graph";
-  readonly version = 2;
+  readonly version = 3;
   #names = new NameMatcher();
 
   private constructor(private readonly path: string, private db: KuzuDb) {}

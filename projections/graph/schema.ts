@@ -19,7 +19,7 @@ const DDL = [
     kind STRING, start_line INT64, end_line INT64, PRIMARY KEY(id))`,
   "CREATE NODE TABLE IF NOT EXISTS Symbol(key STRING, project STRING, name STRING, PRIMARY KEY(key))",
   `CREATE NODE TABLE IF NOT EXISTS Turn(key STRING, session STRING, line INT64, project STRING,
-    started_at STRING, PRIMARY KEY(key))`,
+    started_at STRING, compacted INT64, PRIMARY KEY(key))`,
   `CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Memory TO Entity, FROM Memory TO File,
     FROM Memory TO Symbol)`,
   "CREATE REL TABLE IF NOT EXISTS RELATES(FROM Entity TO Entity, relation_type STRING)",

@@ -3,6 +3,7 @@ import { type BlobStore, sha256Hex } from "../../events/blobs.ts";
 import { exists, writeFileAtomic } from "../../events/durable_fs.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import type { Embedder } from "../../src/embed/embedder.ts";
+import { turnWindows } from "../../src/ingest/transcripts/turn_windows.ts";
 import type { Projection } from "../projection.ts";
 import { type VectorHit, VectorPartition } from "./vector_partition.ts";
 
@@ -13,6 +14,9 @@ export type VectorSource = "memory" | "code" | "turn";
 export class ModelMismatchError extends Error {
   override name = "ModelMismatchError";
 }
+
+/** How the ids of a turn's later windows end: `turn:<session>:<line>#2`. */
+const WINDOW_SUFFIX = /#\d+$/;
 
 type Change =
   | { id: string; partition: string; text: string; group?: string }
@@ -26,7 +30,7 @@ type Change =
  */
 export class VectorsProjection implements Projection {
   readonly name = "vectors";
-  readonly version = 1;
+  readonly version = 2;
   readonly background = true;
   #partitions = new Map<string, VectorPartition>();
   #partitionOf = new Map<string, string>();
@@ -70,9 +74,23 @@ export class VectorsProjection implements Projection {
 
   async apply(batch: readonly StoredEvent[]): Promise<void> {
     const changes = new Map<string, Change>();
+    const queuedIn = new Map<string, Set<string>>();
     for (const event of batch) {
       for (const change of await this.#changesOf(event, changes)) {
-        changes.set("id" in change ? change.id : `group\0${change.group}`, change);
+        if ("id" in change) {
+          changes.set(change.id, change);
+          if ("text" in change && change.group !== undefined) {
+            setOf(queuedIn, groupKey(change.partition, change.group)).add(change.id);
+          }
+          continue;
+        }
+        // A group's newer member list also undoes the queued upserts of members it no longer has.
+        const key = groupKey(change.partition, change.group);
+        for (const id of queuedIn.get(key) ?? []) {
+          if (!change.keep.has(id)) changes.delete(id);
+        }
+        queuedIn.delete(key);
+        changes.set(key, change);
       }
     }
     const upserts: Array<
@@ -125,9 +143,17 @@ export class VectorsProjection implements Projection {
       return name === partitionName(source, options.project) ||
         name === partitionName(source, null);
     });
-    return names.flatMap((name) => this.#partitions.get(name)!.search(query, options.limit))
-      .sort((a, b) => a.distance - b.distance)
-      .slice(0, options.limit);
+    const hits = names.flatMap((name) =>
+      this.#partitions.get(name)!.search(query, options.limit * (source === "turn" ? 2 : 1))
+    ).sort((a, b) => a.distance - b.distance);
+    if (source !== "turn") return hits.slice(0, options.limit);
+    // A turn's windows are one hit: the turn, at its closest window's distance.
+    const turns = new Map<string, VectorHit>();
+    for (const hit of hits) {
+      const id = hit.id.replace(WINDOW_SUFFIX, "");
+      if (!turns.has(id)) turns.set(id, { id, distance: hit.distance });
+    }
+    return [...turns.values()].slice(0, options.limit);
   }
 
   /** Vectors held per source. */
@@ -202,14 +228,24 @@ export class VectorsProjection implements Projection {
       }
       case "turn.ingested": {
         const { session, line, project, text } = event.data;
-        return [{
-          id: `turn:${session}:${line}`,
-          partition: partitionName("turn", project),
-          text: await this.blobs.get(text),
-        }];
+        const group = `${session}:${line}`;
+        const partition = partitionName("turn", project);
+        const windows = turnWindows(await this.blobs.get(text));
+        const ids = windows.map((_, i) => `turn:${group}${i === 0 ? "" : `#${i}`}`);
+        return [
+          { group, partition, keep: new Set(ids) },
+          ...ids.map((id, i) => ({ id, partition, group, text: windows[i]! })),
+        ];
       }
-      case "turn.retracted":
-        return [{ id: `turn:${event.data.session}:${event.data.line}`, remove: true }];
+      case "turn.retracted": {
+        const group = `${event.data.session}:${event.data.line}`;
+        const id = `turn:${group}`;
+        const queued = pending.get(id);
+        const partition = queued && "partition" in queued
+          ? queued.partition
+          : this.#partitionOf.get(id);
+        return partition ? [{ group, partition, keep: new Set() }] : [];
+      }
       default:
         return [];
     }
@@ -238,4 +274,14 @@ function partitionName(source: VectorSource, project: string | null): string {
     ? "_global"
     : project.replace(/[^A-Za-z0-9_-]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
   return `${source}.${safe}`;
+}
+
+function groupKey(partition: string, group: string): string {
+  return `group\0${partition}\0${group}`;
+}
+
+function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let set = map.get(key);
+  if (!set) map.set(key, set = new Set());
+  return set;
 }

@@ -26,6 +26,16 @@ const BatchLine = z.object({
   include: z.array(Include).min(1).optional(),
   language: Language.optional(),
   mode: Mode.optional(),
+  /** The asking session: its turns still in its context are left out. */
+  session: z.string().min(1).optional(),
+  /** The file-aware session pipeline: false turns it off (an ablation), numbers tune it. */
+  session_files: z.union([
+    z.literal(false),
+    z.object({
+      threshold: z.number().min(0).max(2).optional(),
+      file_distance: z.number().min(0).max(2).optional(),
+    }).strict(),
+  ]).optional(),
 });
 
 /** `cairn recall`: one ranked, compact answer over memories, code and sessions. */
@@ -35,10 +45,11 @@ export const recallCommand: Command = {
   usage: "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--language L] " +
     "[--path PREFIX] [--limit N] [--mode hybrid|vector|lexical] " +
     "[--weights vector=0.4,lexical=0.15,context=0.15,graph=0.45] " +
-    "[--as-of DATE] [--valid-at DATE] [--format markdown|json|debug]\n" +
+    "[--as-of DATE] [--valid-at DATE] [--session ID] [--format markdown|json|debug]\n" +
     "       cairn recall --batch FILE.jsonl [--limit N] --format jsonl\n\n" +
     "  --language  only code in this language (python, typescript, markdown, ...)\n" +
-    "  --path      only code under this folder or file of the project, like src/auth",
+    "  --path      only code under this folder or file of the project, like src/auth\n" +
+    "  --session   the asking agent's session id: its turns still in its context are left out",
   async run(context) {
     const { values, positionals } = parseCommandArgs(context.args, {
       project: { type: "string" },
@@ -52,6 +63,7 @@ export const recallCommand: Command = {
       batch: { type: "string" },
       "as-of": { type: "string" },
       "valid-at": { type: "string" },
+      session: { type: "string" },
     }, true);
     const limit = parseLimit(values.limit);
     if (values.batch) {
@@ -66,6 +78,10 @@ export const recallCommand: Command = {
               INCLUDE[name]!
             ),
             ...(line.language ? { language: line.language } : {}),
+            ...(line.session ? { session: line.session } : {}),
+            ...(line.session_files === undefined
+              ? {}
+              : { sessionFiles: sessionFiles(line.session_files) }),
             limit,
             mode: line.mode ?? "hybrid",
           });
@@ -97,6 +113,7 @@ export const recallCommand: Command = {
       limit,
       mode: Mode.parse(values.mode ?? "hybrid"),
       ...(values.weights ? { weights: parseWeights(values.weights) } : {}),
+      ...(values.session ? { session: values.session } : {}),
     };
     const answer = await withCairn(
       context.storeDir,
@@ -152,4 +169,15 @@ function isoDate(text: string, option: string): string {
     throw new UsageError(`${option} takes an ISO 8601 date, not "${text}"`);
   }
   return text;
+}
+
+/** A batch line's `session_files` as recall takes it. */
+function sessionFiles(
+  option: false | { threshold?: number | undefined; file_distance?: number | undefined },
+): NonNullable<RecallRequest["sessionFiles"]> {
+  if (option === false) return false;
+  return {
+    ...(option.threshold === undefined ? {} : { threshold: option.threshold }),
+    ...(option.file_distance === undefined ? {} : { fileDistance: option.file_distance }),
+  };
 }

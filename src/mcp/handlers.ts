@@ -9,7 +9,7 @@ import { BlobError } from "../../events/blobs.ts";
 import { ModelMismatchError } from "../../projections/vectors/vectors_projection.ts";
 import { searchCode, type SearchCodeInput } from "../service/code_search.ts";
 import { formatProjects, listProjects, MAX_PROJECTS } from "../service/project_list.ts";
-import { fileHistory, formatHistory } from "../service/session_history.ts";
+import { formatHistory, sessionHistory } from "../service/session_history.ts";
 import { EmbedderError } from "../embed/embedder.ts";
 import { checkAllowedPath } from "./allowed_roots.ts";
 import { formatJson, formatMarkdown, memoryLine } from "../recall/format.ts";
@@ -81,10 +81,10 @@ const HANDLERS: Record<string, Handler> = {
   search_code: async (cairn, args) =>
     searchAnswer(await searchCode(cairn, args as z.input<typeof SearchCodeInput>), args.format),
   async session_history(cairn, args) {
-    const found = await fileHistory(cairn.graph.database, cairn.text, {
-      path: args.path as string,
-      ...optional(args, "project", "limit"),
-    });
+    const found = await sessionHistory(
+      { graph: cairn.graph.database, text: cairn.text, recall: cairn.recall },
+      optional(args, "path", "query", "project", "limit"),
+    );
     return answer(formatHistory(found), { count: found.entries.length, notes: found.notes });
   },
   async remember(cairn, args) {

@@ -101,10 +101,11 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: "session_history",
     description:
-      "Past agent sessions that read or changed a file, newest first, with what was asked. Use " +
-      "to learn why a file changed or what was tried on it before.",
+      "Past agent sessions that touched a file (path) or a topic (query), newest first, with " +
+      "what was asked and done. Use to learn why a file changed or what was tried before.",
     inputSchema: {
-      path: z.string().min(1).max(4096).describe("src/a.ts, an absolute path, or a.ts"),
+      path: z.string().min(1).max(4096).optional().describe("src/a.ts, an absolute path, or a.ts"),
+      query: z.string().min(1).max(4096).optional().describe("a topic instead of a path"),
       project: project.optional(),
       limit: z.number().int().min(1).max(1000).optional().describe("default 10; capped at 50"),
     },

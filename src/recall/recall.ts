@@ -10,6 +10,7 @@ import {
 } from "./fuse.ts";
 import { type CodeFiles, neighbourhood, type Seeds } from "./graph_neighbourhood.ts";
 import { personalizedPageRank } from "./ppr.ts";
+import { sessionPipeline } from "./session_files.ts";
 import { asksAboutTests, isTestPath, TEST_FILE_PRIOR } from "./test_files.ts";
 import type {
   HitComponents,
@@ -86,18 +87,23 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     );
   }
 
+  const sessions = request.sources.includes("turn")
+    ? await sessionPipeline(deps.graph, request)
+    : undefined;
   const keep = (source: Source, id: string) =>
-    source !== "code" ||
-    ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
-      (request.pathPrefix === undefined || under(deps.codePath?.(id), request.pathPrefix)));
+    source === "turn" ? sessions?.inContext(id) !== true : source !== "code" ||
+      ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
+        (request.pathPrefix === undefined || under(deps.codePath?.(id), request.pathPrefix)));
   const fetch = request.language === undefined && request.pathPrefix === undefined
     ? 1
     : FILTER_OVERFETCH;
+  // The asking session's own turns are the closest to its question and are left out: fetch more.
+  const turnFetch = request.session === undefined ? fetch : FILTER_OVERFETCH;
   const lists = new Map<Source, Lists>();
   const lexicalHits = request.mode === "vector" ? [] : deps.lexical.search(request.query, {
     sources: request.sources,
     project: request.project ?? null,
-    limit: CANDIDATES * request.sources.length * fetch,
+    limit: CANDIDATES * request.sources.length * turnFetch,
   });
   for (const source of request.sources) {
     const entry: Lists = {
@@ -114,7 +120,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       for (
         const hit of deps.vectors.search(source, queryVector, {
           project: request.project ?? null,
-          limit: CANDIDATES * fetch,
+          limit: CANDIDATES * (source === "turn" ? turnFetch : fetch),
         })
       ) {
         const id = hit.id.slice(source.length + 1);
@@ -122,6 +128,13 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
         entry.vector.push(id);
         entry.distance.set(id, hit.distance);
       }
+    }
+    if (source === "turn" && sessions && request.mode !== "lexical") {
+      const list = sessions.vectorList(
+        entry.vector.map((id) => ({ id, distance: entry.distance.get(id)! })),
+      );
+      entry.vector = list.map((hit) => hit.id);
+      entry.distance = new Map(list.map((hit) => [hit.id, hit.distance]));
     }
     for (const hit of lexicalHits) {
       if (hit.source !== source || entry.lexical.length >= CANDIDATES) continue;
@@ -140,7 +153,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
           limit: source === "code" ? CONTEXT_FILES * fetch : CANDIDATES,
         })
       ) {
-        const ids = source === "code" ? hit.ids.filter((id) => found.has(id)) : hit.ids;
+        const ids = hit.ids.filter((id) => source === "code" ? found.has(id) : keep(source, id));
         if (ids.length === 0) continue;
         entry.context.push(ids);
         for (const id of ids) entry.contextScore.set(id, hit.score);

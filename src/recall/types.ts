@@ -45,6 +45,13 @@ export interface RecallRequest {
   limit: number;
   mode: RecallMode;
   weights?: Partial<SignalWeights>;
+  /** The asking agent's session: its turns still in its context (after its last compact boundary) are left out. */
+  session?: string;
+  /**
+   * The file-aware pipeline for turns (see `session_files.ts`): on by default;
+   * `false` turns it off (an ablation), numbers override its tuned ones.
+   */
+  sessionFiles?: false | { threshold?: number; fileDistance?: number };
 }
 
 /** How one hit was found: its rank and raw score in each list that had it. */

@@ -1,54 +1,95 @@
 /**
- * "Why did this file change?": the session turns that read or changed a file,
- * newest first, found through the file mentions sessions leave in the graph.
+ * "Why did this file change?" and "what did we try for the flaky test?": the
+ * session turns that touched a file (through the file mentions sessions leave
+ * in the graph) or that are about a topic (through recall over turns), newest
+ * first.
  * @module
  */
 import { z } from "zod";
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { TextProjection } from "../../projections/text.ts";
+import { isPathLike } from "../ingest/transcripts/mentions.ts";
 import { type TurnRecord, turnRecords } from "./hit_details.ts";
+import type { RecallService } from "./recall_service.ts";
 
 /** Most turns one answer lists. */
 export const MAX_HISTORY = 50;
 
-/** What `history` accepts. */
+/** What `history` accepts: a file or a topic. */
 export const HistoryInput = z.object({
   /** The file: relative to its project's root (`src/a.ts`), absolute, or a bare name (`a.ts`). */
-  path: z.string().trim().min(1).max(4096),
+  path: z.string().trim().min(1).max(4096).optional(),
+  /** A topic, in words: the turns that recall finds for it. */
+  query: z.string().trim().min(1).max(4096).optional(),
   project: z.string().trim().min(1).max(200).optional(),
   limit: z.number().int().min(1).default(10),
+}).refine((input) => (input.path === undefined) !== (input.query === undefined), {
+  message: "give either a path or a query",
 });
 
-/** One turn that touched the file, with what it did to it. */
+/** One turn in a history, with what it did to the file asked about. */
 export interface HistoryEntry {
   turn: TurnRecord;
-  /** The file as the project knows it. */
-  path: string;
-  /** The tools that touched it in that turn (`Read`, `Edit`, `Bash`), each once. */
+  /** The file as the project knows it (file histories only). */
+  path?: string;
+  /** The tools that touched the file in that turn (`Read`, `Edit`, `Bash`), each once. */
   tools: string[];
 }
 
-/** The turns that touched a file, newest first, and what to tell the caller. */
-export interface FileHistory {
+/** The turns that touched a file or a topic, newest first, and what to tell the caller. */
+export interface SessionHistory {
   entries: HistoryEntry[];
   notes: string[];
 }
 
+/** What a history reads: the graph and texts, and recall for topics. */
+export interface HistoryDeps {
+  graph: KuzuDb;
+  text: TextProjection;
+  recall: RecallService;
+}
+
 /**
- * The session turns that touched `path`: a project-relative path matches
- * itself, an absolute path matches the project file it ends with, and a bare
- * name matches every file of that name.
+ * The history of a file (`path`) or a topic (`query`). For a file, a
+ * project-relative path matches itself, an absolute path matches the project
+ * file it ends with, and a bare name matches every file of that name.
  */
-export async function fileHistory(
-  db: KuzuDb,
-  text: TextProjection,
+export async function sessionHistory(
+  deps: HistoryDeps,
   input: z.input<typeof HistoryInput>,
-): Promise<FileHistory> {
-  const { path, project, limit } = HistoryInput.parse(input);
-  const notes: string[] = [];
-  if (limit > MAX_HISTORY) notes.push(`limit capped at ${MAX_HISTORY}`);
+): Promise<SessionHistory> {
+  const { path, query, project, limit: asked } = HistoryInput.parse(input);
+  const limit = Math.min(asked, MAX_HISTORY);
+  const notes = asked > MAX_HISTORY ? [`limit capped at ${MAX_HISTORY}`] : [];
+  const entries = path !== undefined
+    ? await fileEntries(deps, path, project, limit)
+    : await topicEntries(deps, query!, project, limit);
+  if (entries.length === 0) {
+    notes.push(
+      `no ingested session ${path !== undefined ? `touched ${path}` : `is about "${query}"`}; ` +
+        "run `cairn ingest claude` or `codex`",
+    );
+  }
+  return { entries, notes };
+}
+
+/**
+ * What `cairn history ARG` asks for: a file when ARG looks like one
+ * (`src/a.ts`, `ci.yml`, `Makefile`), a topic otherwise.
+ */
+export function historyTarget(arg: string): { path: string } | { query: string } {
+  const word = arg.trim();
+  return !/\s/.test(word) && isPathLike(word) ? { path: word } : { query: word };
+}
+
+async function fileEntries(
+  deps: HistoryDeps,
+  path: string,
+  project: string | undefined,
+  limit: number,
+): Promise<HistoryEntry[]> {
   const wanted = path.replaceAll("\\", "/").replace(/^\.\//, "");
-  const rows = await db.run(
+  const rows = await deps.graph.run(
     `MATCH (t:Turn)-[r:TOUCHED]->(f:File)
      WHERE ($project = '' OR f.project = $project)
        AND (f.path = $path OR ends_with($path, '/' + f.path) OR ends_with(f.path, '/' + $path))
@@ -56,26 +97,42 @@ export async function fileHistory(
        t.started_at AS started
      ORDER BY started DESC, id
      LIMIT $limit`,
-    { project: project ?? "", path: wanted, limit: Math.min(limit, MAX_HISTORY) },
+    { project: project ?? "", path: wanted, limit },
   );
-  const turns = await turnRecords(db, text, rows.map((row) => row.id as string));
-  const entries = rows.flatMap((row) => {
+  const turns = await turnRecords(deps.graph, deps.text, rows.map((row) => row.id as string));
+  return rows.flatMap((row) => {
     const turn = turns.get(row.id as string);
     return turn
       ? [{ turn, path: row.path as string, tools: (row.tools as string[]).toSorted() }]
       : [];
   });
-  if (entries.length === 0) {
-    notes.push(`no ingested session touched ${path}; run \`cairn ingest claude\` or \`codex\``);
-  }
-  return { entries, notes };
+}
+
+async function topicEntries(
+  deps: HistoryDeps,
+  query: string,
+  project: string | undefined,
+  limit: number,
+): Promise<HistoryEntry[]> {
+  const { items } = await deps.recall.run({
+    query,
+    sources: ["turn"],
+    limit,
+    mode: "hybrid",
+    ...(project ? { project } : {}),
+  });
+  return items.flatMap((item) => item.type === "turn" ? [{ turn: item.turn, tools: [] }] : [])
+    .sort((a, b) =>
+      b.turn.started_at.localeCompare(a.turn.started_at) || a.turn.id.localeCompare(b.turn.id)
+    );
 }
 
 /** A history as compact markdown: one line per turn. */
-export function formatHistory(history: FileHistory): string {
+export function formatHistory(history: SessionHistory): string {
   const lines = history.entries.map(({ turn, path, tools }) =>
-    `- ${turn.started_at.slice(0, 16).replace("T", " ")} session ${turn.session.slice(0, 8)} ` +
-    `(${tools.join(", ")} ${path}): ${turn.text.replace(/\s+/g, " ").trim().slice(0, 300)}`
+    `- ${turn.started_at.slice(0, 16).replace("T", " ")} session ${turn.session.slice(0, 8)}` +
+    `${path === undefined ? "" : ` (${tools.join(", ")} ${path})`}: ` +
+    turn.text.replace(/\s+/g, " ").trim().slice(0, 300)
   );
   return [...lines, ...history.notes.map((note) => `> ${note}`)].join("\n");
 }

@@ -1,7 +1,6 @@
 import { basename, resolve } from "node:path";
 import { z } from "zod";
 import { sha256Hex } from "../../events/blobs.ts";
-import type { EventLog } from "../../events/log.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { claudeFormat } from "../ingest/transcripts/claude.ts";
 import { codexFormat } from "../ingest/transcripts/codex.ts";
@@ -11,6 +10,7 @@ import { ProjectResolver } from "../ingest/transcripts/project.ts";
 import { redact } from "../ingest/transcripts/redact.ts";
 import { groupTurns, type Turn, turnMentions, turnText } from "../ingest/transcripts/turns.ts";
 import { UserError } from "./errors.ts";
+import { detailsKey, type Known, type KnownTurn, readKnown, remember } from "./session_state.ts";
 import type { Store } from "./store.ts";
 
 /** What `ingest` accepts. */
@@ -49,20 +49,6 @@ export interface IngestReport {
   /** Lines where the agent's context was compacted, among those read. */
   compactions: number[];
   bytesRead: number;
-}
-
-interface KnownTurn {
-  text: string;
-  provisional: boolean;
-  mentions: string;
-  startedAt: string;
-}
-
-interface Known {
-  /** Where each transcript's next read starts, and its session. */
-  transcripts: Map<string, { offset: number; session: string }>;
-  /** The live turns of each session, by line. */
-  turns: Map<string, Map<number, KnownTurn>>;
 }
 
 /** Entries read from a transcript, from byte `from` (line `firstLine`) on. */
@@ -153,7 +139,7 @@ export class Sessions {
       const existing = live.get(turn.line);
       if (
         existing && existing.text === built.hash && existing.provisional === provisional &&
-        existing.mentions === mentionsKey(built.mentions)
+        existing.details === detailsKey(built.mentions, turn.compactions)
       ) {
         report.unchanged++;
         continue;
@@ -175,6 +161,7 @@ export class Sessions {
           provisional,
           text: built.hash,
           mentions: built.mentions,
+          ...(turn.compactions.length > 0 ? { compactions: turn.compactions } : {}),
         },
       });
     }
@@ -282,43 +269,4 @@ async function buildTurn(turn: Turn, place: { cwd: string | null; root: string |
   const { text, redactions } = redact(turnText(turn, place));
   const mentions = turnMentions(turn, place, (command) => redact(command).text);
   return { text, redactions, mentions, hash: await sha256Hex(text) };
-}
-
-function mentionsKey(
-  mentions: ReadonlyArray<{ path: string; absolute?: string | undefined; tool: string }>,
-): string {
-  return mentions.map((m) => `${m.tool}\0${m.path}\0${m.absolute ?? ""}`).join("\n");
-}
-
-async function readKnown(log: EventLog): Promise<Known> {
-  const known: Known = { transcripts: new Map(), turns: new Map() };
-  const events: NewEvent[] = [];
-  for await (const event of log.read()) {
-    if (event.type.startsWith("turn.") || event.type === "transcript.advanced") events.push(event);
-  }
-  remember(known, events);
-  return known;
-}
-
-function remember(known: Known, events: readonly NewEvent[]): void {
-  for (const event of events) {
-    if (event.type === "transcript.advanced") {
-      known.transcripts.set(event.data.path, {
-        offset: event.data.offset,
-        session: event.data.session,
-      });
-    } else if (event.type === "turn.ingested") {
-      const { session, line, text, provisional, mentions, started_at } = event.data;
-      let turns = known.turns.get(session);
-      if (!turns) known.turns.set(session, turns = new Map());
-      turns.set(line, {
-        text,
-        provisional,
-        mentions: mentionsKey(mentions),
-        startedAt: started_at,
-      });
-    } else if (event.type === "turn.retracted") {
-      known.turns.get(event.data.session)?.delete(event.data.line);
-    }
-  }
 }

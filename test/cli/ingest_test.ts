@@ -33,6 +33,10 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
   const none = await cli([...store, "history", "nope.rs", "--json"]);
   assert.deepEqual(JSON.parse(none.stdout).entries, []);
   assert.match(JSON.parse(none.stdout).notes[0], /no ingested session touched nope\.rs/);
+  const topic = await cli([...store, "history", "porting the python code to rust", "--limit", "2"]);
+  assert.equal(topic.code, 0, topic.stderr);
+  assert.match(topic.stdout.split("\n")[0]!, /session c7d3d95c: User: Port this Python project/);
+  assert.equal(topic.stdout.split("\n").filter((line) => line.startsWith("- ")).length, 2);
   const edge = await cli([
     ...store,
     "ingest",

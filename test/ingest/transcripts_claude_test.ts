@@ -71,6 +71,7 @@ Deno.test("groupTurns keeps a turn going across a compaction and ends it at the 
   const { turns, compactions } = groupTurns(entries);
   assert.deepEqual(turns.map((t) => t.line), [1, 21]);
   assert.deepEqual(compactions, [15]);
+  assert.deepEqual(turns.map((t) => t.compactions), [[15], []], "the boundary is in its turn");
   const answers = turns[0]!.steps.flatMap((s) => "answer" in s ? [s.answer] : []);
   assert.deepEqual(answers, [
     "Let me look at the retry logic.",

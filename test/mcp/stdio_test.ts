@@ -216,6 +216,14 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
     assert.equal(history.count, 0);
     assert.match((history.notes as string[])[0]!, /no ingested session touched src\/billing\.ts/);
     refused(await client.callTool({ name: "session_history", arguments: { path: "" } }), /path/);
+    const topic = ok(
+      await client.callTool({ name: "session_history", arguments: { query: "card payments" } }),
+    );
+    assert.match((topic.notes as string[])[0]!, /no ingested session is about "card payments"/);
+    refused(
+      await client.callTool({ name: "session_history", arguments: {} }),
+      /either a path or a query/,
+    );
     const status = ok(await client.callTool({ name: "get_index_status", arguments: {} }));
     assert.deepEqual((status.projects as Array<{ project: string }>).map((p) => p.project), [
       "shop",

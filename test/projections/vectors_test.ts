@@ -165,3 +165,87 @@ Deno.test("VectorsProjection keeps a file's chunk vectors in step with re-indexi
     await runner.close();
   }
 });
+
+Deno.test("VectorsProjection embeds a long turn window by window, answers it once, and drops what a batch removes", async () => {
+  await using tmp = await tempDir();
+  const blobs = new BlobStore(join(tmp.path, "blobs"));
+  const embedder = await storeEmbedder(tmp.path);
+  const vectors = await VectorsProjection.open(join(tmp.path, "vectors"), embedder, blobs);
+  const log = new MemoryLog();
+  const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
+  const filler = Array.from(
+    { length: 40 },
+    (_, i) =>
+      `→ Read src/module_${i}.py\nAssistant: module ${i} only formats dates for the report.`,
+  );
+  const text = [
+    "User: tidy up the reporting package",
+    ...filler,
+    "Assistant: the nightly backup job failed because the S3 bucket credentials expired.",
+  ].join("\n");
+  const turn = (line: number, hash: string): NewEvent => ({
+    type: "turn.ingested",
+    v: 1,
+    data: {
+      agent: "claude",
+      session: "s1",
+      line,
+      project: "app",
+      started_at: "2026-01-01T00:00:00Z",
+      provisional: false,
+      text: hash,
+      mentions: [],
+    },
+  });
+  try {
+    const [hash] = await blobs.putMany([text]);
+    await log.append([turn(0, hash!)]);
+    await runner.settled();
+    const windows = vectors.counts().turn;
+    assert.ok(windows > 1, `a ${text.length}-character turn has several vectors (${windows})`);
+    const query = await embedder.embedQuery("why did the nightly backup fail?");
+    assert.deepEqual(
+      vectors.search("turn", query, { project: "app", limit: 5 }),
+      vectors.search("turn", query, { project: "app", limit: 5 }).slice(0, 1),
+      "the turn comes back once",
+    );
+    assert.equal(vectors.search("turn", query, { project: "app", limit: 5 })[0]?.id, "turn:s1:0");
+
+    const [code] = await blobs.putMany(["def backup():\n    s3.upload(dump())"]);
+    await log.append([
+      { type: "turn.retracted", v: 1, data: { session: "s1", line: 0 } },
+      turn(7, hash!),
+      { type: "turn.retracted", v: 1, data: { session: "s1", line: 7 } },
+      {
+        type: "file.indexed",
+        v: 1,
+        data: {
+          project: "app",
+          path: "src/backup.py",
+          hash: "h",
+          size: 1,
+          mtime_ms: 0,
+          language: "python",
+          references: [],
+          chunks: [{
+            id: "backup",
+            start_line: 1,
+            end_line: 2,
+            kind: "function",
+            name: "backup",
+            text: code!,
+          }],
+        },
+      },
+      { type: "file.removed", v: 1, data: { project: "app", path: "src/backup.py" } },
+    ]);
+    await runner.settled();
+    assert.deepEqual(
+      vectors.counts(),
+      { memory: 0, code: 0, turn: 0 },
+      "what one batch adds and removes leaves nothing",
+    );
+  } finally {
+    await runner.close();
+  }
+});

@@ -4,27 +4,7 @@ import type { EventOf, StoredEvent } from "../../events/schema.ts";
 import { Sessions } from "../../src/service/sessions.ts";
 import { Store } from "../../src/service/store.ts";
 import { collect, tempDir } from "../helpers.ts";
-
-const SESSION = "5e55a0b1-0000-4000-8000-000000000001";
-
-/** A Claude Code transcript line. */
-function line(type: "user" | "assistant", content: unknown, cwd: string, at: number): string {
-  return JSON.stringify({
-    type,
-    sessionId: SESSION,
-    cwd,
-    isSidechain: false,
-    uuid: crypto.randomUUID(),
-    timestamp: new Date(Date.UTC(2026, 1, 1, 10, 0, at)).toISOString(),
-    message: { role: type, content },
-  }) + "\n";
-}
-
-const prompt = (text: string, cwd: string, at: number) => line("user", text, cwd, at);
-const answer = (text: string, cwd: string, at: number) =>
-  line("assistant", [{ type: "text", text }], cwd, at);
-const tool = (name: string, input: Record<string, unknown>, cwd: string, at: number) =>
-  line("assistant", [{ type: "tool_use", id: `t${at}`, name, input }], cwd, at);
+import { answer, prompt, SESSION, tool } from "./claude_lines.ts";
 
 async function open(dir: string) {
   const store = await Store.open(join(dir, "store"));

@@ -21,12 +21,17 @@ export interface Turn {
   prompt: string;
   /** Answers and tool calls, in order. */
   steps: Array<{ answer: string } | { tool: ToolCall }>;
+  /**
+   * Lines of the compact boundaries met after the prompt and before the next
+   * one: from there on, the agent's context held only a summary of what came before.
+   */
+  compactions: number[];
 }
 
 /** Turns grouped from entries, with what fell outside any turn. */
 export interface Grouped {
   turns: Turn[];
-  /** Lines where the agent's context was compacted. */
+  /** Lines where the agent's context was compacted (each also in its turn, if it has one). */
   compactions: number[];
   /** Entries before the first prompt (the tail of a turn read earlier, or none). */
   orphans: number;
@@ -53,6 +58,7 @@ export function groupTurns(entries: readonly Entry[], cwd: string | null = null)
           cwd: entry.cwd ?? cwd,
           prompt: entry.text,
           steps: [],
+          compactions: [],
         };
         turns.push(current);
         continue;
@@ -62,6 +68,7 @@ export function groupTurns(entries: readonly Entry[], cwd: string | null = null)
         continue;
       case "compact":
         compactions.push(entry.line);
+        current?.compactions.push(entry.line);
         continue;
       case "summary":
         continue;
