@@ -68,4 +68,21 @@ async function exercise(client: Awaited<ReturnType<typeof stdioClient>>): Promis
   assert.match(bad.body, /no entity named nobody; create it first/);
   const invalid = await call("create_entities", { entities: [] });
   assert.equal(invalid.isError, true);
+  const refusals: Array<[string, Record<string, unknown>]> = [
+    ["create_relations", { relations: [{ from: "", to: "billing", relationType: "uses" }] }],
+    ["add_observations", { observations: [{ entityName: "billing", contents: [] }] }],
+    ["delete_entities", { entityNames: "billing" }],
+    ["delete_observations", { deletions: [{ entityName: "billing" }] }],
+    ["delete_relations", { relations: [] }],
+    ["open_nodes", { names: [] }],
+    ["search_nodes", { query: "" }],
+    ["read_graph", { limit: 0 }],
+  ];
+  for (const [name, args] of refusals) {
+    const refused = await call(name, args);
+    assert.equal(refused.isError, true, `${name} ${JSON.stringify(args)}: ${refused.body}`);
+    assert.doesNotMatch(refused.body, /\bat .*\.ts:\d+/, "no stack trace");
+  }
+  const unchanged = await call("read_graph", {});
+  assert.deepEqual(unchanged.structuredContent?.entities, rest.structuredContent?.entities);
 }
