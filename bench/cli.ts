@@ -96,3 +96,35 @@ export async function newStore(dir: string): Promise<string> {
   if (config) await Deno.copyFile(config, join(dir, "config.json"));
   return dir;
 }
+
+/** What `cairn index --json` reports. */
+export interface IndexReport {
+  scanned: number;
+  chunks: number;
+  /** The index's own time before embeddings (scan, chunk, log, graph and text). */
+  seconds: number;
+}
+
+/** Runs `cairn index TREE --project P --json` under GNU time for its wall time and peak memory. */
+export async function timedIndex(
+  store: string,
+  tree: string,
+  project: string,
+): Promise<{ report: IndexReport; seconds: number; peakRssMiB: number }> {
+  const started = performance.now();
+  const out = await cairnMeasured([
+    "--store",
+    store,
+    "index",
+    tree,
+    "--project",
+    project,
+    "--json",
+  ]);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    report: JSON.parse(out.stdout) as IndexReport,
+    seconds,
+    peakRssMiB: out.peakRssKiB / 1024,
+  };
+}

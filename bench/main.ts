@@ -1,12 +1,15 @@
 /**
  * `deno task bench [suite]`: runs benchmark suites and records their figures in bench/RESULTS.md.
- * Suites: quality (LoCoMo and SWE-bench Lite); code (SWE-bench Lite alone, optionally
- * only the repositories named after it, e.g. `psf/requests`); speed (event log,
- * embeddings, memory queries at 10k, MCP); scale (one code project from 10k to 1M
- * chunks; CAIRN_BENCH_SCALE_MAX lowers the top); tokens; all (every suite but code).
+ * Suites: quality (LoCoMo, sessions and SWE-bench Lite); sessions (agent transcripts);
+ * code (SWE-bench Lite alone, optionally only the repositories named after it, e.g.
+ * `psf/requests`); speed (event log, embeddings, memory queries at 10k, MCP); index
+ * (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file move); scale (one
+ * code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top); tokens; all
+ * (every suite but code).
  * @module
  */
 import { benchEmbed } from "./embed.ts";
+import { benchIndexSpeed } from "./index_speed.ts";
 import { benchLocomo } from "./locomo.ts";
 import { benchLog } from "./log.ts";
 import { benchMcp } from "./mcp.ts";
@@ -19,6 +22,7 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   quality: [benchLocomo, () => benchSwebench()],
   code: [() => benchSwebench(Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
+  index: [benchIndexSpeed],
   scale: [benchScale],
   tokens: [benchTokens],
 };

@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
-import { cairnMeasured, EVAL_DIR, newStore, readJsonl, recallBatch } from "./cli.ts";
+import { EVAL_DIR, newStore, readJsonl, recallBatch, timedIndex } from "./cli.ts";
 import { FileBaselines } from "./code_baselines.ts";
 import { commitTime, moveTree, type TreeChange, writeTree } from "./git_tree.ts";
 import { mean } from "./metrics.ts";
@@ -179,36 +179,6 @@ async function chronological(gitDir: string, commits: string[]): Promise<string[
   const times = new Map<string, number>();
   for (const commit of commits) times.set(commit, await commitTime(gitDir, commit));
   return commits.sort((a, b) => times.get(a)! - times.get(b)!);
-}
-
-interface IndexReport {
-  scanned: number;
-  chunks: number;
-  seconds: number;
-}
-
-/** Runs `cairn index --json` under GNU time for its wall time and peak memory. */
-async function timedIndex(
-  store: string,
-  tree: string,
-  project: string,
-): Promise<{ report: IndexReport; seconds: number; peakRssMiB: number }> {
-  const started = performance.now();
-  const out = await cairnMeasured([
-    "--store",
-    store,
-    "index",
-    tree,
-    "--project",
-    project,
-    "--json",
-  ]);
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    report: JSON.parse(out.stdout) as IndexReport,
-    seconds,
-    peakRssMiB: out.peakRssKiB / 1024,
-  };
 }
 
 /** cairn's rankings (every mode) and the baselines' for the instances at the tree's commit. */
