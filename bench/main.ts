@@ -15,11 +15,13 @@ import { benchLog } from "./log.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemorySpeed } from "./memory_speed.ts";
 import { benchScale } from "./scale.ts";
+import { benchSessions } from "./sessions.ts";
 import { benchSwebench } from "./swebench.ts";
 import { benchTokens } from "./tokens.ts";
 
 const suites: Record<string, Array<() => Promise<void>>> = {
-  quality: [benchLocomo, () => benchSwebench()],
+  quality: [benchLocomo, benchSessions, () => benchSwebench()],
+  sessions: [benchSessions],
   code: [() => benchSwebench(Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
   index: [benchIndexSpeed],
