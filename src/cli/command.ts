@@ -1,3 +1,5 @@
+import type { Cairn } from "../service/cairn.ts";
+
 /** What every command receives. */
 export interface CommandContext {
   /** The store directory (from `--store`, `$CAIRN_HOME` or the platform default). */
@@ -8,6 +10,12 @@ export interface CommandContext {
   out: (line: string) => void;
   /** Writes a line to standard error. */
   err: (line: string) => void;
+  /** The folder relative paths in `args` start from: the caller's, also when relayed. */
+  cwd: string;
+  /** The open store, when the command runs inside the process that owns it (`cairn serve`). */
+  owner?: Cairn;
+  /** Standard input as the caller sent it with a relayed command (`ingest --hook`). */
+  stdin?: string;
 }
 
 /** One CLI command: its name, a one-line summary, its usage text and its action. */
@@ -17,6 +25,11 @@ export interface Command {
   usage: string;
   /** Runs the command; resolves to the process exit code. */
   run(context: CommandContext): Promise<number>;
+  /**
+   * When a `cairn serve` owns the store, the command is sent to it and runs
+   * there (see `owner_cli.ts`); commands without this need the store to themselves.
+   */
+  relayed?: boolean;
 }
 
 /** A mistake in how a command was called; printed with the command's usage. */

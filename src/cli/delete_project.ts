@@ -5,6 +5,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn delete-project NAME`: takes a project's code out of the index. */
 export const deleteProject: Command = {
   name: "delete-project",
+  relayed: true,
   summary: "take a project's code out of the index (memories and sessions stay)",
   usage: "cairn delete-project NAME",
   async run(context) {
@@ -13,7 +14,7 @@ export const deleteProject: Command = {
     if (!project) {
       throw new UsageError("give the project's name (`cairn index --status` lists them)");
     }
-    await withCairn(context.storeDir, (cairn) => cairn.code.deleteProject(project), {
+    await withCairn(context, (cairn) => cairn.code.deleteProject(project), {
       settle: true,
       warn: context.err,
     });

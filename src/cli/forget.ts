@@ -5,6 +5,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn forget ID [--purge]`: forgets a memory; `--purge` removes its content from the log. */
 export const forget: Command = {
   name: "forget",
+  relayed: true,
   summary: "forget a memory (--purge also removes its content from the log)",
   usage: "cairn forget ID [--reason TEXT] [--purge]",
   async run(context) {
@@ -14,7 +15,7 @@ export const forget: Command = {
     }, true);
     const [id] = positionals;
     if (!id) throw new UsageError("give the memory's id");
-    await withCairn(context.storeDir, (cairn) =>
+    await withCairn(context, (cairn) =>
       cairn.memories.forget(id, {
         ...(values.reason ? { reason: values.reason } : {}),
         purge: values.purge ?? false,

@@ -7,6 +7,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn get ID`: one memory. */
 export const get: Command = {
   name: "get",
+  relayed: true,
   summary: "show one memory by id",
   usage: "cairn get ID [--as-of DATE] [--json]",
   async run(context) {
@@ -21,7 +22,7 @@ export const get: Command = {
     const [id] = positionals;
     if (!id) throw new UsageError("give the memory's id");
     const memory = await withCairn(
-      context.storeDir,
+      context,
       (cairn) => cairn.memories.get(id, values["as-of"] ? { as_of: values["as-of"] } : {}),
     );
     if (!memory) throw new UserError(`no memory with id ${id}`);

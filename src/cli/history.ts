@@ -6,6 +6,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn history FILE|TOPIC`: the session turns that touched a file or a topic, newest first. */
 export const history: Command = {
   name: "history",
+  relayed: true,
   summary: "which agent sessions touched a file or a topic, and what was asked (newest first)",
   usage: "cairn history FILE|TOPIC [--project NAME] [--limit N] [--json]\n\n" +
     "  FILE   relative to its project's root (src/a.ts), absolute, or a bare name (a.ts)\n" +
@@ -20,7 +21,7 @@ export const history: Command = {
     if (!target?.trim()) throw new UsageError("give the file or the topic whose history you want");
     const limit = parseLimit(values.limit);
     const found = await withCairn(
-      context.storeDir,
+      context,
       (cairn) =>
         sessionHistory({ graph: cairn.graph.database, text: cairn.text, recall: cairn.recall }, {
           ...historyTarget(target),

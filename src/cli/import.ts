@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { z } from "zod";
 import { serverMemoryEvents } from "../ingest/server_memory.ts";
 import { parseJsonl } from "../service/jsonl.ts";
@@ -26,6 +27,7 @@ const BATCH = 1000;
  */
 export const importCommand: Command = {
   name: "import",
+  relayed: true,
   summary: "import memory records (JSONL), or the MCP memory server's graph (--from server-memory)",
   usage: "cairn import FILE.jsonl\n       cairn import --from server-memory memory.json",
   async run(context) {
@@ -36,12 +38,12 @@ export const importCommand: Command = {
     );
     const [file] = positionals;
     if (!file) throw new UsageError("give the file to import");
-    const text = await Deno.readTextFile(file);
+    const text = await Deno.readTextFile(resolve(context.cwd, file));
     const started = performance.now();
     const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
     if (values.from === "server-memory") {
       const events = serverMemoryEvents(text, file);
-      await withCairn(context.storeDir, (cairn) => cairn.store.append(events), {
+      await withCairn(context, (cairn) => cairn.store.append(events), {
         settle: true,
         warn: context.err,
       });
@@ -63,7 +65,7 @@ export const importCommand: Command = {
       ...(r.session ? { source: r.session } : {}),
       ...(r.ts ? { occurred_at: r.ts } : {}),
     }));
-    const imported = await withCairn(context.storeDir, async (cairn) => {
+    const imported = await withCairn(context, async (cairn) => {
       let count = 0;
       for (let i = 0; i < records.length; i += BATCH) {
         count += await cairn.memories.importMany(records.slice(i, i + BATCH));

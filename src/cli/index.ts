@@ -12,6 +12,7 @@ import { CodeWatch } from "../service/code_watch.ts";
 /** `cairn index PATH`: indexes a folder's code as a project, incrementally. */
 export const indexCommand: Command = {
   name: "index",
+  relayed: true,
   summary: "index a repository's code (again: only what changed)",
   usage: "cairn index PATH [--project NAME] [--watch] [--no-wait] [--json]\n" +
     "       cairn index --status [PROJECT] [--json]\n\n" +
@@ -33,7 +34,7 @@ export const indexCommand: Command = {
     }
     if (values.status) {
       const projects = await withCairn(
-        context.storeDir,
+        context,
         (cairn) => cairn.code.status(positionals[0]),
         { warn: context.err },
       );
@@ -46,12 +47,15 @@ export const indexCommand: Command = {
     }
     const [path] = positionals;
     if (!path) throw new UsageError("give the folder to index");
-    const input = { path, ...(values.project ? { project: values.project } : {}) };
+    const input = {
+      path: resolve(context.cwd, path),
+      ...(values.project ? { project: values.project } : {}),
+    };
     if (values.watch) {
-      return await withCairn(context.storeDir, async (cairn) => {
+      return await withCairn(context, async (cairn) => {
         const first = await cairn.code.index(input);
         for (const line of summary(first)) context.out(line);
-        const watch = CodeWatch.start(cairn.code, resolve(path), first.project, {
+        const watch = CodeWatch.start(cairn.code, input.path, first.project, {
           onReport: (report) => {
             if (report.indexed + report.removed > 0) {
               for (const line of summary(report)) context.out(line);
@@ -59,7 +63,7 @@ export const indexCommand: Command = {
           },
           onError: (error) => context.err(`cairn index: ${error.message}`),
         });
-        context.out(`watching ${resolve(path)} for changes (Ctrl-C to stop)`);
+        context.out(`watching ${input.path} for changes (Ctrl-C to stop)`);
         await untilStopped(0, () => Date.now());
         await watch.stop();
         context.out("stopped watching");
@@ -67,15 +71,17 @@ export const indexCommand: Command = {
       }, { warn: context.err });
     }
     const line = new ProgressLine(context.err);
-    const report = await withCairn(context.storeDir, async (cairn) => {
+    // A command relayed to the owner answers once, at the end: no progress lines.
+    const quiet = values.json === true || context.owner !== undefined;
+    const report = await withCairn(context, async (cairn) => {
       const started = performance.now();
       const elapsed = () => (performance.now() - started) / 1000;
       const report = await cairn.code.index(
         input,
-        values.json ? undefined : (progress) => line.show(indexProgressText(progress, elapsed())),
+        quiet ? undefined : (progress) => line.show(indexProgressText(progress, elapsed())),
       );
       if (values["no-wait"] !== true) {
-        await embedded(cairn, values.json ? undefined : line);
+        await embedded(cairn, quiet ? undefined : line);
       }
       line.end();
       return report;

@@ -1,4 +1,4 @@
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { z } from "zod";
 import { describeIssues, UserError } from "../service/errors.ts";
 import type { IngestReport } from "../service/sessions.ts";
@@ -21,6 +21,7 @@ const HookInput = z.object({
  */
 export const ingest: Command = {
   name: "ingest",
+  relayed: true,
   summary: "read agent session transcripts (Claude Code, Codex)",
   usage: "cairn ingest claude|codex [PATH] [--hook] [--final] [--watch] [--no-wait] [--json]\n\n" +
     "  PATH       a transcript file or a directory of them (default: ~/.claude/projects,\n" +
@@ -47,11 +48,11 @@ export const ingest: Command = {
     let final = values.final === true;
     if (values.hook) {
       if (given) throw new UsageError("--hook reads the path from standard input; give no PATH");
-      const hook = await readHookInput();
+      const hook = parseHookInput(context.stdin ?? await new Response(Deno.stdin.readable).text());
       target = hook.transcript_path;
       final ||= hook.hook_event_name === "SessionEnd";
     }
-    target ??= defaultDir(agent);
+    target = target === undefined ? defaultDir(agent) : resolve(context.cwd, target);
     const settle = values["no-wait"] !== true;
     if (values.watch) return await watch(context, target, agent, settle);
     const files = await transcriptFiles(target, agent);
@@ -71,15 +72,14 @@ function ingestFiles(
   final: boolean,
   settle: boolean,
 ): Promise<IngestReport[]> {
-  return withCairn(context.storeDir, async (cairn) => {
+  return withCairn(context, async (cairn) => {
     const reports: IngestReport[] = [];
     for (const path of files) reports.push(await cairn.sessions.ingest({ path, agent, final }));
     return reports;
   }, { settle, warn: context.err });
 }
 
-async function readHookInput(): Promise<z.infer<typeof HookInput>> {
-  const text = await new Response(Deno.stdin.readable).text();
+function parseHookInput(text: string): z.infer<typeof HookInput> {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -6,6 +6,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn list`: memories, newest first, with filters. */
 export const list: Command = {
   name: "list",
+  relayed: true,
   summary: "list memories, newest first (filters: project, kind, tag)",
   usage:
     "cairn list [--project NAME] [--kind KIND] [--tag TAG] [--forgotten] [--as-of DATE] [--valid-at DATE] [--limit N] [--offset N] [--json]",
@@ -21,7 +22,7 @@ export const list: Command = {
       offset: { type: "string" },
       json: { type: "boolean" },
     });
-    const memories = await withCairn(context.storeDir, (cairn) =>
+    const memories = await withCairn(context, (cairn) =>
       cairn.memories.list({
         ...(values.project ? { project: values.project } : {}),
         ...(values.kind ? { kind: values.kind as never } : {}),

@@ -8,7 +8,9 @@ import { ModelMismatchError } from "../../projections/vectors/vectors_projection
 import { EmbedderError } from "../embed/embedder.ts";
 import { describeIssues, UserError } from "../service/errors.ts";
 import { defaultStoreDir } from "../service/paths.ts";
+import type { Cairn } from "../service/cairn.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
+import { runInOwner } from "./owner_cli.ts";
 import { compact } from "./compact.ts";
 import { deleteProject } from "./delete_project.ts";
 import { forget } from "./forget.ts";
@@ -27,7 +29,7 @@ import { search, searchText } from "./search.ts";
 import { searchCodeCommand } from "./search_code.ts";
 import { history } from "./history.ts";
 import { replay } from "./replay.ts";
-import { serve } from "./serve.ts";
+import { serveCommand } from "./serve.ts";
 import { status } from "./status.ts";
 import { verify } from "./verify.ts";
 
@@ -54,7 +56,7 @@ export const commands: readonly Command[] = [
   reembedCommand,
   compact,
   mcp,
-  serve,
+  serveCommand(runCli),
 ];
 
 const USAGE = `cairn: a local knowledge service for AI coding agents
@@ -76,8 +78,22 @@ export interface Io {
 
 const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
-/** Runs the CLI on `argv` and resolves to the exit code; never throws on bad input. */
-export async function runCli(argv: string[], io: Io = consoleIo): Promise<number> {
+/** Where a command runs when the store's owner runs it for a caller (see `owner_cli.ts`). */
+export interface InOwner {
+  owner: Cairn;
+  cwd: string;
+  stdin?: string;
+}
+
+/**
+ * Runs the CLI on `argv` and resolves to the exit code; never throws on bad
+ * input. When a `cairn serve` owns the store, a relayed command runs there.
+ */
+export async function runCli(
+  argv: string[],
+  io: Io = consoleIo,
+  inOwner?: InOwner,
+): Promise<number> {
   const split = splitGlobal(argv);
   if (split instanceof UsageError) {
     io.err(`cairn: ${split.message}\n\n${USAGE}`);
@@ -98,7 +114,37 @@ export async function runCli(argv: string[], io: Io = consoleIo): Promise<number
     io.out(`usage: ${command.usage}\n\n${command.summary}`);
     return 0;
   }
-  const context: CommandContext = { storeDir, args, out: io.out, err: io.err };
+  const relayed = command.relayed === true && !args.includes("--watch");
+  if (inOwner && !relayed) {
+    io.err(`cairn: ${name} needs the store to itself; stop its \`cairn serve\` first`);
+    return 1;
+  }
+  // A hook's input is read once, for the owner or for the command run here.
+  const stdin = inOwner?.stdin ??
+    (relayed && args.includes("--hook")
+      ? await new Response(Deno.stdin.readable).text()
+      : undefined);
+  if (!inOwner && relayed) {
+    const answer = await runInOwner(storeDir, {
+      args: rest,
+      cwd: Deno.cwd(),
+      ...(stdin === undefined ? {} : { stdin }),
+    });
+    if (answer) {
+      answer.out.forEach((line) => io.out(line));
+      answer.err.forEach((line) => io.err(line));
+      return answer.code;
+    }
+  }
+  const context: CommandContext = {
+    storeDir,
+    args,
+    out: io.out,
+    err: io.err,
+    cwd: inOwner?.cwd ?? Deno.cwd(),
+    ...(inOwner ? { owner: inOwner.owner } : {}),
+    ...(stdin === undefined ? {} : { stdin }),
+  };
   try {
     return await command.run(context);
   } catch (error) {

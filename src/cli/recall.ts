@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { z } from "zod";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
 import { batchResults, formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
@@ -41,6 +42,7 @@ const BatchLine = z.object({
 /** `cairn recall`: one ranked, compact answer over memories, code and sessions. */
 export const recallCommand: Command = {
   name: "recall",
+  relayed: true,
   summary: "answer a question from memories, code and past sessions (hybrid search)",
   usage: "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--language L] " +
     "[--path PREFIX] [--limit N] [--mode hybrid|vector|lexical] " +
@@ -67,8 +69,8 @@ export const recallCommand: Command = {
     }, true);
     const limit = parseLimit(values.limit);
     if (values.batch) {
-      const lines = await readBatch(values.batch);
-      await withCairn(context.storeDir, async (cairn) => {
+      const lines = await readBatch(resolve(context.cwd, values.batch));
+      await withCairn(context, async (cairn) => {
         for (const line of lines) {
           const started = performance.now();
           const answer = await cairn.recall.run({
@@ -116,7 +118,7 @@ export const recallCommand: Command = {
       ...(values.session ? { session: values.session } : {}),
     };
     const answer = await withCairn(
-      context.storeDir,
+      context,
       (cairn) =>
         cairn.recall.run(request, {
           ...(values["as-of"] ? { as_of: isoDate(values["as-of"], "--as-of") } : {}),

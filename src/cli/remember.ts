@@ -6,6 +6,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn remember`: stores a memory (or says it is already known). */
 export const remember: Command = {
   name: "remember",
+  relayed: true,
   summary: "store a memory: a decision, fact, pattern, preference or note",
   usage: "cairn remember TEXT [--kind KIND] [--tag TAG]... [--project NAME] " +
     "[--entity NAME]... [--valid-from DATE] [--valid-to DATE] [--force] [--json]",
@@ -23,7 +24,7 @@ export const remember: Command = {
     }, true);
     const content = positionals.join(" ");
     if (!content.trim()) throw new UsageError("give the text to remember");
-    const result = await withCairn(context.storeDir, (cairn) =>
+    const result = await withCairn(context, (cairn) =>
       cairn.memories.remember({
         content,
         ...(values.kind ? { kind: values.kind as never } : {}),

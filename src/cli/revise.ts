@@ -6,6 +6,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn revise ID [TEXT]`: changes a memory; the old version stays in the log. */
 export const revise: Command = {
   name: "revise",
+  relayed: true,
   summary: "change a memory's text, kind, tags or validity (history is kept)",
   usage:
     "cairn revise ID [TEXT] [--kind KIND] [--tag TAG]... [--valid-from DATE] [--valid-to DATE]",
@@ -18,7 +19,7 @@ export const revise: Command = {
     }, true);
     const [id, ...words] = positionals;
     if (!id) throw new UsageError("give the memory's id");
-    const memory = await withCairn(context.storeDir, (cairn) =>
+    const memory = await withCairn(context, (cairn) =>
       cairn.memories.revise({
         id,
         ...(words.length ? { content: words.join(" ") } : {}),

@@ -5,12 +5,21 @@ import { MCP_PATH, serveHttp } from "../mcp/http.ts";
 import { ensureToken, ownerFiles, removeOwnerRecord, writeOwnerRecord } from "../mcp/owner_file.ts";
 import { type Cairn, openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
+import { describeIssues } from "../service/errors.ts";
 import { type Command, UsageError } from "./command.ts";
+import type { InOwner, Io } from "./main.ts";
+import { CLI_PATH, type CliAnswer, CliRequest } from "./owner_cli.ts";
 import { untilStopped } from "./signals.ts";
 import { reportRecovery } from "./with_cairn.ts";
 
-/** `cairn serve`: owns the store and serves MCP over Streamable HTTP on 127.0.0.1. */
-export const serve: Command = {
+/** How the owner runs a relayed CLI command: `runCli` with the owner's open store. */
+export type RunInOwner = (argv: string[], io: Io, inOwner: InOwner) => Promise<number>;
+
+/**
+ * `cairn serve`: owns the store and serves MCP over Streamable HTTP on
+ * 127.0.0.1, and the CLI commands other processes relay to it (`runCommand`).
+ */
+export const serveCommand = (runCommand: RunInOwner): Command => ({
   name: "serve",
   summary: "own the store and serve MCP over HTTP on 127.0.0.1 (what `cairn mcp` talks to)",
   usage: "cairn serve [--port N] [--idle-timeout SECONDS] [--log FILE]",
@@ -54,6 +63,7 @@ export const serve: Command = {
         token,
         newServer: () => buildMcpServer(localTools(cairn, log)),
         onRequest: () => (lastRequest = Date.now()),
+        routes: { [CLI_PATH]: (request) => relayedCommand(request, storeDir, cairn, runCommand) },
       });
       await writeOwnerRecord(storeDir, {
         pid: Deno.pid,
@@ -81,4 +91,27 @@ export const serve: Command = {
     }
     return 0;
   },
-};
+});
+
+/** Runs one relayed command on the owner's store; its output goes back as JSON. */
+async function relayedCommand(
+  request: Request,
+  storeDir: string,
+  owner: Cairn,
+  runCommand: RunInOwner,
+): Promise<Response> {
+  const parsed = CliRequest.safeParse(await request.json().catch(() => undefined));
+  if (!parsed.success) {
+    return Response.json({ error: `bad command request: ${describeIssues(parsed.error)}` }, {
+      status: 400,
+    });
+  }
+  const { args, cwd, stdin } = parsed.data;
+  const answer: CliAnswer = { code: 0, out: [], err: [] };
+  answer.code = await runCommand(
+    ["--store", storeDir, ...args],
+    { out: (line) => answer.out.push(line), err: (line) => answer.err.push(line) },
+    { owner, cwd, ...(stdin === undefined ? {} : { stdin }) },
+  );
+  return Response.json(answer);
+}

@@ -21,7 +21,7 @@ export const status: Command = {
     );
     const [project] = positionals;
     if (project) {
-      const [code] = await withCairn(context.storeDir, (cairn) => cairn.code.status(project), {
+      const [code] = await withCairn(context, (cairn) => cairn.code.status(project), {
         warn: context.err,
       });
       if (values.json) context.out(JSON.stringify(code));

@@ -1,5 +1,6 @@
 import type { LogRecovery } from "../../events/log.ts";
 import { type Cairn, openCairn } from "../service/cairn.ts";
+import type { CommandContext } from "./command.ts";
 import { truncationNote } from "./truncation_note.ts";
 
 /** Options for {@linkcode withCairn}. */
@@ -12,17 +13,18 @@ export interface WithCairnOptions {
 
 /**
  * Opens the store, says what opening it repaired, runs `work`, says how many
- * texts the model cut to fit, and always closes the store again.
+ * texts the model cut to fit, and always closes the store again. Inside the
+ * store's owner (`context.owner`), `work` runs on the owner's open store.
  */
 export async function withCairn<T>(
-  storeDir: string,
+  context: Pick<CommandContext, "storeDir" | "owner">,
   work: (cairn: Cairn) => Promise<T>,
   options: WithCairnOptions = {},
 ): Promise<T> {
-  const cairn = await openCairn(storeDir);
+  const cairn = context.owner ?? await openCairn(context.storeDir);
   try {
     const warn = options.warn ?? ((line) => console.error(line));
-    reportRecovery(cairn.store.log.recovery, warn);
+    if (!context.owner) reportRecovery(cairn.store.log.recovery, warn);
     const cutBefore = cairn.embedder.truncation?.();
     const result = await work(cairn);
     if (options.settle) await cairn.store.runner.settled();
@@ -30,7 +32,7 @@ export async function withCairn<T>(
     if (cut) warn(cut);
     return result;
   } finally {
-    await cairn.close();
+    if (!context.owner) await cairn.close();
   }
 }
 

@@ -54,6 +54,7 @@ function searchWith(mode: RecallMode | undefined): Handler {
       project: (args.project as string | undefined) ?? null,
       sources: include.map((name) => SOURCES[name]!),
       ...(args.language ? { language: args.language as string } : {}),
+      ...(args.session ? { session: args.session as string } : {}),
       limit: (args.limit as number | undefined) ?? 10,
       mode: mode ?? (args.mode as RecallMode | undefined) ?? "hybrid",
     });

@@ -28,6 +28,8 @@ export interface HttpOptions {
   newServer: () => McpServer;
   /** Called at the start of every request (the owner's idle clock). */
   onRequest?: () => void;
+  /** Other paths served behind the same checks (the owner's relayed CLI commands). */
+  routes?: Record<string, (request: Request) => Promise<Response>>;
 }
 
 /** A running HTTP server. */
@@ -55,7 +57,12 @@ export function serveHttp(options: HttpOptions): HttpServer {
 
 async function handle(request: Request, port: number, options: HttpOptions): Promise<Response> {
   const url = new URL(request.url);
-  if (url.pathname !== MCP_PATH) return refuse(404, `not found; MCP is served at ${MCP_PATH}`);
+  const route = options.routes && Object.hasOwn(options.routes, url.pathname)
+    ? options.routes[url.pathname]
+    : undefined;
+  if (url.pathname !== MCP_PATH && !route) {
+    return refuse(404, `not found; MCP is served at ${MCP_PATH}`);
+  }
   if (!isLocalHost(request.headers.get("host"), port)) {
     return refuse(403, "Host must be 127.0.0.1 or localhost with this server's port");
   }
@@ -72,6 +79,7 @@ async function handle(request: Request, port: number, options: HttpOptions): Pro
   if (length > MAX_BODY_BYTES) {
     return refuse(413, `requests are limited to ${MAX_BODY_BYTES} bytes`);
   }
+  if (route) return await route(request);
   const server = options.newServer();
   // No session id generator: stateless, each request stands alone.
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });

@@ -63,6 +63,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       ...searchInput,
       language: language.describe("code only in this language"),
       mode: z.enum(["hybrid", "vector", "lexical"]).optional().describe("default hybrid"),
+      session: z.string().min(1).max(200).optional()
+        .describe("your session id: leaves out your turns still in context"),
     },
     outputSchema: searchOutput,
     core: true,

@@ -1,33 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { MAIN, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
 import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
-import { httpClient, text } from "./mcp_client.ts";
+import { httpClient, startServe, text } from "./mcp_client.ts";
 
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
-
-/** Starts `cairn serve` on the store and waits until it listens. */
-async function startServe(store: string): Promise<Deno.ChildProcess & AsyncDisposable> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", MAIN, "--store", store, "serve", "--port", "0"],
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const stop = async () => {
-    try {
-      child.kill("SIGTERM");
-    } catch { /* already gone */ }
-    await child.status;
-  };
-  for (let i = 0; i < 600 && (await readOwnerRecord(store))?.pid !== child.pid; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  if ((await readOwnerRecord(store))?.pid !== child.pid) {
-    await stop();
-    throw new Error("cairn serve did not start");
-  }
-  return Object.assign(child, { [Symbol.asyncDispose]: stop });
-}
 
 /** Sends one raw HTTP request (so the Host header can be anything) and returns its status. */
 async function rawStatus(port: number, headers: Record<string, string>): Promise<number> {

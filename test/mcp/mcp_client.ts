@@ -83,3 +83,26 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** Starts `cairn serve` on the store and waits until it listens. */
+export async function startServe(store: string): Promise<Deno.ChildProcess & AsyncDisposable> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", MAIN, "--store", store, "serve", "--port", "0"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+  };
+  for (let i = 0; i < 600 && (await readOwnerRecord(store))?.pid !== child.pid; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if ((await readOwnerRecord(store))?.pid !== child.pid) {
+    await stop();
+    throw new Error("cairn serve did not start");
+  }
+  return Object.assign(child, { [Symbol.asyncDispose]: stop });
+}

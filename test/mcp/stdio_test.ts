@@ -216,6 +216,16 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
     assert.equal(history.count, 0);
     assert.match((history.notes as string[])[0]!, /no ingested session touched src\/billing\.ts/);
     refused(await client.callTool({ name: "session_history", arguments: { path: "" } }), /path/);
+    ok(
+      await client.callTool({
+        name: "recall",
+        arguments: { query: "card payments", include: ["sessions"], session: "s-1" },
+      }),
+    );
+    refused(
+      await client.callTool({ name: "recall", arguments: { query: "x", session: "" } }),
+      /session/,
+    );
     const topic = ok(
       await client.callTool({ name: "session_history", arguments: { query: "card payments" } }),
     );

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { MAIN, tempDir } from "../helpers.ts";
+import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
+import { startServe } from "../mcp/mcp_client.ts";
+
+/** Runs the real CLI from `cwd`, with `stdin` on its standard input. */
+async function cliIn(cwd: string, args: string[], stdin = "") {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", MAIN, ...args],
+    cwd,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const output = await child.output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+Deno.test("while cairn serve owns the store, CLI commands run in it, from the caller's folder", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const work = join(tmp.path, "work");
+  await Deno.mkdir(join(work, "app", "src"), { recursive: true });
+  await Deno.writeTextFile(
+    join(work, "app", "src", "billing.py"),
+    "def charge_card(amount):\n    return gateway.charge(amount)\n",
+  );
+  await Deno.writeTextFile(
+    join(work, "memories.jsonl"),
+    JSON.stringify({ id: "m1", content: "Invoices are sent on the first of the month." }) + "\n",
+  );
+  await using _serve = await startServe(store);
+  const cairn = (args: string[], stdin?: string) => cliIn(work, ["--store", store, ...args], stdin);
+
+  const remembered = await cairn(["remember", "The payment gateway retries a card three times."]);
+  assert.equal(remembered.code, 0, remembered.stderr);
+  const imported = await cairn(["import", "memories.jsonl"]);
+  assert.equal(imported.code, 0, imported.stderr);
+  const indexed = await cairn(["index", "app", "--project", "app", "--no-wait"]);
+  assert.equal(indexed.code, 0, indexed.stderr);
+  assert.match(indexed.stdout, /1 files? indexed|indexed 1/);
+
+  const recalled = await cairn(["recall", "how often is a card retried?", "--include", "memories"]);
+  assert.equal(recalled.code, 0, recalled.stderr);
+  assert.match(recalled.stdout, /retries a card three times/);
+  const code = await cairn(["search-code", "charge_card", "--project", "app"]);
+  assert.match(code.stdout, /src\/billing\.py/);
+
+  const transcript = join(tmp.path, "session.jsonl");
+  await Deno.writeTextFile(
+    transcript,
+    JSON.stringify({
+      type: "user",
+      sessionId: "s-hook",
+      cwd: join(work, "app"),
+      timestamp: "2026-02-01T10:00:00.000Z",
+      message: { role: "user", content: "Why does billing retry?" },
+    }) + "\n",
+  );
+  const hook = await cairn(
+    ["ingest", "claude", "--hook", "--no-wait"],
+    JSON.stringify({ transcript_path: transcript, hook_event_name: "Stop" }),
+  );
+  assert.equal(hook.code, 0, hook.stderr);
+  assert.match(hook.stdout, /1 new/);
+
+  const refused = await cairn(["replay"]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /is in use by process \d+ \(a running `cairn serve`/);
+  const bad = await cairn(["recall"]);
+  assert.equal(bad.code, 2, "a usage error keeps its exit code through the owner");
+  assert.match(bad.stderr, /give the question to recall/);
+
+  const post = async (body: unknown) => {
+    const response = await fetch(`http://127.0.0.1:${(await readOwnerRecord(store))!.port}/cli`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await readToken(store)}` },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  const exclusive = await post({ args: ["compact"], cwd: work });
+  assert.equal(exclusive.body.code, 1);
+  assert.match(exclusive.body.err[0], /compact needs the store to itself/);
+  const malformed = await post({ args: [], cwd: work });
+  assert.equal(malformed.status, 400);
+  assert.match(malformed.body.error, /bad command request/);
+});
