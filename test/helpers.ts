@@ -27,17 +27,26 @@ export function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 /** Path to the repository's main.ts. */
 export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
-/** Runs the real CLI in a child process. */
+/** Runs the real CLI in a child process, optionally in `cwd` and with `stdin` on its standard input. */
 export async function cli(
   args: string[],
   env: Record<string, string> = {},
+  options: { cwd?: string; stdin?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--quiet", MAIN, ...args],
     env,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
   const decoder = new TextDecoder();
   return {
     code: output.code,

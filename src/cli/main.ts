@@ -28,6 +28,7 @@ import { revise } from "./revise.ts";
 import { search, searchText } from "./search.ts";
 import { searchCodeCommand } from "./search_code.ts";
 import { history } from "./history.ts";
+import { graph } from "./graph.ts";
 import { replay } from "./replay.ts";
 import { serveCommand } from "./serve.ts";
 import { status } from "./status.ts";
@@ -40,6 +41,7 @@ export const commands: readonly Command[] = [
   searchText,
   searchCodeCommand,
   history,
+  graph,
   remember,
   revise,
   forget,
@@ -119,11 +121,9 @@ export async function runCli(
     io.err(`cairn: ${name} needs the store to itself; stop its \`cairn serve\` first`);
     return 1;
   }
-  // A hook's input is read once, for the owner or for the command run here.
+  // Standard input a command reads is read once, for the owner or for the command run here.
   const stdin = inOwner?.stdin ??
-    (relayed && args.includes("--hook")
-      ? await new Response(Deno.stdin.readable).text()
-      : undefined);
+    (relayed && readsStdin(args) ? await new Response(Deno.stdin.readable).text() : undefined);
   if (!inOwner && relayed) {
     const answer = await runInOwner(storeDir, {
       args: rest,
@@ -214,4 +214,10 @@ function report(error: unknown, command: Command, io: Io): number {
   if (Deno.env.get("CAIRN_DEBUG")) io.err(error instanceof Error ? error.stack ?? "" : "");
   else io.err("(set CAIRN_DEBUG=1 to see where it happened)");
   return 1;
+}
+
+/** Whether a command reads its standard input: a hook's JSON, or `--file -`. */
+function readsStdin(args: readonly string[]): boolean {
+  return args.includes("--hook") || args.includes("--file=-") ||
+    args.some((arg, i) => arg === "--file" && args[i + 1] === "-");
 }

@@ -18,6 +18,7 @@ import type { RecallMode, Source } from "../recall/types.ts";
 import type { Cairn } from "../service/cairn.ts";
 import type { RecallAnswer } from "../service/recall_service.ts";
 import type { GraphPage } from "../service/graph_ops.ts";
+import { entityLine, relationLine } from "../service/graph_format.ts";
 import { describeIssues, UserError } from "../service/errors.ts";
 
 /** A tool's answer as MCP sends it. */
@@ -161,10 +162,8 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 function graphAnswer(page: GraphPage): ToolResult {
-  const lines = page.entities.map((e) =>
-    `- ${e.name} (${e.entityType})${e.observations.length ? `: ${e.observations.join("; ")}` : ""}`
-  );
-  lines.push(...page.relations.map((r) => `- ${r.from} —${r.relationType}→ ${r.to}`));
+  const lines = page.entities.map((entity) => `- ${entityLine(entity)}`);
+  lines.push(...page.relations.map((relation) => `- ${relationLine(relation)}`));
   if (page.more > 0) lines.push(`> ${page.more} more entities: ask again with a larger offset`);
   return answer(lines.join("\n") || "No entities.", { ...page });
 }

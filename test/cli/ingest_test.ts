@@ -52,25 +52,20 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
 
 Deno.test("cairn ingest claude --hook reads the transcript path from a hook's JSON on stdin", async () => {
   await using tmp = await tempDir();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", MAIN, "--store", join(tmp.path, "store"), "ingest"]
-      .concat(["claude", "--hook", "--no-wait", "--json"]),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(JSON.stringify({
-    session_id: "s",
-    transcript_path: join(SHARED, "hello-world-script.jsonl"),
-    hook_event_name: "SessionEnd",
-    cwd: "/tmp",
-  })));
-  await writer.close();
-  const output = await child.output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  assert.equal(output.code, 0, stderr);
-  const [report] = JSON.parse(new TextDecoder().decode(output.stdout)).transcripts;
+  const hook = await cli(
+    ["--store", join(tmp.path, "store"), "ingest", "claude", "--hook", "--no-wait", "--json"],
+    {},
+    {
+      stdin: JSON.stringify({
+        session_id: "s",
+        transcript_path: join(SHARED, "hello-world-script.jsonl"),
+        hook_event_name: "SessionEnd",
+        cwd: "/tmp",
+      }),
+    },
+  );
+  assert.equal(hook.code, 0, hook.stderr);
+  const [report] = JSON.parse(hook.stdout).transcripts;
   assert.equal(report.added, 1);
 });
 

@@ -1,29 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { MAIN, tempDir } from "../helpers.ts";
+import { cli, tempDir } from "../helpers.ts";
 import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
 import { startServe } from "../mcp/mcp_client.ts";
-
-/** Runs the real CLI from `cwd`, with `stdin` on its standard input. */
-async function cliIn(cwd: string, args: string[], stdin = "") {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", MAIN, ...args],
-    cwd,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const output = await child.output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
 
 Deno.test("while cairn serve owns the store, CLI commands run in it, from the caller's folder", async () => {
   await using tmp = await tempDir();
@@ -39,7 +18,8 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
     JSON.stringify({ id: "m1", content: "Invoices are sent on the first of the month." }) + "\n",
   );
   await using _serve = await startServe(store);
-  const cairn = (args: string[], stdin?: string) => cliIn(work, ["--store", store, ...args], stdin);
+  const cairn = (args: string[], stdin?: string) =>
+    cli(["--store", store, ...args], {}, { cwd: work, ...(stdin === undefined ? {} : { stdin }) });
 
   const remembered = await cairn(["remember", "The payment gateway retries a card three times."]);
   assert.equal(remembered.code, 0, remembered.stderr);
@@ -72,6 +52,16 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
   );
   assert.equal(hook.code, 0, hook.stderr);
   assert.match(hook.stdout, /1 new/);
+
+  const entities = await cairn(
+    ["graph", "add-entity", "--file", "-"],
+    JSON.stringify([{ name: "billing", entityType: "service", observations: ["charges cards"] }]),
+  );
+  assert.equal(entities.code, 0, entities.stderr);
+  assert.match(
+    (await cairn(["graph", "open", "billing"])).stdout,
+    /billing \(service\): charges cards/,
+  );
 
   const refused = await cairn(["replay"]);
   assert.equal(refused.code, 1);

@@ -1,0 +1,314 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir } from "../helpers.ts";
+
+/** Runs `cairn --store STORE graph ARGS...`, asserting it succeeds, and returns its standard output. */
+async function graphOk(store: string, ...args: string[]): Promise<string> {
+  const run = await cli(["--store", store, "graph", ...args]);
+  assert.equal(run.code, 0, run.stderr);
+  return run.stdout;
+}
+
+/** The number of events in the store's log. */
+async function head(store: string): Promise<number> {
+  const status = await cli(["--store", store, "status", "--json"]);
+  assert.equal(status.code, 0, status.stderr);
+  return JSON.parse(status.stdout).head;
+}
+
+Deno.test("cairn graph builds the graph from arguments and shows it a line an entity or relation", async () => {
+  await using tmp = await tempDir();
+  const store = tmp.path;
+  assert.equal(
+    await graphOk(store, "add-entity", "Ada", "--type", "person", "--observation", "writes Rust"),
+    "created Ada (person): writes Rust\n",
+  );
+  assert.equal(
+    await graphOk(store, "add-entity", "billing", "--type", "service"),
+    "created billing (service)\n",
+  );
+  assert.equal(
+    await graphOk(store, "add-entity", "Ada", "--type", "person"),
+    "already exists: Ada (add to it with `cairn graph observe`)\n",
+  );
+  assert.equal(
+    await graphOk(store, "relate", "Ada", "maintains", "billing"),
+    "related: Ada —maintains→ billing\n",
+  );
+  assert.equal(
+    await graphOk(store, "relate", "Ada", "maintains", "billing"),
+    "already related: Ada —maintains→ billing\n",
+  );
+  assert.equal(
+    await graphOk(store, "observe", "Ada", "on call in March", "writes Rust"),
+    "added to Ada: on call in March\n",
+  );
+  assert.equal(
+    await graphOk(store, "observe", "Ada", "writes Rust"),
+    "Ada already has those observations\n",
+  );
+  const whole = "- Ada (person): writes Rust; on call in March\n- billing (service)\n" +
+    "- Ada —maintains→ billing\n";
+  assert.equal(await graphOk(store, "open", "billing", "Ada"), whole);
+  assert.equal(await graphOk(store, "read"), whole);
+  assert.equal(
+    await graphOk(store, "search", "MARCH"),
+    "- Ada (person): writes Rust; on call in March\n",
+  );
+  assert.equal(await graphOk(store, "search", "nothing", "like", "this"), "no entities\n");
+});
+
+Deno.test("cairn graph deletes observations, relations and entities", async () => {
+  await using tmp = await tempDir();
+  const store = tmp.path;
+  await graphOk(
+    store,
+    "add-entity",
+    "Ada",
+    "--type",
+    "person",
+    "--observation",
+    "a",
+    "--observation",
+    "b",
+  );
+  await graphOk(store, "add-entity", "billing", "--type", "service");
+  await graphOk(store, "add-entity", "Cy", "--type", "person");
+  await graphOk(store, "relate", "Ada", "maintains", "billing");
+  await graphOk(store, "relate", "Cy", "reviews", "billing");
+  assert.equal(await graphOk(store, "delete-observation", "Ada", "a"), "deleted from Ada: a\n");
+  assert.equal(
+    await graphOk(store, "unrelate", "Ada", "maintains", "billing"),
+    "unrelated: Ada —maintains→ billing\n",
+  );
+  assert.equal(await graphOk(store, "delete-entity", "Cy"), "deleted Cy and their relations\n");
+  assert.equal(await graphOk(store, "read"), "- Ada (person): b\n- billing (service)\n");
+});
+
+Deno.test("cairn graph read and search page through the graph with the cursor each page prints", async () => {
+  await using tmp = await tempDir();
+  const store = tmp.path;
+  for (const name of ["api", "billing", "cache"]) {
+    await graphOk(store, "add-entity", name, "--type", "service", "--observation", `runs ${name}`);
+  }
+  await graphOk(store, "relate", "api", "calls", "billing");
+  assert.equal(
+    await graphOk(store, "read", "--limit", "2"),
+    "- api (service): runs api\n- billing (service): runs billing\n- api —calls→ billing\n" +
+      "> 1 more entities; next page: --cursor 2\n",
+  );
+  assert.equal(
+    await graphOk(store, "read", "--limit", "2", "--cursor", "2"),
+    "- cache (service): runs cache\n",
+  );
+  const first = JSON.parse(await graphOk(store, "search", "runs", "--limit", "2", "--json"));
+  assert.deepEqual(first.entities.map((e: { name: string }) => e.name), ["api", "billing"]);
+  assert.equal(first.more, 1);
+  const second = JSON.parse(
+    await graphOk(store, "search", "runs", "--limit", "2", "--cursor", "2", "--json"),
+  );
+  assert.deepEqual(second, {
+    entities: [{ name: "cache", entityType: "service", observations: ["runs cache"] }],
+    relations: [],
+    more: 0,
+  });
+  assert.equal(await graphOk(store, "read", "--cursor", "3"), "no entities\n");
+});
+
+Deno.test("cairn graph --json prints the service's result", async () => {
+  await using tmp = await tempDir();
+  const store = tmp.path;
+  assert.deepEqual(
+    JSON.parse(await graphOk(store, "add-entity", "Ada", "--type", "person", "--json")),
+    [{ name: "Ada", entityType: "person", observations: [] }],
+  );
+  await graphOk(store, "add-entity", "billing", "--type", "service");
+  const ada = { from: "Ada", to: "billing", relationType: "maintains" };
+  assert.deepEqual(
+    JSON.parse(await graphOk(store, "relate", "Ada", "maintains", "billing", "--json")),
+    [ada],
+  );
+  assert.deepEqual(JSON.parse(await graphOk(store, "observe", "Ada", "x", "y", "--json")), [
+    { entityName: "Ada", addedObservations: ["x", "y"] },
+  ]);
+  assert.deepEqual(JSON.parse(await graphOk(store, "open", "Ada", "--json")), {
+    entities: [{ name: "Ada", entityType: "person", observations: ["x", "y"] }],
+    relations: [],
+    more: 0,
+  });
+  assert.deepEqual(
+    JSON.parse(await graphOk(store, "delete-observation", "Ada", "x", "--json")),
+    { deleted: [{ entityName: "Ada", contents: ["x"] }] },
+  );
+  assert.deepEqual(
+    JSON.parse(await graphOk(store, "unrelate", "Ada", "maintains", "billing", "--json")),
+    { deleted: [ada] },
+  );
+  assert.deepEqual(
+    JSON.parse(await graphOk(store, "delete-entity", "billing", "--json")),
+    { deleted: ["billing"] },
+  );
+  assert.deepEqual(JSON.parse(await graphOk(store, "read", "--json")), {
+    entities: [{ name: "Ada", entityType: "person", observations: ["y"] }],
+    relations: [],
+    more: 0,
+  });
+});
+
+Deno.test("cairn graph takes the MCP tools' JSON arrays from --file or standard input", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const batch = async (name: string, value: unknown) => {
+    const path = join(tmp.path, name);
+    await Deno.writeTextFile(path, JSON.stringify(value));
+    return path;
+  };
+  const entities = await batch("entities.json", [
+    { name: "Ada", entityType: "person", observations: ["writes Rust"] },
+    { name: "Bob", entityType: "person" },
+    { name: "billing", entityType: "service" },
+  ]);
+  assert.equal(
+    await graphOk(store, "add-entity", "--file", entities),
+    "created Ada (person): writes Rust\ncreated Bob (person)\ncreated billing (service)\n",
+  );
+  const relations = await batch("relations.json", [
+    { from: "Ada", to: "billing", relationType: "maintains" },
+    { from: "Bob", to: "billing", relationType: "reviews" },
+  ]);
+  await graphOk(store, "relate", "--file", relations);
+  await graphOk(
+    store,
+    "observe",
+    "--file",
+    await batch("observations.json", [
+      { entityName: "Bob", contents: ["new here", "likes tea"] },
+      { entityName: "billing", contents: ["rounds up"] },
+    ]),
+  );
+  await graphOk(
+    store,
+    "delete-observation",
+    "--file",
+    await batch("deletions.json", [{ entityName: "Bob", observations: ["new here"] }]),
+  );
+  await graphOk(
+    store,
+    "unrelate",
+    "--file",
+    await batch("unrelate.json", [{ from: "Bob", to: "billing", relationType: "reviews" }]),
+  );
+  assert.equal(
+    await graphOk(store, "read"),
+    "- Ada (person): writes Rust\n- Bob (person): likes tea\n- billing (service): rounds up\n" +
+      "- Ada —maintains→ billing\n",
+  );
+  const piped = await cli(["--store", store, "graph", "delete-entity", "--file", "-"], {}, {
+    stdin: JSON.stringify(["Ada", "Bob"]),
+  });
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.equal(piped.stdout, "deleted Ada, Bob and their relations\n");
+  assert.equal(await graphOk(store, "read"), "- billing (service): rounds up\n");
+});
+
+Deno.test("cairn graph explains bad calls with its usage, exit code 2 and nothing written", async () => {
+  await using tmp = await tempDir();
+  const store = tmp.path;
+  await graphOk(store, "add-entity", "Ada", "--type", "person");
+  const before = await head(store);
+  const cases: Array<[string[], RegExp]> = [
+    [[], /give a subcommand: add-entity, relate, observe, delete-entity, delete-observation/],
+    [["link"], /unknown subcommand "link"; use one of add-entity, relate, .*, search, read/],
+    [["add-entity", "Bob"], /give the entity's type with --type TYPE/],
+    [["add-entity", "--type", "person"], /give the entity's name/],
+    [["relate", "Ada", "maintains"], /give FROM RELATION TO/],
+    [["observe", "Ada"], /give the observations to add to Ada/],
+    [["delete-entity"], /give the names of the entities to delete/],
+    [["open"], /give the names of the entities to open/],
+    [["search"], /give the text to search for/],
+    [["read", "--limit", "101"], /--limit takes at most 100/],
+    [["read", "--cursor", "next"], /--cursor takes the cursor a page printed/],
+    [["read", "--colour"], /Unknown option '--colour'/],
+    [
+      ["add-entity", "Bob", "--type", "person", "--file", "x.json"],
+      /either --file or the arguments/,
+    ],
+  ];
+  for (const [args, message] of cases) {
+    const run = await cli(["--store", store, "graph", ...args]);
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.match(run.stderr, message);
+    assert.match(run.stderr, /usage: cairn graph SUBCOMMAND/);
+  }
+  assert.equal(await head(store), before);
+});
+
+Deno.test("cairn graph says which entity, relation or observation does not exist, and changes nothing", async () => {
+  await using tmp = await tempDir();
+  const store = tmp.path;
+  await graphOk(store, "add-entity", "Ada", "--type", "person", "--observation", "writes Rust");
+  await graphOk(store, "add-entity", "billing", "--type", "service");
+  const before = await head(store);
+  const relations = join(tmp.path, "relations.json");
+  await Deno.writeTextFile(
+    relations,
+    JSON.stringify([
+      { from: "Ada", to: "billing", relationType: "maintains" },
+      { from: "Ada", to: "biling", relationType: "owns" },
+    ]),
+  );
+  const cases: Array<[string[], RegExp]> = [
+    [["relate", "Ada", "maintains", "Bob"], /no entity named Bob; nothing was changed/],
+    [["relate", "--file", relations], /no entity named biling; nothing was changed/],
+    [["observe", "Bob", "x"], /no entity named Bob; nothing was changed/],
+    [["delete-entity", "Ada", "Zed"], /no entity named Zed; nothing was changed/],
+    [["delete-observation", "Bob", "x"], /no entity named Bob; nothing was changed/],
+    [["delete-observation", "Ada", "writes Go"], /Ada has no observation "writes Go"/],
+    [["unrelate", "Ada", "maintains", "billing"], /no relation Ada —maintains→ billing/],
+  ];
+  for (const [args, message] of cases) {
+    const run = await cli(["--store", store, "graph", ...args]);
+    assert.equal(run.code, 1, `${args.join(" ")}: ${run.stderr}`);
+    assert.match(run.stderr, message);
+    assert.equal(run.stdout, "");
+  }
+  assert.equal(await head(store), before);
+  const opened = await cli(["--store", store, "graph", "open", "Ada", "Zed"]);
+  assert.equal(opened.code, 1);
+  assert.equal(opened.stdout, "- Ada (person): writes Rust\n");
+  assert.match(opened.stderr, /no entity named Zed/);
+});
+
+Deno.test("cairn graph refuses a --file it cannot read or that is not the tool's array", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  await graphOk(store, "add-entity", "Ada", "--type", "person");
+  const before = await head(store);
+  const write = async (name: string, text: string) => {
+    const path = join(tmp.path, name);
+    await Deno.writeTextFile(path, text);
+    return path;
+  };
+  const cases: Array<[string[], RegExp]> = [
+    [["add-entity", "--file", join(tmp.path, "absent.json")], /cannot read .*absent\.json/],
+    [
+      ["add-entity", "--file", await write("broken.json", "[{")],
+      /broken\.json is not JSON .*; nothing was changed/,
+    ],
+    [
+      ["add-entity", "--file", await write("wrapped.json", '{"entities": []}')],
+      /wrapped\.json: input: .*array.*; nothing was changed/,
+    ],
+    [
+      ["add-entity", "--file", await write("untyped.json", '[{"name": "Bob"}]')],
+      /untyped\.json: 0\.entityType: /,
+    ],
+    [["relate", "--file", await write("empty.json", "[]")], /empty\.json: input: /],
+  ];
+  for (const [args, message] of cases) {
+    const run = await cli(["--store", store, "graph", ...args]);
+    assert.equal(run.code, 1, `${args.join(" ")}: ${run.stderr}`);
+    assert.match(run.stderr, message);
+  }
+  assert.equal(await head(store), before);
+});
