@@ -16,13 +16,31 @@ export class BlobError extends Error {
   override name = "BlobError";
 }
 
+/** Options for a {@linkcode BlobStore}. */
+export interface BlobStoreOptions {
+  /**
+   * Keep the texts last written, up to this many characters, in memory: the
+   * projections that apply the events referring to them then need not read
+   * them back from disk. Default 0 (none).
+   */
+  recentChars?: number;
+}
+
 /**
  * A content-addressed store of texts beside the log: each text is saved once
  * under its sha256 (`blobs/ab/abcdef…`), so events stay small and identical
  * content is stored once. Writes are durable before `put` resolves.
  */
 export class BlobStore {
-  constructor(private readonly dir: string) {}
+  readonly #recentChars: number;
+  /** Texts written by this instance, oldest first, up to `recentChars` characters in all. */
+  #recent = new Map<string, string>();
+  #recentSize = 0;
+  #shards = new Set<string>();
+
+  constructor(private readonly dir: string, options: BlobStoreOptions = {}) {
+    this.#recentChars = options.recentChars ?? 0;
+  }
 
   /** Stores `text` (if not already there) and returns its hash. */
   async put(text: string): Promise<string> {
@@ -40,11 +58,14 @@ export class BlobStore {
       for (let item = todo.pop(); item; item = todo.pop()) await this.#write(item[0], item[1]);
     });
     await Promise.all(lanes);
+    for (const [hash, text] of unique) this.#remember(hash, text);
     return hashes;
   }
 
   /** Reads a blob's text; throws {@linkcode BlobError} if it is missing or damaged. */
   async get(hash: string): Promise<string> {
+    const recent = this.#recent.get(hash);
+    if (recent !== undefined) return recent;
     let bytes: Uint8Array;
     try {
       bytes = await Deno.readFile(this.#path(hash));
@@ -68,6 +89,7 @@ export class BlobStore {
 
   /** Deletes a blob (used by compaction for content that must leave the store). */
   async remove(hash: string): Promise<void> {
+    this.#forget(hash);
     await Deno.remove(this.#path(hash)).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     });
@@ -90,6 +112,25 @@ export class BlobStore {
     }
   }
 
+  #remember(hash: string, text: string): void {
+    if (text.length > this.#recentChars) return;
+    this.#forget(hash);
+    this.#recent.set(hash, text);
+    this.#recentSize += text.length;
+    for (const [old, oldText] of this.#recent) {
+      if (this.#recentSize <= this.#recentChars) break;
+      this.#recent.delete(old);
+      this.#recentSize -= oldText.length;
+    }
+  }
+
+  #forget(hash: string): void {
+    const text = this.#recent.get(hash);
+    if (text === undefined) return;
+    this.#recent.delete(hash);
+    this.#recentSize -= text.length;
+  }
+
   #path(hash: string): string {
     if (!/^[0-9a-f]{64}$/.test(hash)) throw new BlobError(`"${hash}" is not a blob hash`);
     return join(this.dir, hash.slice(0, 2), hash);
@@ -103,7 +144,11 @@ export class BlobStore {
       await Deno.utime(path, now, now);
       return;
     }
-    await Deno.mkdir(join(this.dir, hash.slice(0, 2)), { recursive: true });
+    const shard = hash.slice(0, 2);
+    if (!this.#shards.has(shard)) {
+      await Deno.mkdir(join(this.dir, shard), { recursive: true });
+      this.#shards.add(shard);
+    }
     const tmp = `${path}.${crypto.randomUUID()}.tmp`;
     const file = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
     try {

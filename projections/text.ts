@@ -51,18 +51,15 @@ export class TextProjection implements Projection {
   readonly name = "text";
   readonly version = 2;
   #docs = new Map<string, TextDoc>();
+  #counts: Record<TextSource, number> = { memory: 0, code: 0, turn: 0 };
   #files = new Map<string, Set<string>>();
-  #indexes: Record<TextSource, Bm25Index<Meta>> = {
-    memory: new Bm25Index(tokenize, RANKING),
-    code: new Bm25Index(tokenize, CODE_RANKING),
-    turn: new Bm25Index(tokenize, RANKING),
-  };
   #threads = new Threads();
-  /** Each threaded memory with its neighbours' text: a turn is found by what surrounds it. */
-  #context = new Bm25Index<Meta>(tokenize, RANKING);
-  /** Each code file as one document: a chunk is found by what the rest of its file says. */
-  #wholeFiles = new Bm25Index<{ file: string; project: string | null }>(tokenize, CODE_RANKING);
-  #staleFiles = new Set<string>();
+  /**
+   * The BM25 indexes, built from the documents on the first search and kept
+   * up to date from then on: opening a store, or indexing a repository in a
+   * process that never searches, does not tokenize anything.
+   */
+  #built: Indexes | undefined;
   #codePaths = new Map<string, string>();
   /** Each code chunk's file (`project\0path`, the graph's File key). */
   #chunkFiles = new Map<string, string>();
@@ -74,17 +71,12 @@ export class TextProjection implements Projection {
     const { store, docs } = await TextStore.open(dir);
     const projection = new TextProjection(store, blobs);
     for (const doc of docs.values()) projection.#put(doc);
-    projection.#refreshWholeFiles();
     return projection;
   }
 
   /** Documents held per source. */
   counts(): Record<TextSource, number> {
-    return {
-      memory: this.#indexes.memory.size,
-      code: this.#indexes.code.size,
-      turn: this.#indexes.turn.size,
-    };
+    return { ...this.#counts };
   }
 
   async apply(batch: readonly StoredEvent[]): Promise<void> {
@@ -96,7 +88,7 @@ export class TextProjection implements Projection {
         ops.push(op);
       }
     }
-    this.#refreshWholeFiles();
+    this.#built?.refreshWholeFiles();
     await this.store.append(ops, () => this.#docs.values());
   }
 
@@ -110,8 +102,9 @@ export class TextProjection implements Projection {
     const accept = project == null
       ? undefined
       : (meta: Meta) => meta.project === project || meta.project === null;
+    const indexes = this.#indexes();
     const lists = options.sources.map((source) =>
-      this.#indexes[source].search(query, options.limit, accept)
+      indexes.bySource[source].search(query, options.limit, accept)
         .map((hit, rank) => ({ source, id: hit.meta.id, score: hit.score, rank }))
     );
     return lists.flat()
@@ -135,12 +128,13 @@ export class TextProjection implements Projection {
     const accept = project == null
       ? undefined
       : (meta: { project: string | null }) => meta.project === project || meta.project === null;
+    const indexes = this.#indexes();
     if (options.source === "memory") {
-      return this.#context.search(query, options.limit, accept)
+      return indexes.context.search(query, options.limit, accept)
         .map((hit) => ({ ids: [hit.meta.id], score: hit.score }));
     }
     if (options.source !== "code") return [];
-    return this.#wholeFiles.search(query, options.limit, accept).map((hit) => ({
+    return indexes.wholeFiles.search(query, options.limit, accept).map((hit) => ({
       ids: [...this.#files.get(hit.meta.file) ?? []].map((key) => this.#docs.get(key)!.id),
       score: hit.score,
     }));
@@ -168,14 +162,12 @@ export class TextProjection implements Projection {
 
   async reset(): Promise<void> {
     this.#docs.clear();
+    this.#counts = { memory: 0, code: 0, turn: 0 };
     this.#files.clear();
     this.#threads.clear();
-    this.#context.clear();
-    this.#wholeFiles.clear();
-    this.#staleFiles.clear();
+    this.#built = undefined;
     this.#codePaths.clear();
     this.#chunkFiles.clear();
-    for (const index of Object.values(this.#indexes)) index.clear();
     await this.store.reset();
   }
 
@@ -264,72 +256,121 @@ export class TextProjection implements Projection {
       .flatMap(([, keys]) => [...keys].map((key) => ({ key, removed: true as const })));
   }
 
+  /** The search indexes, built from every document on first use. */
+  #indexes(): Indexes {
+    if (this.#built) return this.#built;
+    const built = new Indexes((key) => this.#docs.get(key), this.#threads, this.#files);
+    for (const doc of this.#docs.values()) {
+      built.put(doc, doc.thread === undefined ? [] : [doc.key]);
+    }
+    built.refreshWholeFiles();
+    return this.#built = built;
+  }
+
   #put(doc: TextDoc): void {
     this.#remove(doc.key);
     this.#docs.set(doc.key, doc);
-    this.#indexes[doc.source].set(doc.key, doc.fields.join("\n"), {
-      id: doc.id,
-      project: doc.project,
-    });
-    if (doc.thread !== undefined) {
-      const around = this.#threads.insert(doc.thread, doc.key, doc.order ?? 0);
-      for (const key of around) this.#refreshContext(key);
-    }
+    this.#counts[doc.source]++;
+    const around = doc.thread === undefined
+      ? []
+      : this.#threads.insert(doc.thread, doc.key, doc.order ?? 0);
     if (doc.file !== undefined) {
       this.#codePaths.set(doc.id, doc.fields[1]!);
       this.#chunkFiles.set(doc.id, doc.file);
-      this.#staleFiles.add(doc.file);
       let keys = this.#files.get(doc.file);
       if (!keys) this.#files.set(doc.file, keys = new Set());
       keys.add(doc.key);
     }
-  }
-
-  #refreshContext(key: string): void {
-    const doc = this.#docs.get(key);
-    if (!doc || doc.thread === undefined) return;
-    const around = this.#threads.neighbours(doc.thread, key).map((k) =>
-      this.#docs.get(k)?.fields[0] ?? ""
-    );
-    this.#context.set(key, [doc.fields[0], ...around].join("\n"), {
-      id: doc.id,
-      project: doc.project,
-    });
-  }
-
-  /** Rebuilds the whole-file documents of the files whose chunks changed. */
-  #refreshWholeFiles(): void {
-    for (const file of this.#staleFiles) {
-      const chunks = [...this.#files.get(file) ?? []].map((key) => this.#docs.get(key)!);
-      if (chunks.length === 0) {
-        this.#wholeFiles.delete(file);
-        continue;
-      }
-      const [, path = ""] = chunks[0]!.fields;
-      const text = [path, ...chunks.map((chunk) => chunk.fields[2] ?? "")].join("\n");
-      this.#wholeFiles.set(file, text, { file, project: chunks[0]!.project });
-    }
-    this.#staleFiles.clear();
+    this.#built?.put(doc, around);
   }
 
   #remove(key: string): void {
     const doc = this.#docs.get(key);
     if (!doc) return;
     this.#docs.delete(key);
-    this.#indexes[doc.source].delete(key);
-    if (doc.thread !== undefined) {
-      this.#context.delete(key);
-      for (const neighbour of this.#threads.remove(doc.thread, key)) {
-        this.#refreshContext(neighbour);
-      }
-    }
+    this.#counts[doc.source]--;
+    const neighbours = doc.thread === undefined ? [] : this.#threads.remove(doc.thread, key);
+    this.#built?.remove(doc, neighbours);
     if (doc.file === undefined) return;
     this.#codePaths.delete(doc.id);
     this.#chunkFiles.delete(doc.id);
-    this.#staleFiles.add(doc.file);
     const keys = this.#files.get(doc.file)!;
     keys.delete(key);
     if (keys.size === 0) this.#files.delete(doc.file);
+  }
+}
+
+/**
+ * The BM25 indexes over the documents: one per source, the threaded memories
+ * in context, and each code file whole. It reads the documents, threads and
+ * files the projection keeps; the projection tells it of every change.
+ */
+class Indexes {
+  readonly bySource: Record<TextSource, Bm25Index<Meta>> = {
+    memory: new Bm25Index(tokenize, RANKING),
+    code: new Bm25Index(tokenize, CODE_RANKING),
+    turn: new Bm25Index(tokenize, RANKING),
+  };
+  /** Each threaded memory with its neighbours' text: a turn is found by what surrounds it. */
+  readonly context = new Bm25Index<Meta>(tokenize, RANKING);
+  /** Each code file as one document: a chunk is found by what the rest of its file says. */
+  readonly wholeFiles = new Bm25Index<{ file: string; project: string | null }>(
+    tokenize,
+    CODE_RANKING,
+  );
+  #staleFiles = new Set<string>();
+
+  constructor(
+    private readonly doc: (key: string) => TextDoc | undefined,
+    private readonly threads: Threads,
+    private readonly files: ReadonlyMap<string, ReadonlySet<string>>,
+  ) {}
+
+  /** Indexes a document; `around` are the thread members (itself included) whose context changed. */
+  put(doc: TextDoc, around: readonly string[]): void {
+    this.bySource[doc.source].set(doc.key, doc.fields.join("\n"), {
+      id: doc.id,
+      project: doc.project,
+    });
+    for (const key of around) this.#refreshContext(key);
+    if (doc.file !== undefined) this.#staleFiles.add(doc.file);
+  }
+
+  /** Unindexes a document; `neighbours` are the thread members whose context it changed. */
+  remove(doc: TextDoc, neighbours: readonly string[]): void {
+    this.bySource[doc.source].delete(doc.key);
+    if (doc.thread !== undefined) {
+      this.context.delete(doc.key);
+      for (const key of neighbours) this.#refreshContext(key);
+    }
+    if (doc.file !== undefined) this.#staleFiles.add(doc.file);
+  }
+
+  /** Rebuilds the whole-file documents of the files whose chunks changed. */
+  refreshWholeFiles(): void {
+    for (const file of this.#staleFiles) {
+      const chunks = [...this.files.get(file) ?? []].map((key) => this.doc(key)!);
+      if (chunks.length === 0) {
+        this.wholeFiles.delete(file);
+        continue;
+      }
+      const [, path = ""] = chunks[0]!.fields;
+      const text = [path, ...chunks.map((chunk) => chunk.fields[2] ?? "")].join("\n");
+      this.wholeFiles.set(file, text, { file, project: chunks[0]!.project });
+    }
+    this.#staleFiles.clear();
+  }
+
+  #refreshContext(key: string): void {
+    const doc = this.doc(key);
+    if (!doc || doc.thread === undefined) return;
+    const around = this.threads.neighbours(doc.thread, key).map((k) =>
+      this.doc(k)?.fields[0] ?? ""
+    );
+    this.context.set(key, [doc.fields[0], ...around].join("\n"), {
+      id: doc.id,
+      project: doc.project,
+    });
   }
 }
 

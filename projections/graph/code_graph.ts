@@ -62,6 +62,10 @@ export async function applyFileEvents(db: KuzuDb, events: readonly FileEvent[]):
       })),
     },
   );
+  // Every node is reached by MERGE on its primary key, an index lookup: a MATCH on a key that
+  // comes from UNWIND scans the whole table. The files' old chunks went above, so each chunk and
+  // its edges are new and CREATE needs no look for an existing edge; the edges are unique as MERGE
+  // would leave them (one CONTAINS and DEFINES a chunk; REFERS deduplicated here).
   const chunks = indexed.flatMap(({ key, data }) =>
     data.chunks.map((chunk) => ({
       file: key,
@@ -79,41 +83,39 @@ export async function applyFileEvents(db: KuzuDb, events: readonly FileEvent[]):
   if (chunks.length > 0) {
     await db.run(
       `UNWIND $chunks AS ch
+       MERGE (f:File {key: ch.file})
        MERGE (c:Chunk {id: ch.id})
        SET c.project = ch.project, c.path = ch.path, c.name = ch.name, c.kind = ch.kind,
          c.start_line = ch.start_line, c.end_line = ch.end_line
-       WITH ch, c MATCH (f:File {key: ch.file}) MERGE (f)-[:CONTAINS]->(c)`,
-      { chunks },
-    );
-    await db.run(
-      `UNWIND $chunks AS ch
        MERGE (s:Symbol {key: ch.symbol}) SET s.project = ch.project, s.name = ch.simple
-       WITH ch, s MATCH (c:Chunk {id: ch.id}) MERGE (c)-[:DEFINES]->(s)`,
+       CREATE (f)-[:CONTAINS]->(c), (c)-[:DEFINES]->(s)`,
       { chunks },
     );
   }
-  const refs = indexed.flatMap(({ data }) =>
-    data.references.flatMap((ref) => {
+  const refs = new Map<string, Record<string, string>>();
+  for (const { data } of indexed) {
+    for (const ref of data.references) {
       const inside = data.chunks.find((chunk) =>
         chunk.start_line <= ref.line && ref.line <= chunk.end_line
       );
-      return inside
-        ? [{
-          chunk: inside.id,
-          project: data.project,
-          symbol: symbolKey(data.project, ref.name),
-          name: simpleName(ref.name),
-          kind: ref.kind,
-        }]
-        : [];
-    })
-  );
-  if (refs.length > 0) {
+      if (!inside) continue;
+      const symbol = symbolKey(data.project, ref.name);
+      refs.set(`${inside.id}\0${ref.kind}\0${symbol}`, {
+        chunk: inside.id,
+        project: data.project,
+        symbol,
+        name: simpleName(ref.name),
+        kind: ref.kind,
+      });
+    }
+  }
+  if (refs.size > 0) {
     await db.run(
       `UNWIND $refs AS r
+       MERGE (c:Chunk {id: r.chunk})
        MERGE (s:Symbol {key: r.symbol}) SET s.project = r.project, s.name = r.name
-       WITH r, s MATCH (c:Chunk {id: r.chunk}) MERGE (c)-[:REFERS {kind: r.kind}]->(s)`,
-      { refs },
+       CREATE (c)-[:REFERS {kind: r.kind}]->(s)`,
+      { refs: [...refs.values()] },
     );
   }
 }

@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { BlobStore } from "../../events/blobs.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { TextProjection } from "../../projections/text.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
@@ -9,7 +8,6 @@ import { embedderFor, rerankerFor } from "./providers.ts";
 import { CodeIndex } from "./code_index.ts";
 import { GraphOps } from "./graph_ops.ts";
 import { Memories } from "./memories.ts";
-import { storeLayout } from "./paths.ts";
 import { RecallService } from "./recall_service.ts";
 import { CodeWatches } from "./code_watch.ts";
 import { languageOfPath } from "../ingest/code/source_file.ts";
@@ -49,9 +47,8 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   const embedder = options.embedder ?? await embedderFor(config, dir);
   const store = await Store.open(dir, {
     ...options,
-    projections: async (projectionsDir) => {
+    projections: async (projectionsDir, blobs) => {
       graph = await GraphProjection.open(join(projectionsDir, "graph"));
-      const blobs = new BlobStore(storeLayout(dir).blobs);
       text = await TextProjection.open(join(projectionsDir, "text"), blobs);
       vectors = await VectorsProjection.open(join(projectionsDir, "vectors"), embedder, blobs);
       return [graph, text, vectors];

@@ -155,50 +155,67 @@ export class CodeIndex {
     };
     found.skipped.forEach(skip);
     const seen = new Set<string>();
-    for (let at = 0; at < found.files.length; at += FILES_PER_BATCH) {
-      const batch = found.files.slice(at, at + FILES_PER_BATCH);
-      const pending: Pending[] = [];
-      const todo = batch.filter((file) => {
-        const before = project.files.get(file.path);
-        if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
+    // Batches go through a pipeline: while one batch's events are appended and projected and the
+    // next one's chunk texts written (disk and Kùzu work), the one after is read and chunked.
+    let writing: Promise<void> | undefined;
+    let older: Promise<void> | undefined;
+    try {
+      for (let at = 0; at < found.files.length; at += FILES_PER_BATCH) {
+        await older;
+        const batch = found.files.slice(at, at + FILES_PER_BATCH);
+        const pending: Pending[] = [];
+        const todo = batch.filter((file) => {
+          const before = project.files.get(file.path);
+          if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
+            seen.add(file.path);
+            report.unchanged++;
+            return false;
+          }
+          return true;
+        });
+        const sources = await readAll(todo);
+        for (const [i, file] of todo.entries()) {
+          const source = sources[i]!;
+          if ("reason" in source) {
+            skip({ path: file.path, reason: source.reason });
+            continue;
+          }
+          const hash = await sha256Hex(source.bytes);
+          const before = project.files.get(file.path);
+          if (before?.hash === hash) {
+            seen.add(file.path);
+            before.mtimeMs = file.mtimeMs;
+            report.unchanged++;
+            continue;
+          }
+          const chunked = await chunkFile(file.path, source.text);
+          if ("reason" in chunked) {
+            skip({ path: file.path, reason: chunked.reason });
+            continue;
+          }
           seen.add(file.path);
-          report.unchanged++;
-          return false;
+          pending.push({ file, hash, chunked });
         }
-        return true;
-      });
-      const sources = await readAll(todo);
-      for (const [i, file] of todo.entries()) {
-        const source = sources[i]!;
-        if ("reason" in source) {
-          skip({ path: file.path, reason: source.reason });
-          continue;
-        }
-        const hash = await sha256Hex(source.bytes);
-        const before = project.files.get(file.path);
-        if (before?.hash === hash) {
-          seen.add(file.path);
-          before.mtimeMs = file.mtimeMs;
-          report.unchanged++;
-          continue;
-        }
-        const chunked = await chunkFile(file.path, source.text);
-        if ("reason" in chunked) {
-          skip({ path: file.path, reason: chunked.reason });
-          continue;
-        }
-        seen.add(file.path);
-        pending.push({ file, hash, chunked });
+        const checked = Math.min(at + FILES_PER_BATCH, found.files.length);
+        older = writing;
+        writing = this.#write(name, project, pending, writing).then(() => {
+          report.indexed += pending.length;
+          report.chunks += pending.reduce((sum, p) => sum + p.chunked.chunks.length, 0);
+          progress({
+            checked,
+            total: found.files.length,
+            indexed: report.indexed,
+            chunks: report.chunks,
+          });
+        });
+        // Awaited an iteration later: marked handled now, so a failure meanwhile is not taken for
+        // an unhandled rejection (which would end the process) before the loop gets to it.
+        writing.catch(() => {});
       }
-      await this.#write(name, project, pending);
-      report.indexed += pending.length;
-      report.chunks += pending.reduce((sum, p) => sum + p.chunked.chunks.length, 0);
-      progress({
-        checked: Math.min(at + FILES_PER_BATCH, found.files.length),
-        total: found.files.length,
-        indexed: report.indexed,
-        chunks: report.chunks,
-      });
+      await writing;
+    } finally {
+      // On an error the batches still being written must settle before the error goes up.
+      await Promise.allSettled([older, writing]);
     }
     const prefix = moved ? "" : relative(root, target).split(sep).join("/");
     const gone = [...project.files.keys()].filter((file) =>
@@ -252,10 +269,21 @@ export class CodeIndex {
     known.delete(project);
   }
 
-  async #write(project: string, state: KnownProject, pending: readonly Pending[]): Promise<void> {
-    if (pending.length === 0) return;
+  /**
+   * Writes a batch's chunk texts, then, once `previous` (the batch before) is
+   * in the log, appends its events: batches reach the log in order, and none
+   * after one that failed.
+   */
+  async #write(
+    project: string,
+    state: KnownProject,
+    pending: readonly Pending[],
+    previous: Promise<void> | undefined,
+  ): Promise<void> {
     const texts = pending.flatMap((p) => p.chunked.chunks.map((chunk) => chunk.text));
     const hashes = await this.store.blobs.putMany(texts);
+    await previous;
+    if (pending.length === 0) return;
     let next = 0;
     const events: NewEvent[] = pending.map(({ file, hash, chunked }) => {
       const ids = new Set<string>();

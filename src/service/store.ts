@@ -8,8 +8,14 @@ import type { Projection } from "../../projections/projection.ts";
 import { ProjectionRunner } from "../../projections/runner.ts";
 import { storeLayout } from "./paths.ts";
 
-/** Builds the projections of a store from its projections directory. */
-export type ProjectionFactory = (dir: string) => Promise<Projection[]>;
+/** Builds the projections of a store from its projections directory and its blob store. */
+export type ProjectionFactory = (dir: string, blobs: BlobStore) => Promise<Projection[]>;
+
+/**
+ * Chunk and turn texts written by this process stay in memory up to this size,
+ * so the projections applying their events do not read them back from disk.
+ */
+const RECENT_BLOB_CHARS = 32 << 20;
 
 /** Options for {@linkcode Store.open}. */
 export interface StoreOptions {
@@ -48,13 +54,15 @@ export class Store {
         ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}),
         ...(options.clock ? { clock: options.clock } : {}),
       });
-      const projections = await (options.projections?.(layout.projections) ?? Promise.resolve([]));
+      const blobs = new BlobStore(layout.blobs, { recentChars: RECENT_BLOB_CHARS });
+      const projections = await (options.projections?.(layout.projections, blobs) ??
+        Promise.resolve([]));
       const runner = await ProjectionRunner.open(
         log,
         projections,
         new FileCheckpoints(layout.projections),
       );
-      return new Store(dir, log, new BlobStore(layout.blobs), runner, lock);
+      return new Store(dir, log, blobs, runner, lock);
     } catch (error) {
       await lock.release();
       throw error;

@@ -29,3 +29,18 @@ Deno.test("BlobStore.get() refuses a damaged or missing blob", async () => {
   );
   await assert.rejects(() => blobs.get("../../etc/passwd"), BlobError);
 });
+
+Deno.test("BlobStore with recentChars serves the texts it last wrote from memory, oldest evicted first", async () => {
+  await using tmp = await tempDir();
+  const blobs = new BlobStore(tmp.path, { recentChars: 11 });
+  const [old, recent] = await blobs.putMany(["first", "second"]);
+  await blobs.put("third");
+  for (const hash of [old!, recent!]) {
+    await Deno.writeTextFile(join(tmp.path, hash.slice(0, 2), hash), "tampered");
+  }
+  assert.equal(await blobs.get(recent!), "second", "still in memory");
+  await assert.rejects(() => blobs.get(old!), /damaged/, "evicted: read from disk");
+  await blobs.remove(recent!);
+  await assert.rejects(() => blobs.get(recent!), /missing/);
+  assert.equal(await new BlobStore(tmp.path).get(await blobs.put("third")), "third");
+});

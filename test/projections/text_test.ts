@@ -296,3 +296,51 @@ Deno.test("TextProjection.searchContext() finds code chunks through their whole 
     await reopened.close();
   }
 });
+
+Deno.test("TextProjection builds its search index on the first search, finding what a live one finds", async () => {
+  await using tmp = await tempDir();
+  const blobs = new BlobStore(join(tmp.path, "blobs"));
+  const live = await TextProjection.open(join(tmp.path, "live"), blobs);
+  const lazy = await TextProjection.open(join(tmp.path, "lazy"), blobs);
+  const thread = (id: string, content: string): NewEvent => {
+    const event = remembered(id, content, "p");
+    return { ...event, data: { ...event.data, source: "chat" } } as NewEvent;
+  };
+  const batches = [
+    stored(
+      thread("a", "Did you ever try pottery?"),
+      thread("b", "Yes, last summer at the community studio."),
+      await fileIndexed(blobs, "p", "src/hooks.py", [
+        { id: "h1", name: "register_hook", text: "def register_hook(event, hook): ..." },
+        { id: "h2", name: "dispatch", text: "def dispatch(response): call every callback" },
+      ]),
+    ),
+    stored(
+      thread("c", "I loved the studio."),
+      { type: "memory.forgotten", v: 1, data: { id: "a" } },
+      await fileIndexed(blobs, "p", "src/hooks.py", [
+        { id: "h3", name: "register_hook", text: "def register_hook(event, hook, callback): ..." },
+      ]),
+    ),
+  ];
+  const answers = (projection: TextProjection) =>
+    ["pottery studio", "hook callback", "summer", "dispatch response"].map((query) => ({
+      search: projection.search(query, ALL),
+      memory: projection.searchContext(query, { source: "memory", project: "p", limit: 5 }),
+      code: projection.searchContext(query, { source: "code", project: "p", limit: 5 }),
+    }));
+  try {
+    answers(live);
+    for (const batch of batches) {
+      await live.apply(batch);
+      await lazy.apply(batch);
+      answers(live);
+    }
+    assert.deepEqual(lazy.counts(), live.counts());
+    assert.deepEqual(answers(lazy), answers(live));
+    assert.equal(await lazy.digest(), await live.digest());
+  } finally {
+    await live.close();
+    await lazy.close();
+  }
+});
