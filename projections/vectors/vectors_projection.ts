@@ -3,6 +3,7 @@ import { type BlobStore, sha256Hex } from "../../events/blobs.ts";
 import { exists, writeFileAtomic } from "../../events/durable_fs.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import type { Embedder } from "../../src/embed/embedder.ts";
+import { UnavailableEmbedder } from "../../src/embed/unavailable_embedder.ts";
 import { turnWindows } from "../../src/ingest/transcripts/turn_windows.ts";
 import type { Projection } from "../projection.ts";
 import { type VectorHit, VectorPartition } from "./vector_partition.ts";
@@ -39,6 +40,7 @@ export class VectorsProjection implements Projection {
     private readonly dir: string,
     private readonly embedder: Embedder,
     private readonly blobs: BlobStore,
+    private readonly dims: number,
   ) {}
 
   /**
@@ -47,19 +49,13 @@ export class VectorsProjection implements Projection {
    */
   static async open(dir: string, embedder: Embedder, blobs: BlobStore): Promise<VectorsProjection> {
     await Deno.mkdir(dir, { recursive: true });
-    const modelFile = join(dir, "model.json");
-    if (await exists(modelFile)) {
-      const built = JSON.parse(await Deno.readTextFile(modelFile)) as { id: string };
-      if (built.id !== embedder.id) {
-        throw new ModelMismatchError(
-          `this store's vectors were built with ${built.id}, not ${embedder.id}; use ${built.id}, ` +
-            `or run \`cairn reembed\` to rebuild them with ${embedder.id}`,
-        );
-      }
-    } else {
-      await writeFileAtomic(modelFile, JSON.stringify({ id: embedder.id, dims: embedder.dims }));
-    }
-    const projection = new VectorsProjection(dir, embedder, blobs);
+    // Without a model nothing is embedded or compared: the vectors stay as they
+    // are (searchable by the width they were built with), and events wait in
+    // the background lane until the model is back.
+    const dims = embedder instanceof UnavailableEmbedder
+      ? (await builtWith(dir))?.dims ?? 0
+      : await checkModel(dir, embedder);
+    const projection = new VectorsProjection(dir, embedder, blobs, dims);
     for await (const entry of Deno.readDir(dir)) {
       const match = /^(.+)\.keys$/.exec(entry.name);
       if (match) await projection.#partition(match[1]!);
@@ -73,6 +69,7 @@ export class VectorsProjection implements Projection {
   }
 
   async apply(batch: readonly StoredEvent[]): Promise<void> {
+    if (this.embedder instanceof UnavailableEmbedder) throw this.embedder.reason;
     const changes = new Map<string, Change>();
     const queuedIn = new Map<string, Set<string>>();
     for (const event of batch) {
@@ -260,7 +257,7 @@ export class VectorsProjection implements Projection {
   async #partition(name: string): Promise<VectorPartition> {
     let partition = this.#partitions.get(name);
     if (!partition) {
-      partition = await VectorPartition.open(this.dir, name, this.embedder.dims);
+      partition = await VectorPartition.open(this.dir, name, this.dims);
       this.#partitions.set(name, partition);
       for (const [id] of partition.entries()) this.#partitionOf.set(id, name);
     }
@@ -284,4 +281,31 @@ function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
   let set = map.get(key);
   if (!set) map.set(key, set = new Set());
   return set;
+}
+
+/** The model that built the vectors in `dir`, if any vectors were built there. */
+async function builtWith(dir: string): Promise<{ id: string; dims: number } | undefined> {
+  const modelFile = join(dir, "model.json");
+  if (!(await exists(modelFile))) return undefined;
+  return JSON.parse(await Deno.readTextFile(modelFile));
+}
+
+/**
+ * Refuses vectors in `dir` built by another model than `embedder`'s; records
+ * the model in a new folder. Returns the vectors' width.
+ */
+async function checkModel(dir: string, embedder: Embedder): Promise<number> {
+  const built = await builtWith(dir);
+  if (!built) {
+    await writeFileAtomic(
+      join(dir, "model.json"),
+      JSON.stringify({ id: embedder.id, dims: embedder.dims }),
+    );
+  } else if (built.id !== embedder.id) {
+    throw new ModelMismatchError(
+      `this store's vectors were built with ${built.id}, not ${embedder.id}; use ${built.id}, ` +
+        `or run \`cairn reembed\` to rebuild them with ${embedder.id}`,
+    );
+  }
+  return embedder.dims;
 }

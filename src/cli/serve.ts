@@ -49,7 +49,7 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
       : context.err;
     let cairn: Cairn;
     try {
-      cairn = await openCairn(storeDir);
+      cairn = await openCairn(storeDir, { awaitModel: false });
     } catch (error) {
       log(`cairn serve: ${(error as Error).message}`);
       throw error;

@@ -7,6 +7,7 @@ import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { formatBytes } from "./format.ts";
 import { reportRecovery, withCairn } from "./with_cairn.ts";
+import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
 
 /** `cairn status`: where the store is, how big the log is, how far each projection has got. */
 export const status: Command = {
@@ -55,7 +56,7 @@ interface StatusReport {
 
 async function collect(dir: string, warn: (line: string) => void): Promise<StatusReport> {
   try {
-    const { store, vectors } = await openCairn(dir);
+    const { store, vectors, embedder } = await openCairn(dir);
     try {
       reportRecovery(store.log.recovery, warn);
       return {
@@ -63,7 +64,9 @@ async function collect(dir: string, warn: (line: string) => void): Promise<Statu
         logBytes: await store.log.size(),
         head: store.log.head,
         projections: store.runner.status(),
-        model: vectors.model,
+        model: embedder instanceof UnavailableEmbedder
+          ? `none usable: ${embedder.reason.message}`
+          : vectors.model,
       };
     } finally {
       await store.close();

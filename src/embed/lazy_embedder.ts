@@ -15,9 +15,9 @@ export class LazyEmbedder implements Embedder {
     private readonly load: () => Promise<Embedder>,
   ) {}
 
-  /** True once the model has been asked to load. */
-  get loaded(): boolean {
-    return this.#inner !== undefined;
+  /** True once the model has loaded: a call now embeds without waiting for it. */
+  get ready(): boolean {
+    return this.#ready !== undefined;
   }
 
   async embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {

@@ -4,9 +4,11 @@
  */
 import { fileURLToPath } from "node:url";
 import { CachedEmbedder } from "./cache.ts";
+import { type Embedder, EmbedderError } from "./embedder.ts";
 import { LazyEmbedder } from "./lazy_embedder.ts";
 import { loadModelFolder, modelId, type ModelManifest } from "./manifest.ts";
 import { OnnxEmbedder } from "./onnx_embedder.ts";
+import { UnavailableEmbedder } from "./unavailable_embedder.ts";
 
 /** The name of the model folder cairn ships and uses by default. */
 export const DEFAULT_MODEL = "bge-small-en-v1.5";
@@ -22,14 +24,21 @@ export function shippedModelDir(name = DEFAULT_MODEL): string {
 /**
  * The embedder a store uses by default: the shipped model behind the store's
  * embedding cache, loaded on first use. Its files are checked by `cairn verify`,
- * not on every open (hashing 90 MB costs a third of a second).
+ * not on every open (hashing 90 MB costs a third of a second). A folder without
+ * a readable manifest gives an {@linkcode UnavailableEmbedder}, so the store
+ * still opens and searches by words.
  */
 export async function storeEmbedder(
   storeDir: string,
   modelDir = shippedModelDir(),
-): Promise<LazyEmbedder> {
-  const { manifest } = await loadModelFolder(modelDir, { verify: false });
-  return lazyOnnxEmbedder(storeDir, manifest, () => Promise.resolve(modelDir));
+): Promise<Embedder> {
+  try {
+    const { manifest } = await loadModelFolder(modelDir, { verify: false });
+    return lazyOnnxEmbedder(storeDir, manifest, () => Promise.resolve(modelDir));
+  } catch (error) {
+    if (!(error instanceof EmbedderError)) throw error;
+    return new UnavailableEmbedder(error);
+  }
 }
 
 /**

@@ -21,6 +21,7 @@ import type {
   Source,
   VectorSearch,
 } from "./types.ts";
+import { isModelFailure } from "../embed/unavailable_embedder.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 4096;
@@ -42,6 +43,11 @@ export interface RecallDeps {
   lexical: LexicalSearch;
   vectors?: VectorSearch;
   embedQuery?: (query: string) => Promise<Float32Array>;
+  /**
+   * False while the embedding model is still loading and recall should not
+   * wait for it (a server answers by words meanwhile); absent: always wait.
+   */
+  modelReady?: () => boolean;
   /** The language of a code chunk (for the `language` filter). */
   languageOf?: (chunkId: string) => string | undefined;
   /** The path of a code chunk relative to its project's root (for the `pathPrefix` filter). */
@@ -74,12 +80,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   if (request.limit > MAX_RESULTS) notes.push(`limit capped at ${MAX_RESULTS}`);
   const weights: SignalWeights = { ...DEFAULT_WEIGHTS, ...request.weights };
   const wantVectors = request.mode !== "lexical";
-  let queryVector: Float32Array | undefined;
-  if (wantVectors && deps.vectors && deps.embedQuery) {
-    queryVector = await deps.embedQuery(request.query);
-  } else if (wantVectors) {
-    notes.push("semantic search is not ready (no embedding model loaded); lexical results only");
-  }
+  const queryVector = wantVectors ? await embedOrSayWhy(deps, request, notes) : undefined;
   const pending = deps.pendingVectors?.() ?? 0;
   if (queryVector && pending > 0) {
     notes.push(
@@ -261,5 +262,33 @@ async function addGraphLists(
       entry.graph.push(id);
       entry.ppr.set(id, score);
     }
+  }
+}
+
+/**
+ * The query's vector, or undefined with a note saying why recall answers by
+ * words only: no model, a model still loading (when recall is not to wait),
+ * or one that cannot be loaded or reached.
+ */
+async function embedOrSayWhy(
+  deps: RecallDeps,
+  { query, mode }: RecallRequest,
+  notes: string[],
+): Promise<Float32Array | undefined> {
+  const wordsOnly = (why: string) => {
+    const rest = mode === "vector" ? "" : "; lexical results only";
+    notes.push(`semantic search is not ready (${why})${rest}`);
+    return undefined;
+  };
+  if (!deps.vectors || !deps.embedQuery) return wordsOnly("no embedding model loaded");
+  if (deps.modelReady?.() === false) {
+    deps.embedQuery(query).catch(() => {});
+    return wordsOnly("the embedding model is still loading");
+  }
+  try {
+    return await deps.embedQuery(query);
+  } catch (error) {
+    if (!isModelFailure(error)) throw error;
+    return wordsOnly(`the embedding model cannot be used: ${error.message}`);
   }
 }

@@ -3,6 +3,8 @@ import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { TextProjection } from "../../projections/text.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import type { Embedder } from "../embed/embedder.ts";
+import { LazyEmbedder } from "../embed/lazy_embedder.ts";
+import { isModelFailure } from "../embed/unavailable_embedder.ts";
 import { loadConfig } from "./config.ts";
 import { embedderFor, rerankerFor } from "./providers.ts";
 import { CodeIndex } from "./code_index.ts";
@@ -18,6 +20,11 @@ import { Store, type StoreOptions } from "./store.ts";
 export interface CairnOptions extends StoreOptions {
   /** The embedding model; default: the shipped one, behind the store's cache. */
   embedder?: Embedder;
+  /**
+   * Whether recall waits for the embedding model to load (default true). A
+   * server passes false: while the model loads it answers by words, and says so.
+   */
+  awaitModel?: boolean;
 }
 
 /** An open store with cairn's projections and the services built on them. */
@@ -54,9 +61,21 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       return [graph, text, vectors];
     },
   });
+  const modelReady = options.awaitModel === false && embedder instanceof LazyEmbedder
+    ? () => embedder.ready
+    : undefined;
   const memories = new Memories(store, graph!, async (content, project) => {
-    const [vector] = await embedder.embedDocuments([content]);
-    return vectors!.search("memory", vector!, { project, limit: 5 })
+    // Without a usable model, or while it loads in a server, only the same text is a duplicate.
+    if (modelReady?.() === false) return [];
+    const vector = await embedder.embedDocuments([content]).then(
+      ([vector]) => vector,
+      (error) => {
+        if (isModelFailure(error)) return undefined;
+        throw error;
+      },
+    );
+    if (!vector) return [];
+    return vectors!.search("memory", vector, { project, limit: 5 })
       .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }));
   });
   const code = new CodeIndex(store);
@@ -76,6 +95,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
         lexical: text!,
         vectors: vectors!,
         embedQuery: (query) => embedder.embedQuery(query),
+        ...(modelReady ? { modelReady } : {}),
         languageOf: (id) => {
           const path = text!.codePath(id);
           return path === undefined ? undefined : languageOfPath(path);

@@ -103,7 +103,7 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
     assert.ok((json.notes as string[]).some((note) => /capped at 50/.test(note)));
     const results = json.results as Array<Record<string, unknown>>;
     assert.equal(results[0]?.content, "Postgres backups run nightly.");
-    assert.doesNotMatch(JSON.stringify(json), /embedding|vector"/, "no embeddings returned");
+    assert.doesNotMatch(JSON.stringify(results), /embedding|vector"/, "no embeddings returned");
     refused(
       await client.callTool({ name: "recall", arguments: { query: "q".repeat(4097) } }),
       /query/,

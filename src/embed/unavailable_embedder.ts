@@ -1,0 +1,30 @@
+import { type Embedder, EmbedderError } from "./embedder.ts";
+
+/**
+ * Stands in for an embedding model that cannot be found or read, so a store
+ * still opens: words-only search, listing and status keep working, and every
+ * call that needs a vector fails with the reason and what to fix.
+ */
+export class UnavailableEmbedder implements Embedder {
+  readonly id = "unavailable";
+  readonly dims = 0;
+
+  constructor(readonly reason: EmbedderError) {}
+
+  embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
+    return texts.length === 0 ? Promise.resolve([]) : Promise.reject(this.reason);
+  }
+
+  embedQuery(): Promise<Float32Array> {
+    return Promise.reject(this.reason);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** True when `error` says the embedding model cannot be used now (missing, damaged, unreachable). */
+export function isModelFailure(error: unknown): error is EmbedderError {
+  return error instanceof EmbedderError && error.code !== "closed";
+}
