@@ -15,6 +15,7 @@ import { checkAllowedPath } from "./allowed_roots.ts";
 import { formatJson, formatMarkdown, memoryLine } from "../recall/format.ts";
 import { statusLines } from "../service/index_status.ts";
 import type { RecallMode, Source } from "../recall/types.ts";
+import type { SignalWeights } from "../recall/fuse.ts";
 import type { Cairn } from "../service/cairn.ts";
 import type { RecallAnswer } from "../service/recall_service.ts";
 import type { GraphPage } from "../service/graph_ops.ts";
@@ -46,6 +47,9 @@ function answer(text: string, structuredContent: Record<string, unknown>): ToolR
   return { content: [{ type: "text", text }], structuredContent };
 }
 
+const optional = (args: Args, ...keys: string[]) =>
+  Object.fromEntries(keys.filter((key) => args[key] !== undefined).map((key) => [key, args[key]]));
+
 /** A search tool: recall in one mode (or the one asked), over the sources asked. */
 function searchWith(mode: RecallMode | undefined): Handler {
   return async (cairn, args) => {
@@ -58,7 +62,8 @@ function searchWith(mode: RecallMode | undefined): Handler {
       ...(args.session ? { session: args.session as string } : {}),
       limit: (args.limit as number | undefined) ?? 10,
       mode: mode ?? (args.mode as RecallMode | undefined) ?? "hybrid",
-    });
+      ...(args.weights ? { weights: args.weights as Partial<SignalWeights> } : {}),
+    }, optional(args, "as_of", "valid_at"));
     return searchAnswer(result, args.format);
   };
 }
@@ -72,9 +77,6 @@ function searchAnswer(result: RecallAnswer, format: unknown): ToolResult {
   }
   return answer(formatMarkdown(result), summary);
 }
-
-const optional = (args: Args, ...keys: string[]) =>
-  Object.fromEntries(keys.filter((key) => args[key] !== undefined).map((key) => [key, args[key]]));
 
 const HANDLERS: Record<string, Handler> = {
   recall: searchWith(undefined),

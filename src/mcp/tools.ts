@@ -28,6 +28,7 @@ const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be 
 const id = z.string().min(1).max(200).describe("memory id, e.g. mem_…");
 const project = z.string().min(1).max(200);
 const language = z.enum(LANGUAGE_NAMES as [string, ...string[]]).optional();
+const weight = z.number().min(0).max(10);
 
 const searchInput = {
   query: z.string().trim().min(1, "query is empty").max(MAX_QUERY_CHARS),
@@ -65,6 +66,14 @@ export const TOOLS: readonly ToolDefinition[] = [
       mode: z.enum(["hybrid", "vector", "lexical"]).optional().describe("default hybrid"),
       session: z.string().min(1).max(200).optional()
         .describe("your session id: leaves out your turns still in context"),
+      weights: z.object({
+        vector: weight,
+        lexical: weight,
+        context: weight,
+        graph: weight,
+      }).partial().strict().optional().describe("fusion weights, 0-10"),
+      as_of: isoDate.optional().describe("ISO date: memories as known then"),
+      valid_at: isoDate.optional().describe("ISO date: memories valid then"),
     },
     outputSchema: searchOutput,
     core: true,

@@ -113,6 +113,38 @@ Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad inp
       await client.callTool({ name: "recall", arguments: { query: "x", mode: "magic" } }),
       /mode/,
     );
+    const byWords = ok(
+      await client.callTool({
+        name: "recall",
+        arguments: {
+          query: "postgres backups",
+          format: "json",
+          weights: { vector: 0, lexical: 1 },
+          valid_at: "2030-01-01",
+        },
+      }),
+    );
+    assert.equal(
+      (byWords.results as Array<{ content: string }>)[0]?.content,
+      "Postgres backups run nightly.",
+    );
+    const before = ok(
+      await client.callTool({
+        name: "recall",
+        arguments: { query: "postgres backups", as_of: "2001-01-01" },
+      }),
+    );
+    assert.equal(before.count, 0, "nothing was known in 2001");
+    for (const weights of [{ vector: -1 }, { magic: 1 }]) {
+      refused(
+        await client.callTool({ name: "recall", arguments: { query: "x", weights } }),
+        /weights/,
+      );
+    }
+    refused(
+      await client.callTool({ name: "recall", arguments: { query: "x", as_of: "last week" } }),
+      /as_of/,
+    );
 
     ok(await client.callTool({ name: "search", arguments: { query: "database backup schedule" } }));
     refused(await client.callTool({ name: "search", arguments: { query: 42 } }), /query/);
