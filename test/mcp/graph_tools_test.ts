@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
-import { killOwner, stdioClient, text } from "./mcp_client.ts";
+import { httpClient, killOwner, startServe, stdioClient, text } from "./mcp_client.ts";
 
 Deno.test("cairn mcp offers the official memory server's graph tools, with the same arguments", async () => {
   await using tmp = await tempDir();
@@ -13,6 +13,14 @@ Deno.test("cairn mcp offers the official memory server's graph tools, with the s
     await client.close();
     await killOwner(store, "SIGTERM");
   }
+});
+
+Deno.test("cairn serve offers the same graph tools over HTTP", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  await using _serve = await startServe(store);
+  await using client = await httpClient(store);
+  await exercise(client);
 });
 
 async function exercise(client: Awaited<ReturnType<typeof stdioClient>>): Promise<void> {

@@ -85,9 +85,13 @@ function isAlive(pid: number): boolean {
 }
 
 /** Starts `cairn serve` on the store and waits until it listens. */
-export async function startServe(store: string): Promise<Deno.ChildProcess & AsyncDisposable> {
+export async function startServe(
+  store: string,
+  env: Record<string, string> = {},
+): Promise<Deno.ChildProcess & AsyncDisposable> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--quiet", MAIN, "--store", store, "serve", "--port", "0"],
+    env,
     stdout: "null",
     stderr: "null",
   }).spawn();

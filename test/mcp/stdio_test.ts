@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cli, tempDir } from "../helpers.ts";
-import { killOwner, stdioClient, text } from "./mcp_client.ts";
+import { httpClient, killOwner, startServe, stdioClient, text } from "./mcp_client.ts";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
 type Result = { isError?: boolean; structuredContent?: Record<string, unknown> };
 
@@ -18,299 +20,318 @@ function ok(result: unknown): Record<string, unknown> {
   return r.structuredContent ?? {};
 }
 
-Deno.test("cairn mcp answers tools/list at once and every tool, refusing bad input with what to fix", async () => {
+Deno.test("cairn mcp (stdio) answers tools/list at once and every tool, refusing bad input with what to fix", async () => {
   await using tmp = await tempDir();
-  const store = join(tmp.path, "store");
-  const repo = join(tmp.path, "repo");
-  await Deno.mkdir(join(repo, "src"), { recursive: true });
-  await Deno.writeTextFile(
-    join(repo, "src", "billing.ts"),
-    "/** Charges a card. */\nexport function chargeCard(cents: number): boolean {\n  return cents > 0;\n}\n",
-  );
+  const { store, repo } = await workspace(tmp.path);
   const spawned = performance.now();
   await using client = await stdioClient(store, [], { CAIRN_ALLOWED_ROOTS: tmp.path });
   try {
-    const { tools } = await client.listTools();
+    await client.listTools();
     console.log(`tools/list answered ${Math.round(performance.now() - spawned)} ms after spawn`);
-    assert.deepEqual(tools.map((tool) => tool.name), [
-      "recall",
-      "search",
-      "search_text",
-      "search_code",
-      "session_history",
-      "remember",
-      "revise",
-      "forget",
-      "list_memories",
-      "index_project",
-      "get_index_status",
-      "list_projects",
-      "delete_project",
-      "create_entities",
-      "create_relations",
-      "add_observations",
-      "delete_entities",
-      "delete_observations",
-      "delete_relations",
-      "open_nodes",
-      "search_nodes",
-      "read_graph",
-    ]);
-    for (const tool of tools) assert.ok(tool.description && tool.outputSchema, tool.name);
-
-    const first = ok(
-      await client.callTool({
-        name: "remember",
-        arguments: { content: "We deploy billing with blue-green releases.", project: "team" },
-      }),
-    );
-    assert.equal(first.duplicate, false);
-    const id = first.id as string;
-    const again = ok(
-      await client.callTool({
-        name: "remember",
-        arguments: { content: "We deploy billing with blue-green releases.", project: "team" },
-      }),
-    );
-    assert.deepEqual(again, { id, duplicate: true });
-    ok(
-      await client.callTool({
-        name: "remember",
-        arguments: { content: "Postgres backups run nightly.", kind: "fact", tags: ["ops"] },
-      }),
-    );
-    refused(await client.callTool({ name: "remember", arguments: { content: " " } }), /empty/);
-    refused(
-      await client.callTool({ name: "remember", arguments: { content: "x".repeat(65 * 1024) } }),
-      /Input validation error.*content/,
-    );
-    refused(
-      await client.callTool({ name: "remember", arguments: { content: "x", kind: "rumour" } }),
-      /kind/,
-    );
-
-    const markdown = await client.callTool({
-      name: "recall",
-      arguments: { query: "how do we deploy billing?", project: "team" },
-    });
-    assert.match(text(markdown), /^## Memories\n- \[note\] We deploy billing/);
-    const json = ok(
-      await client.callTool({
-        name: "recall",
-        arguments: { query: "postgres backups", format: "json", limit: 100 },
-      }),
-    );
-    assert.ok((json.notes as string[]).some((note) => /capped at 50/.test(note)));
-    const results = json.results as Array<Record<string, unknown>>;
-    assert.equal(results[0]?.content, "Postgres backups run nightly.");
-    assert.doesNotMatch(JSON.stringify(results), /embedding|vector"/, "no embeddings returned");
-    refused(
-      await client.callTool({ name: "recall", arguments: { query: "q".repeat(4097) } }),
-      /query/,
-    );
-    refused(await client.callTool({ name: "recall", arguments: {} }), /query/);
-    refused(
-      await client.callTool({ name: "recall", arguments: { query: "x", mode: "magic" } }),
-      /mode/,
-    );
-    const byWords = ok(
-      await client.callTool({
-        name: "recall",
-        arguments: {
-          query: "postgres backups",
-          format: "json",
-          weights: { vector: 0, lexical: 1 },
-          valid_at: "2030-01-01",
-        },
-      }),
-    );
-    assert.equal(
-      (byWords.results as Array<{ content: string }>)[0]?.content,
-      "Postgres backups run nightly.",
-    );
-    const before = ok(
-      await client.callTool({
-        name: "recall",
-        arguments: { query: "postgres backups", as_of: "2001-01-01" },
-      }),
-    );
-    assert.equal(before.count, 0, "nothing was known in 2001");
-    for (const weights of [{ vector: -1 }, { magic: 1 }]) {
-      refused(
-        await client.callTool({ name: "recall", arguments: { query: "x", weights } }),
-        /weights/,
-      );
-    }
-    refused(
-      await client.callTool({ name: "recall", arguments: { query: "x", as_of: "last week" } }),
-      /as_of/,
-    );
-
-    ok(await client.callTool({ name: "search", arguments: { query: "database backup schedule" } }));
-    refused(await client.callTool({ name: "search", arguments: { query: 42 } }), /query/);
-    const words = await client.callTool({ name: "search_text", arguments: { query: "nightly" } });
-    assert.match(text(words), /Postgres backups run nightly/);
-    refused(
-      await client.callTool({ name: "search_text", arguments: { query: "x", include: [] } }),
-      /include/,
-    );
-
-    ok(
-      await client.callTool({
-        name: "revise",
-        arguments: { id, content: "We deploy billing with canary releases." },
-      }),
-    );
-    refused(await client.callTool({ name: "revise", arguments: { id } }), /nothing to revise/);
-    refused(
-      await client.callTool({ name: "revise", arguments: { id: "mem_nope", content: "x" } }),
-      /no memory with id mem_nope/,
-    );
-
-    const listed = ok(await client.callTool({ name: "list_memories", arguments: {} }));
-    assert.equal(listed.count, 2);
-    assert.match(text(await client.callTool({ name: "list_memories", arguments: {} })), /canary/);
-    refused(await client.callTool({ name: "list_memories", arguments: { limit: 0 } }), /limit/);
-
-    ok(await client.callTool({ name: "forget", arguments: { id, reason: "obsolete" } }));
-    refused(await client.callTool({ name: "forget", arguments: { id: "" } }), /id/);
-    refused(await client.callTool({ name: "forget", arguments: { id: "mem_nope" } }), /no memory/);
-    assert.equal(ok(await client.callTool({ name: "list_memories", arguments: {} })).count, 1);
-    const indexed = ok(
-      await client.callTool({ name: "index_project", arguments: { path: repo, project: "shop" } }),
-    );
-    assert.equal(indexed.project, "shop");
-    assert.equal(indexed.indexed, 1);
-    const watched = await client.callTool({
-      name: "index_project",
-      arguments: { path: repo, project: "shop", watch: true },
-    });
-    assert.match(text(watched), /; watching for changes/);
-    assert.match(
-      text(
-        await client.callTool({
-          name: "index_project",
-          arguments: { path: repo, project: "shop", watch: true },
-        }),
-      ),
-      /already watching/,
-    );
-    const code = await client.callTool({
-      name: "search_text",
-      arguments: { query: "chargeCard", include: ["code"] },
-    });
-    assert.match(text(code), /src\/billing\.ts:\d+-\d+ `chargeCard`/);
-    const found = await client.callTool({
-      name: "search_code",
-      arguments: { query: "charge the card", project: "shop", language: "typescript", path: "src" },
-    });
-    assert.match(text(found), /src\/billing\.ts:\d+-\d+ `chargeCard`/);
-    const elsewhere = ok(
-      await client.callTool({ name: "search_code", arguments: { query: "charge", path: "docs" } }),
-    );
-    assert.equal(elsewhere.count, 0, "nothing is indexed under docs/");
-    refused(
-      await client.callTool({ name: "search_code", arguments: { query: "x", path: "../etc" } }),
-      /relative to the project's root and stay inside it/,
-    );
-    refused(
-      await client.callTool({ name: "search_code", arguments: { query: "x", language: "cobol" } }),
-      /expected one of "typescript"\|"tsx"\|.*"python".* at language/,
-    );
-    refused(
-      await client.callTool({ name: "search_code", arguments: { query: "x", project: "nope" } }),
-      /no project named nope is indexed/,
-    );
-    refused(await client.callTool({ name: "search_code", arguments: { query: " " } }), /empty/);
-    const capped = ok(
-      await client.callTool({ name: "search_code", arguments: { query: "charge", limit: 60 } }),
-    );
-    assert.ok((capped.notes as string[]).includes("limit capped at 50"));
-    const python = ok(
-      await client.callTool({
-        name: "recall",
-        arguments: { query: "chargeCard", include: ["code"], language: "python" },
-      }),
-    );
-    assert.equal(python.count, 0, "recall keeps code of the language asked");
-    assert.match(
-      text(
-        await client.callTool({
-          name: "recall",
-          arguments: { query: "chargeCard", language: "typescript" },
-        }),
-      ),
-      /src\/billing\.ts:\d+-\d+ `chargeCard`/,
-    );
-    const history = ok(
-      await client.callTool({ name: "session_history", arguments: { path: "src/billing.ts" } }),
-    );
-    assert.equal(history.count, 0);
-    assert.match((history.notes as string[])[0]!, /no ingested session touched src\/billing\.ts/);
-    refused(await client.callTool({ name: "session_history", arguments: { path: "" } }), /path/);
-    ok(
-      await client.callTool({
-        name: "recall",
-        arguments: { query: "card payments", include: ["sessions"], session: "s-1" },
-      }),
-    );
-    refused(
-      await client.callTool({ name: "recall", arguments: { query: "x", session: "" } }),
-      /session/,
-    );
-    const topic = ok(
-      await client.callTool({ name: "session_history", arguments: { query: "card payments" } }),
-    );
-    assert.match((topic.notes as string[])[0]!, /no ingested session is about "card payments"/);
-    refused(
-      await client.callTool({ name: "session_history", arguments: {} }),
-      /either a path or a query/,
-    );
-    const status = ok(await client.callTool({ name: "get_index_status", arguments: {} }));
-    assert.deepEqual((status.projects as Array<{ project: string }>).map((p) => p.project), [
-      "shop",
-    ]);
-    assert.match(
-      text(await client.callTool({ name: "get_index_status", arguments: { project: "shop" } })),
-      /shop .*\n\s+1 files, \d+ chunks, last indexed [^]*last run/,
-    );
-    const projectList = await client.callTool({ name: "list_projects", arguments: {} });
-    const projects = ok(projectList);
-    assert.deepEqual((projects.projects as Array<{ project: string }>).map((p) => p.project), [
-      "shop",
-    ]);
-    assert.deepEqual(projects.notes, []);
-    assert.match(text(projectList), /^- shop \(.*repo\): 1 files, \d+ chunks, last indexed \d{4}-/);
-    refused(
-      await client.callTool({ name: "index_project", arguments: { path: "/" } }),
-      /outside the folders cairn may read/,
-    );
-    refused(
-      await client.callTool({ name: "index_project", arguments: { path: "/etc" } }),
-      /outside the folders cairn may read/,
-    );
-    refused(
-      await client.callTool({ name: "get_index_status", arguments: { project: "nope" } }),
-      /no project named nope/,
-    );
-    ok(await client.callTool({ name: "delete_project", arguments: { project: "shop" } }));
-    const gone = ok(await client.callTool({ name: "get_index_status", arguments: {} }));
-    assert.deepEqual(gone.projects, []);
-    const afterDelete = await client.callTool({
-      name: "recall",
-      arguments: { query: "chargeCard", include: ["code"] },
-    });
-    assert.doesNotMatch(text(afterDelete), /chargeCard/, "its code left recall");
-    refused(
-      await client.callTool({ name: "delete_project", arguments: { project: "shop" } }),
-      /no project named shop is indexed/,
-    );
-    refused(await client.callTool({ name: "no_such_tool", arguments: {} }), /not found/);
+    await everyTool(client, repo);
   } finally {
     await client.close();
     await killOwner(store, "SIGTERM");
   }
 });
+
+Deno.test("cairn serve (HTTP) answers every tool, refusing bad input with what to fix", async () => {
+  await using tmp = await tempDir();
+  const { store, repo } = await workspace(tmp.path);
+  await using _serve = await startServe(store, { CAIRN_ALLOWED_ROOTS: tmp.path });
+  await using client = await httpClient(store);
+  await everyTool(client, repo);
+});
+
+/** A store to be and a repository with one TypeScript file, under `root`. */
+async function workspace(root: string): Promise<{ store: string; repo: string }> {
+  const repo = join(root, "repo");
+  await Deno.mkdir(join(repo, "src"), { recursive: true });
+  await Deno.writeTextFile(
+    join(repo, "src", "billing.ts"),
+    "/** Charges a card. */\nexport function chargeCard(cents: number): boolean {\n  return cents > 0;\n}\n",
+  );
+  return { store: join(root, "store"), repo };
+}
+
+/** Calls every tool with good and bad input through `client`, checking each answer. */
+async function everyTool(client: Client, repo: string): Promise<void> {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((tool) => tool.name), [
+    "recall",
+    "search",
+    "search_text",
+    "search_code",
+    "session_history",
+    "remember",
+    "revise",
+    "forget",
+    "list_memories",
+    "index_project",
+    "get_index_status",
+    "list_projects",
+    "delete_project",
+    "create_entities",
+    "create_relations",
+    "add_observations",
+    "delete_entities",
+    "delete_observations",
+    "delete_relations",
+    "open_nodes",
+    "search_nodes",
+    "read_graph",
+  ]);
+  for (const tool of tools) assert.ok(tool.description && tool.outputSchema, tool.name);
+
+  const first = ok(
+    await client.callTool({
+      name: "remember",
+      arguments: { content: "We deploy billing with blue-green releases.", project: "team" },
+    }),
+  );
+  assert.equal(first.duplicate, false);
+  const id = first.id as string;
+  const again = ok(
+    await client.callTool({
+      name: "remember",
+      arguments: { content: "We deploy billing with blue-green releases.", project: "team" },
+    }),
+  );
+  assert.deepEqual(again, { id, duplicate: true });
+  ok(
+    await client.callTool({
+      name: "remember",
+      arguments: { content: "Postgres backups run nightly.", kind: "fact", tags: ["ops"] },
+    }),
+  );
+  refused(await client.callTool({ name: "remember", arguments: { content: " " } }), /empty/);
+  refused(
+    await client.callTool({ name: "remember", arguments: { content: "x".repeat(65 * 1024) } }),
+    /Input validation error.*content/,
+  );
+  refused(
+    await client.callTool({ name: "remember", arguments: { content: "x", kind: "rumour" } }),
+    /kind/,
+  );
+
+  const markdown = await client.callTool({
+    name: "recall",
+    arguments: { query: "how do we deploy billing?", project: "team" },
+  });
+  assert.match(text(markdown), /^## Memories\n- \[note\] We deploy billing/);
+  const json = ok(
+    await client.callTool({
+      name: "recall",
+      arguments: { query: "postgres backups", format: "json", limit: 100 },
+    }),
+  );
+  assert.ok((json.notes as string[]).some((note) => /capped at 50/.test(note)));
+  const results = json.results as Array<Record<string, unknown>>;
+  assert.equal(results[0]?.content, "Postgres backups run nightly.");
+  assert.doesNotMatch(JSON.stringify(results), /embedding|vector"/, "no embeddings returned");
+  refused(
+    await client.callTool({ name: "recall", arguments: { query: "q".repeat(4097) } }),
+    /query/,
+  );
+  refused(await client.callTool({ name: "recall", arguments: {} }), /query/);
+  refused(
+    await client.callTool({ name: "recall", arguments: { query: "x", mode: "magic" } }),
+    /mode/,
+  );
+  const byWords = ok(
+    await client.callTool({
+      name: "recall",
+      arguments: {
+        query: "postgres backups",
+        format: "json",
+        weights: { vector: 0, lexical: 1 },
+        valid_at: "2030-01-01",
+      },
+    }),
+  );
+  assert.equal(
+    (byWords.results as Array<{ content: string }>)[0]?.content,
+    "Postgres backups run nightly.",
+  );
+  const before = ok(
+    await client.callTool({
+      name: "recall",
+      arguments: { query: "postgres backups", as_of: "2001-01-01" },
+    }),
+  );
+  assert.equal(before.count, 0, "nothing was known in 2001");
+  for (const weights of [{ vector: -1 }, { magic: 1 }]) {
+    refused(
+      await client.callTool({ name: "recall", arguments: { query: "x", weights } }),
+      /weights/,
+    );
+  }
+  refused(
+    await client.callTool({ name: "recall", arguments: { query: "x", as_of: "last week" } }),
+    /as_of/,
+  );
+
+  ok(await client.callTool({ name: "search", arguments: { query: "database backup schedule" } }));
+  refused(await client.callTool({ name: "search", arguments: { query: 42 } }), /query/);
+  const words = await client.callTool({ name: "search_text", arguments: { query: "nightly" } });
+  assert.match(text(words), /Postgres backups run nightly/);
+  refused(
+    await client.callTool({ name: "search_text", arguments: { query: "x", include: [] } }),
+    /include/,
+  );
+
+  ok(
+    await client.callTool({
+      name: "revise",
+      arguments: { id, content: "We deploy billing with canary releases." },
+    }),
+  );
+  refused(await client.callTool({ name: "revise", arguments: { id } }), /nothing to revise/);
+  refused(
+    await client.callTool({ name: "revise", arguments: { id: "mem_nope", content: "x" } }),
+    /no memory with id mem_nope/,
+  );
+
+  const listed = ok(await client.callTool({ name: "list_memories", arguments: {} }));
+  assert.equal(listed.count, 2);
+  assert.match(text(await client.callTool({ name: "list_memories", arguments: {} })), /canary/);
+  refused(await client.callTool({ name: "list_memories", arguments: { limit: 0 } }), /limit/);
+
+  ok(await client.callTool({ name: "forget", arguments: { id, reason: "obsolete" } }));
+  refused(await client.callTool({ name: "forget", arguments: { id: "" } }), /id/);
+  refused(await client.callTool({ name: "forget", arguments: { id: "mem_nope" } }), /no memory/);
+  assert.equal(ok(await client.callTool({ name: "list_memories", arguments: {} })).count, 1);
+  const indexed = ok(
+    await client.callTool({ name: "index_project", arguments: { path: repo, project: "shop" } }),
+  );
+  assert.equal(indexed.project, "shop");
+  assert.equal(indexed.indexed, 1);
+  const watched = await client.callTool({
+    name: "index_project",
+    arguments: { path: repo, project: "shop", watch: true },
+  });
+  assert.match(text(watched), /; watching for changes/);
+  assert.match(
+    text(
+      await client.callTool({
+        name: "index_project",
+        arguments: { path: repo, project: "shop", watch: true },
+      }),
+    ),
+    /already watching/,
+  );
+  const code = await client.callTool({
+    name: "search_text",
+    arguments: { query: "chargeCard", include: ["code"] },
+  });
+  assert.match(text(code), /src\/billing\.ts:\d+-\d+ `chargeCard`/);
+  const found = await client.callTool({
+    name: "search_code",
+    arguments: { query: "charge the card", project: "shop", language: "typescript", path: "src" },
+  });
+  assert.match(text(found), /src\/billing\.ts:\d+-\d+ `chargeCard`/);
+  const elsewhere = ok(
+    await client.callTool({ name: "search_code", arguments: { query: "charge", path: "docs" } }),
+  );
+  assert.equal(elsewhere.count, 0, "nothing is indexed under docs/");
+  refused(
+    await client.callTool({ name: "search_code", arguments: { query: "x", path: "../etc" } }),
+    /relative to the project's root and stay inside it/,
+  );
+  refused(
+    await client.callTool({ name: "search_code", arguments: { query: "x", language: "cobol" } }),
+    /expected one of "typescript"\|"tsx"\|.*"python".* at language/,
+  );
+  refused(
+    await client.callTool({ name: "search_code", arguments: { query: "x", project: "nope" } }),
+    /no project named nope is indexed/,
+  );
+  refused(await client.callTool({ name: "search_code", arguments: { query: " " } }), /empty/);
+  const capped = ok(
+    await client.callTool({ name: "search_code", arguments: { query: "charge", limit: 60 } }),
+  );
+  assert.ok((capped.notes as string[]).includes("limit capped at 50"));
+  const python = ok(
+    await client.callTool({
+      name: "recall",
+      arguments: { query: "chargeCard", include: ["code"], language: "python" },
+    }),
+  );
+  assert.equal(python.count, 0, "recall keeps code of the language asked");
+  assert.match(
+    text(
+      await client.callTool({
+        name: "recall",
+        arguments: { query: "chargeCard", language: "typescript" },
+      }),
+    ),
+    /src\/billing\.ts:\d+-\d+ `chargeCard`/,
+  );
+  const history = ok(
+    await client.callTool({ name: "session_history", arguments: { path: "src/billing.ts" } }),
+  );
+  assert.equal(history.count, 0);
+  assert.match((history.notes as string[])[0]!, /no ingested session touched src\/billing\.ts/);
+  refused(await client.callTool({ name: "session_history", arguments: { path: "" } }), /path/);
+  ok(
+    await client.callTool({
+      name: "recall",
+      arguments: { query: "card payments", include: ["sessions"], session: "s-1" },
+    }),
+  );
+  refused(
+    await client.callTool({ name: "recall", arguments: { query: "x", session: "" } }),
+    /session/,
+  );
+  const topic = ok(
+    await client.callTool({ name: "session_history", arguments: { query: "card payments" } }),
+  );
+  assert.match((topic.notes as string[])[0]!, /no ingested session is about "card payments"/);
+  refused(
+    await client.callTool({ name: "session_history", arguments: {} }),
+    /either a path or a query/,
+  );
+  const status = ok(await client.callTool({ name: "get_index_status", arguments: {} }));
+  assert.deepEqual((status.projects as Array<{ project: string }>).map((p) => p.project), [
+    "shop",
+  ]);
+  assert.match(
+    text(await client.callTool({ name: "get_index_status", arguments: { project: "shop" } })),
+    /shop .*\n\s+1 files, \d+ chunks, last indexed [^]*last run/,
+  );
+  const projectList = await client.callTool({ name: "list_projects", arguments: {} });
+  const projects = ok(projectList);
+  assert.deepEqual((projects.projects as Array<{ project: string }>).map((p) => p.project), [
+    "shop",
+  ]);
+  assert.deepEqual(projects.notes, []);
+  assert.match(text(projectList), /^- shop \(.*repo\): 1 files, \d+ chunks, last indexed \d{4}-/);
+  refused(
+    await client.callTool({ name: "index_project", arguments: { path: "/" } }),
+    /outside the folders cairn may read/,
+  );
+  refused(
+    await client.callTool({ name: "index_project", arguments: { path: "/etc" } }),
+    /outside the folders cairn may read/,
+  );
+  refused(
+    await client.callTool({ name: "get_index_status", arguments: { project: "nope" } }),
+    /no project named nope/,
+  );
+  ok(await client.callTool({ name: "delete_project", arguments: { project: "shop" } }));
+  const gone = ok(await client.callTool({ name: "get_index_status", arguments: {} }));
+  assert.deepEqual(gone.projects, []);
+  const afterDelete = await client.callTool({
+    name: "recall",
+    arguments: { query: "chargeCard", include: ["code"] },
+  });
+  assert.doesNotMatch(text(afterDelete), /chargeCard/, "its code left recall");
+  refused(
+    await client.callTool({ name: "delete_project", arguments: { project: "shop" } }),
+    /no project named shop is indexed/,
+  );
+  refused(await client.callTool({ name: "no_such_tool", arguments: {} }), /not found/);
+}
 
 Deno.test("cairn mcp --tools core lists only the core tools", async () => {
   await using tmp = await tempDir();
