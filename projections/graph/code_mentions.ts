@@ -30,15 +30,11 @@ export async function linkCodeMentions(
 ): Promise<void> {
   const { paths, symbols } = codeNames(content);
   for (const path of paths) {
-    const files = await db.run(
-      `MATCH (f:File) WHERE ($project = "" OR f.project = $project) AND (f.path = $path OR f.path ENDS WITH $suffix)
-       RETURN f.key AS key LIMIT ${MAX_MATCHES + 1}`,
-      { project, path, suffix: `/${path}` },
-    );
-    if (files.length === 0 || files.length > MAX_MATCHES) continue;
+    const keys = await filesNamed(db, project, path);
+    if (keys.length === 0) continue;
     await db.run(
       `UNWIND $keys AS k MATCH (m:Memory {id: $id}), (f:File {key: k}) MERGE (m)-[:MENTIONS]->(f)`,
-      { id, keys: files.map((row) => row.key as string) },
+      { id, keys },
     );
   }
   if (symbols.length === 0) return;
@@ -48,4 +44,17 @@ export async function linkCodeMentions(
      MERGE (m)-[:MENTIONS]->(s)`,
     { id, names: symbols, project },
   );
+}
+
+/**
+ * The keys of the indexed files of `project` (any project for "") that `path`
+ * names, whole or by its end; none when it names more than a few (too vague to link).
+ */
+export async function filesNamed(db: KuzuDb, project: string, path: string): Promise<string[]> {
+  const files = await db.run(
+    `MATCH (f:File) WHERE ($project = "" OR f.project = $project) AND (f.path = $path OR f.path ENDS WITH $suffix)
+     RETURN f.key AS key LIMIT ${MAX_MATCHES + 1}`,
+    { project, path, suffix: `/${path}` },
+  );
+  return files.length > MAX_MATCHES ? [] : files.map((row) => row.key as string);
 }

@@ -11,6 +11,8 @@ import {
 } from "./code_graph.ts";
 import { KuzuDb } from "./kuzu.ts";
 import { linkCodeMentions } from "./code_mentions.ts";
+import { linkEarlierMentions, linkIndexedCode } from "./late_mentions.ts";
+import { CodeMentionIndex } from "./mention_index.ts";
 import { NameMatcher } from "./name_matcher.ts";
 import { createSchema } from "./schema.ts";
 
@@ -47,8 +49,10 @@ const DIGEST_QUERIES = {
  */
 export class GraphProjection implements Projection {
   readonly name = "graph";
-  readonly version = 3;
+  readonly version = 4;
   #names = new NameMatcher();
+  /** What each memory names in code; loaded when code is first indexed in this process. */
+  #mentions: CodeMentionIndex | undefined;
 
   private constructor(private readonly path: string, private db: KuzuDb) {}
 
@@ -79,11 +83,11 @@ export class GraphProjection implements Projection {
           files.push(event as FileEvent);
           continue;
         }
-        if (files.length > 0) await applyFileEvents(this.db, files);
+        await this.#applyFiles(files);
         files = [];
         await this.#apply(event);
       }
-      if (files.length > 0) await applyFileEvents(this.db, files);
+      await this.#applyFiles(files);
     });
   }
 
@@ -95,6 +99,7 @@ export class GraphProjection implements Projection {
     this.db = await KuzuDb.open(this.path);
     await createSchema(this.db);
     this.#names.clear();
+    this.#mentions = undefined;
   }
 
   async digest(): Promise<string> {
@@ -123,6 +128,7 @@ export class GraphProjection implements Projection {
         return;
       case "memory.purged":
         await this.db.run("MATCH (m:Memory {id: $id}) DETACH DELETE m", { id: event.data.id });
+        this.#mentions?.delete(event.data.id);
         return;
       case "entity.created":
         await this.#ensureEntity(event.data.name, event.data.entity_type, event.data.project ?? "");
@@ -186,6 +192,7 @@ export class GraphProjection implements Projection {
       await this.#relate(relation.from, relation.to, relation.relation_type);
     }
     await this.#linkMentions(data.id, data.content, data.entities ?? [], data.project ?? "");
+    this.#mentions?.set(data.id, data.project ?? "", data.content);
   }
 
   async #revised(event: EventOf<"memory.revised"> & StoredEvent): Promise<void> {
@@ -210,16 +217,14 @@ export class GraphProjection implements Projection {
       const [row] = await this.db.run("MATCH (m:Memory {id: $id}) RETURN m.project AS project", {
         id: data.id,
       });
-      await this.#linkMentions(
-        data.id,
-        data.content,
-        [],
-        (row?.project as string | undefined) ?? "",
-      );
+      const project = (row?.project as string | undefined) ?? "";
+      await this.#linkMentions(data.id, data.content, [], project);
+      this.#mentions?.set(data.id, project, data.content);
     }
   }
 
   async #ensureEntity(name: string, type: string, project: string): Promise<void> {
+    const known = this.#names.has(name);
     await this.db.run(
       `MERGE (e:Entity {name: $name})
        ON CREATE SET e.entity_type = $type, e.project = $project, e.observations = CAST([] AS STRING[])
@@ -227,6 +232,26 @@ export class GraphProjection implements Projection {
       { name, type, project },
     );
     this.#names.add(name);
+    if (!known) await linkEarlierMentions(this.db, name);
+  }
+
+  /** Applies a run of file events, then links the memories that named that code before. */
+  async #applyFiles(events: readonly FileEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await applyFileEvents(this.db, events);
+    await linkIndexedCode(this.db, await this.#mentionIndex(), events);
+  }
+
+  async #mentionIndex(): Promise<CodeMentionIndex> {
+    if (this.#mentions) return this.#mentions;
+    const index = new CodeMentionIndex();
+    const rows = await this.db.run(
+      "MATCH (m:Memory) RETURN m.id AS id, m.project AS project, m.content AS content",
+    );
+    for (const row of rows) {
+      index.set(row.id as string, row.project as string, row.content as string);
+    }
+    return this.#mentions = index;
   }
 
   async #changeObservations(name: string, add: string[], remove: string[]): Promise<void> {

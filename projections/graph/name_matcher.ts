@@ -20,6 +20,11 @@ export class NameMatcher {
     if (key && key.split(" ").length <= MAX_WORDS) this.#names.set(key, name);
   }
 
+  /** Whether `name` is looked for. */
+  has(name: string): boolean {
+    return this.#names.has(words(name).join(" "));
+  }
+
   /** Stops looking for a name. */
   delete(name: string): void {
     this.#names.delete(words(name).join(" "));

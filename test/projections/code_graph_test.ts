@@ -119,6 +119,55 @@ Deno.test("GraphProjection puts code in the graph: file → chunk → symbol, re
   }
 });
 
+Deno.test("GraphProjection links a memory to the code and entities it names that appear after it", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  await log.append([
+    remembered("m1", "register_hook in src/models.py must stay backwards compatible", "app"),
+    remembered("m2", "Ask the Billing Team before touching parse_invoice", "other"),
+    remembered("g1", "hooks.py is where every callback goes", null),
+  ]);
+  const graph = await GraphProjection.open(tmp.path);
+  const runner = await ProjectionRunner.open(log, [graph], new MemoryCheckpoints());
+  const mentioned = (id: string) =>
+    graph.database.run(
+      "MATCH (m:Memory {id: $id})-[:MENTIONS]->(x) RETURN coalesce(x.path, x.name) AS t ORDER BY t",
+      { id },
+    ).then((rows) => rows.map((row) => row.t as string));
+  try {
+    assert.deepEqual(await mentioned("m1"), [], "nothing to link to yet");
+    await log.append([
+      indexed("src/models.py", [["c1", "Request.register_hook", 1, 10]], [["parse_invoice", 5]]),
+      indexed("lib/hooks.py", [["c2", "dispatch", 1, 4]]),
+      {
+        type: "entity.created",
+        v: 1,
+        data: { name: "Billing Team", entity_type: "team", observations: [], project: null },
+      },
+    ]);
+    await runner.catchUp();
+    assert.deepEqual(await mentioned("m1"), ["register_hook", "src/models.py"]);
+    assert.deepEqual(
+      await mentioned("m2"),
+      ["Billing Team"],
+      "parse_invoice is app's, and m2 is another project's memory",
+    );
+    assert.deepEqual(await mentioned("g1"), ["lib/hooks.py"], "a global memory links any project");
+
+    const built = await graph.digest();
+    await runner.rebuild();
+    assert.equal(await graph.digest(), built, "a replay links the same");
+    await log.append([
+      { type: "file.removed", v: 1, data: { project: "app", path: "src/models.py" } },
+      indexed("src/models.py", [["c3", "Request.register_hook", 1, 12]]),
+    ]);
+    await runner.catchUp();
+    assert.deepEqual(await mentioned("m1"), ["register_hook", "src/models.py"], "relinked");
+  } finally {
+    await runner.close();
+  }
+});
+
 Deno.test("codeNames() finds paths and identifiers, not ordinary words", () => {
   assert.deepEqual(
     codeNames("Fix src/auth/login.ts and README.md; call getUserName() from user_service"),
