@@ -1,13 +1,22 @@
-import { basename, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { describeIssues, UserError } from "../service/errors.ts";
 import type { IngestReport } from "../service/sessions.ts";
+import { allowedRoots, checkAllowedPath } from "../mcp/allowed_roots.ts";
+import { isTranscriptFile, subAgentFiles, transcriptsAt } from "../ingest/transcripts/files.ts";
+import { watchBatches } from "../ingest/watch_batches.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
+import { runInOwner } from "./owner_cli.ts";
+import { untilStopped } from "./signals.ts";
 import { withCairn } from "./with_cairn.ts";
-import { watchBatches } from "../ingest/watch_batches.ts";
 
 type Agent = "claude" | "codex";
+
+const WHOSE: Record<Agent, string> = { claude: "Claude Code", codex: "Codex" };
+
+/** Files a watcher's batch sends to the store's owner per request (a request takes 1,000 arguments). */
+const RELAYED_FILES = 200;
 
 /** What a Claude Code hook receives on standard input (the fields cairn reads). */
 const HookInput = z.object({
@@ -16,21 +25,24 @@ const HookInput = z.object({
 });
 
 /**
- * `cairn ingest claude|codex [PATH]`: reads agent session transcripts (a file,
+ * `cairn ingest claude|codex [PATH...]`: reads agent session transcripts (files,
  * or every transcript under a directory) into turns, incrementally.
  */
 export const ingest: Command = {
   name: "ingest",
   relayed: true,
   summary: "read agent session transcripts (Claude Code, Codex)",
-  usage: "cairn ingest claude|codex [PATH] [--hook] [--final] [--watch] [--no-wait] [--json]\n\n" +
-    "  PATH       a transcript file or a directory of them (default: ~/.claude/projects,\n" +
+  usage:
+    "cairn ingest claude|codex [PATH...] [--hook] [--final] [--watch] [--no-wait] [--json]\n\n" +
+    "  PATH       transcript files (.jsonl) or directories of them (default: ~/.claude/projects,\n" +
     "             ~/.codex/sessions)\n" +
-    "  --hook     read PATH from a Claude Code hook's JSON on standard input\n" +
-    "             (SessionEnd makes the last turn final)\n" +
+    "  --hook     read the path from a Claude Code hook's JSON on standard input; the session's\n" +
+    "             sub-agents come along (SessionEnd makes the last turn final)\n" +
     "  --final    the session has ended: its last turn is final, not provisional\n" +
-    "  --watch    keep running and ingest transcripts as they change\n" +
-    "  --no-wait  return before the turns' embeddings are computed (the next open does it)",
+    "  --watch    keep running and ingest transcripts as they change (through the store's\n" +
+    "             owner while one runs)\n" +
+    "  --no-wait  return before the turns' embeddings are computed (the next open does it)\n\n" +
+    "With --hook or --watch, what is read must lie in CAIRN_ALLOWED_ROOTS (default: your home).",
   async run(context) {
     const { values, positionals } = parseCommandArgs(context.args, {
       hook: { type: "boolean" },
@@ -39,23 +51,31 @@ export const ingest: Command = {
       "no-wait": { type: "boolean" },
       json: { type: "boolean" },
     }, true);
-    const [agent, given, ...extra] = positionals;
+    const [agent, ...given] = positionals;
     if (agent !== "claude" && agent !== "codex") {
       throw new UsageError('say whose transcripts to read: "claude" or "codex"');
     }
-    if (extra.length > 0) throw new UsageError(`one PATH at most, got also "${extra[0]}"`);
-    let target = given;
+    if (values.hook && values.watch) throw new UsageError("--hook and --watch do not go together");
+    if (values.watch && given.length > 1) throw new UsageError("--watch takes one PATH");
+    const targets = given.length > 0
+      ? given.map((path) => resolve(context.cwd, path))
+      : [defaultDir(agent)];
+    const settle = values["no-wait"] !== true;
+    if (values.watch) return await watch(context, targets[0]!, agent, settle);
+    let files: string[];
     let final = values.final === true;
     if (values.hook) {
-      if (given) throw new UsageError("--hook reads the path from standard input; give no PATH");
+      if (given.length > 0) {
+        throw new UsageError("--hook reads the path from standard input; give no PATH");
+      }
       const hook = parseHookInput(context.stdin ?? await new Response(Deno.stdin.readable).text());
-      target = hook.transcript_path;
       final ||= hook.hook_event_name === "SessionEnd";
-    }
-    target = target === undefined ? defaultDir(agent) : resolve(context.cwd, target);
-    const settle = values["no-wait"] !== true;
-    if (values.watch) return await watch(context, target, agent, settle);
-    const files = await transcriptFiles(target, agent);
+      files = await hookFiles(
+        resolve(context.cwd, hook.transcript_path),
+        agent,
+        allowedIn(context),
+      );
+    } else files = await transcriptsAt(targets, WHOSE[agent]);
     const started = performance.now();
     const reports = await ingestFiles(context, files, agent, final, settle);
     const seconds = (performance.now() - started) / 1000;
@@ -99,31 +119,29 @@ function defaultDir(agent: Agent): string {
   return join(Deno.env.get("CODEX_HOME") ?? join(home, ".codex"), "sessions");
 }
 
-/** The transcripts at `target`: the file itself, or every `.jsonl` below the directory, sorted. */
-async function transcriptFiles(target: string, agent: Agent): Promise<string[]> {
-  const stat = await Deno.stat(target).catch(() => undefined);
-  if (!stat) {
-    const whose = agent === "claude" ? "Claude Code" : "Codex";
-    throw new UserError(
-      `no ${whose} transcripts at ${target}; give a transcript file or directory`,
-    );
-  }
-  if (stat.isFile) return [target];
-  const files: string[] = [];
-  const walk = async (dir: string) => {
-    for await (const entry of Deno.readDir(dir)) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory) await walk(path);
-      else if (entry.isFile && isTranscript(path)) files.push(path);
-    }
-  };
-  await walk(target);
-  return files.sort();
+/**
+ * A check that a path lies in the allowed roots, for what this command reads
+ * unattended (a hook's transcript, a watched folder); its refusal says where
+ * `CAIRN_ALLOWED_ROOTS` is read: in the owner when the command runs there.
+ */
+function allowedIn(context: CommandContext): (path: string) => void {
+  const where = context.owner ? undefined : "in this command's environment";
+  return (path) => void checkAllowedPath(path, allowedRoots(), where);
 }
 
-/** Sub-agents' own files hold no user prompt, so they would make no turn: skipped. */
-function isTranscript(path: string): boolean {
-  return path.endsWith(".jsonl") && !basename(path).startsWith("agent-");
+/** The transcript a hook names, with its sub-agents' files (Claude Code), all checked. */
+async function hookFiles(
+  path: string,
+  agent: Agent,
+  check: (path: string) => void,
+): Promise<string[]> {
+  const found = await transcriptsAt([path], WHOSE[agent], check);
+  if (found.length !== 1 || found[0] !== path) {
+    throw new UserError(`--hook input names ${path}, which is not a transcript file`);
+  }
+  const subAgents = agent === "claude" ? await subAgentFiles(path) : [];
+  subAgents.forEach(check);
+  return [path, ...subAgents];
 }
 
 /** The human summary of an ingest. */
@@ -165,33 +183,76 @@ export function summarise(reports: readonly IngestReport[], seconds: number): st
   return lines;
 }
 
-/** Ingests everything once, then each transcript that changes, until interrupted. */
+/**
+ * Ingests everything once, then each transcript that changes, until SIGINT or
+ * SIGTERM. The watching stays in this process; each batch runs in the store's
+ * owner while one answers, else here, on the store opened for that batch only
+ * (so that the lock is free between batches).
+ */
 async function watch(
   context: CommandContext,
   target: string,
   agent: Agent,
   settle: boolean,
 ): Promise<number> {
-  const initial = await transcriptFiles(target, agent);
+  const check = allowedIn(context);
+  const initial = await transcriptsAt([target], WHOSE[agent], check);
   // Watch before the first pass, so that no change made meanwhile is missed.
   const watcher = Deno.watchFs(target, { recursive: true });
   const ingest = async (files: string[]) => {
+    files.forEach(check);
     const started = performance.now();
-    const reports = await ingestFiles(context, files, agent, false, settle);
+    const reports = await ingestInOwner(context, files, agent, settle) ??
+      await ingestFiles(context, files, agent, false, settle);
     const seconds = (performance.now() - started) / 1000;
     for (const line of summarise(reports, seconds)) context.out(line);
   };
   const reportError = (error: Error) => context.err(`cairn ingest: ${error.message}`);
   await ingest(initial).catch(reportError);
   context.out(`watching ${target} for changes (Ctrl-C to stop)`);
-  await watchBatches(watcher, {
+  const done = watchBatches(watcher, {
     quietMs: 300,
     maxWaitMs: 3_000,
-    accept: isTranscript,
+    accept: isTranscriptFile,
     run: (paths) => ingest(paths.filter(isFile)),
     onError: reportError,
   });
+  const signalled = await Promise.race([
+    untilStopped(0, () => Date.now()).then(() => true),
+    done.then(() => false),
+  ]);
+  if (signalled) watcher.close();
+  await done;
+  context.out("stopped watching");
   return 0;
+}
+
+/**
+ * Ingests `files` in the store's owner, some at a time; undefined when no
+ * owner answers. The owner's refusal comes back as a {@linkcode UserError}.
+ */
+async function ingestInOwner(
+  context: CommandContext,
+  files: readonly string[],
+  agent: Agent,
+  settle: boolean,
+): Promise<IngestReport[] | undefined> {
+  const reports: IngestReport[] = [];
+  for (let at = 0; at < files.length; at += RELAYED_FILES) {
+    const args = ["ingest", agent, ...files.slice(at, at + RELAYED_FILES), "--json"];
+    const answer = await runInOwner(context.storeDir, {
+      args: settle ? args : [...args, "--no-wait"],
+      cwd: context.cwd,
+    });
+    if (!answer) return undefined;
+    if (answer.code !== 0) {
+      const said = answer.err.map((line) => line.replace(/^cairn ingest: /, "")).join("\n");
+      throw new UserError(said || `the store's owner failed to ingest (exit code ${answer.code})`);
+    }
+    answer.err.forEach((line) => context.err(line));
+    reports.push(...JSON.parse(answer.out.join("\n")).transcripts);
+  }
+  return reports;
 }
 
 function isFile(path: string): boolean {

@@ -4,7 +4,8 @@ import { sha256Hex } from "../../events/blobs.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { claudeFormat } from "../ingest/transcripts/claude.ts";
 import { codexFormat } from "../ingest/transcripts/codex.ts";
-import type { Entry, TranscriptFormat } from "../ingest/transcripts/entry.ts";
+import type { Entry, TranscriptFormat, TranscriptParser } from "../ingest/transcripts/entry.ts";
+import { isSubAgentFile, parentSessionOf } from "../ingest/transcripts/files.ts";
 import { readFirstLine, readLinesFrom } from "../ingest/transcripts/jsonl.ts";
 import { ProjectResolver } from "../ingest/transcripts/project.ts";
 import { redact } from "../ingest/transcripts/redact.ts";
@@ -72,8 +73,11 @@ const FORMATS: Record<"claude" | "codex", TranscriptFormat> = {
  * its last turn (`transcript.advanced` holds that byte offset), so a re-ingest
  * reads the new bytes plus that one turn; the last turn is provisional until
  * the session goes on (or ends), and is then retracted and stored again with
- * its mentions. Secrets are redacted before anything is stored; a project
- * with an `.cairn-no-sessions` file in its root is skipped.
+ * its mentions. A Claude Code sub-agent's own file (`agent-<id>.jsonl`) is
+ * read the same way, into the session `<parent session>/agent-<id>`, so its
+ * turns name their parent and never share a key with the parent's. Secrets
+ * are redacted before anything is stored; a project with an
+ * `.cairn-no-sessions` file in its root is skipped.
  */
 export class Sessions {
   #known?: Known;
@@ -88,7 +92,8 @@ export class Sessions {
     const stat = await Deno.stat(path).catch(() => undefined);
     if (!stat?.isFile) throw new UserError(`no transcript file at ${path}`);
     const known = this.#known ??= await readKnown(this.store.log);
-    const format = FORMATS[agent];
+    const subAgent = agent === "claude" && isSubAgentFile(path);
+    const newParser = () => FORMATS[agent].newParser({ subAgent });
     const report: IngestReport = {
       path,
       session: null,
@@ -108,13 +113,13 @@ export class Sessions {
 
     const previous = known.transcripts.get(path);
     const resumed = previous && previous.offset > 0 && previous.offset <= stat.size
-      ? await this.#readFrom(path, format, previous.offset, previous.session, known, report)
+      ? await this.#readFrom(path, newParser, previous.offset, previous.session, known, report)
       : undefined;
     if (!resumed) Object.assign(report, { unknown: {}, invalidLines: 0 });
-    const read = resumed ?? (await this.#readFrom(path, format, 0, null, known, report))!;
+    const read = resumed ?? (await this.#readFrom(path, newParser, 0, null, known, report))!;
     const session = previous?.session && read.from > 0
       ? previous.session
-      : sessionOf(path, read.session);
+      : sessionOf(path, read.session, subAgent);
     report.session = session;
 
     const grouped = groupTurns(read.entries, read.cwd);
@@ -193,7 +198,7 @@ export class Sessions {
    */
   async #readFrom(
     path: string,
-    format: TranscriptFormat,
+    newParser: () => TranscriptParser,
     offset: number,
     session: string | null,
     known: Known,
@@ -203,7 +208,7 @@ export class Sessions {
     const lastLine = live && live.size > 0 ? Math.max(...live.keys()) : undefined;
     if (offset > 0 && lastLine === undefined) return undefined;
     const firstLine = offset > 0 ? lastLine! : 0;
-    const parser = format.newParser();
+    const parser = newParser();
     let cwd: string | null = null;
     if (offset > 0) {
       // Formats that state the working directory once (Codex) keep it in the first line.
@@ -238,13 +243,15 @@ export class Sessions {
 
 /**
  * A transcript's session id: the one its records carry, else its file name.
- * A sub-agent's own file (`agent-*.jsonl`) carries its parent's id, so it
- * gets `<parent>/<file>` to keep its lines apart from the parent's.
+ * A sub-agent's own file (`agent-*.jsonl`) carries its parent's id (or lies in
+ * the parent's folder), so it gets `<parent>/<file>` to keep its lines apart
+ * from the parent's.
  */
-function sessionOf(path: string, recorded: string | null): string {
+function sessionOf(path: string, recorded: string | null, subAgent: boolean): string {
   const name = basename(path).replace(/\.jsonl$/, "");
-  if (!recorded) return name;
-  return name.startsWith("agent-") ? `${recorded}/${name}` : recorded;
+  if (!subAgent) return recorded ?? name;
+  const parent = recorded ?? parentSessionOf(path);
+  return parent ? `${parent}/${name}` : name;
 }
 
 function parseLine(

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, MAIN, tempDir } from "../helpers.ts";
+import { cli, tempDir } from "../helpers.ts";
+import { prompt, SESSION, tool } from "../service/claude_lines.ts";
+import { watchProcess } from "./watch_process.ts";
 
 const SHARED =
   new URL("../../../shared/fixtures/claude-code-transcripts/", import.meta.url).pathname;
@@ -54,7 +56,7 @@ Deno.test("cairn ingest claude --hook reads the transcript path from a hook's JS
   await using tmp = await tempDir();
   const hook = await cli(
     ["--store", join(tmp.path, "store"), "ingest", "claude", "--hook", "--no-wait", "--json"],
-    {},
+    { CAIRN_ALLOWED_ROOTS: SHARED },
     {
       stdin: JSON.stringify({
         session_id: "s",
@@ -86,40 +88,144 @@ Deno.test("cairn ingest codex --watch ingests a rollout again when it grows", as
   await Deno.mkdir(dir, { recursive: true });
   const path = join(dir, "rollout-1.jsonl");
   await Deno.copyFile(join(OWN, "codex-rollout.jsonl"), path);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", MAIN, "--store", join(tmp.path, "store"), "ingest"]
-      .concat(["codex", join(tmp.path, "sessions"), "--watch", "--no-wait"]),
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).values();
-  const seen: string[] = [];
-  const waitFor = async (pattern: RegExp) => {
-    const deadline = Date.now() + 15_000;
-    while (!pattern.test(seen.join(""))) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<"late">((done) => timer = setTimeout(() => done("late"), 15_000));
-      const next = await Promise.race([lines.next(), late]);
-      clearTimeout(timer);
-      if (next === "late" || next.done || Date.now() > deadline) {
-        assert.fail(`no ${pattern} in: ${seen.join("")}`);
-      }
-      seen.push(next.value);
-    }
-  };
-  try {
-    await waitFor(/watching/);
-    assert.match(seen.join(""), /2 turns read, 2 new/);
-    const more = JSON.stringify({
-      timestamp: "2026-02-03T08:01:00.000Z",
-      type: "response_item",
-      payload: { type: "message", role: "user", content: [{ type: "input_text", text: "Thanks" }] },
-    });
-    await Deno.writeTextFile(path, more + "\n", { append: true });
-    await waitFor(/watching[\s\S]*1 new, 1 replaced/);
-  } finally {
-    child.kill();
-    await child.status;
-    await lines.return?.();
-  }
+  await using watcher = watchProcess(
+    ["--store", join(tmp.path, "store"), "ingest", "codex", join(tmp.path, "sessions")]
+      .concat(["--watch", "--no-wait"]),
+    { CAIRN_ALLOWED_ROOTS: tmp.path },
+  );
+  assert.match(await watcher.waitFor(/watching/), /2 turns read, 2 new/);
+  const more = JSON.stringify({
+    timestamp: "2026-02-03T08:01:00.000Z",
+    type: "response_item",
+    payload: { type: "message", role: "user", content: [{ type: "input_text", text: "Thanks" }] },
+  });
+  await Deno.writeTextFile(path, more + "\n", { append: true });
+  await watcher.waitFor(/watching[\s\S]*1 new, 1 replaced/);
+});
+
+Deno.test("cairn ingest claude --watch without an owner opens the store per batch and stops on SIGINT", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const projects = join(tmp.path, "projects", "-home-dev-shop");
+  await Deno.mkdir(projects, { recursive: true });
+  const path = join(projects, `${SESSION}.jsonl`);
+  await Deno.writeTextFile(path, prompt("Why is checkout slow?", "/home/dev/shop", 0));
+  const env = { CAIRN_ALLOWED_ROOTS: tmp.path };
+  await using watcher = watchProcess(
+    ["--store", store, "ingest", "claude", join(tmp.path, "projects"), "--watch", "--no-wait"],
+    env,
+  );
+  assert.match(await watcher.waitFor(/watching/), /1 turns read, 1 new/);
+  const status = await cli(["--store", store, "status", "--json"], env);
+  assert.equal(status.code, 0, `the store is free between batches: ${status.stderr}`);
+
+  await Deno.writeTextFile(
+    path,
+    tool("Read", { file_path: "/home/dev/shop/src/cart.ts" }, "/home/dev/shop", 1) +
+      prompt("Now add a test", "/home/dev/shop", 2),
+    { append: true },
+  );
+  await watcher.waitFor(/watching[\s\S]*1 new, 1 replaced/);
+  const subAgents = join(projects, SESSION, "subagents");
+  await Deno.mkdir(subAgents, { recursive: true });
+  await Deno.writeTextFile(
+    join(subAgents, "agent-a77.jsonl"),
+    JSON.stringify({
+      ...JSON.parse(prompt("Find the slow query", "/home/dev/shop", 3)),
+      isSidechain: true,
+      agentId: "a77",
+    }) + "\n",
+  );
+  await watcher.waitFor(/1 new, 1 replaced[\s\S]*ingested 1 transcript: 1 turns read, 1 new/);
+  const stopped = await watcher.stop("SIGINT");
+  assert.equal(stopped.code, 0, stopped.stderr);
+  assert.match(stopped.stdout, /stopped watching\n$/);
+  const history = await cli(["--store", store, "history", "cart.ts"], env);
+  assert.match(history.stdout, /session 5e55a0b1 \(Read src\/cart\.ts\)/);
+});
+
+const SUB_AGENTS = join(OWN, "claude-subagents");
+const PARENT = "7a1c2e40-5b3d-4e8f-9a61-2c0d4b8e1f37";
+
+Deno.test("cairn ingest claude reads sub-agents' files into their parent's session, with their files", async () => {
+  await using tmp = await tempDir();
+  const store = ["--store", join(tmp.path, "store")];
+  const first = await cli([...store, "ingest", "claude", SUB_AGENTS, "--no-wait", "--json"]);
+  assert.equal(first.code, 0, first.stderr);
+  const reports = JSON.parse(first.stdout).transcripts as Array<{ path: string; session: string }>;
+  assert.deepEqual(
+    reports.map((report) => [report.path.slice(SUB_AGENTS.length), report.session]),
+    [
+      [`/shop/${PARENT}.jsonl`, PARENT],
+      [`/shop/${PARENT}/subagents/agent-a3f9c1e.jsonl`, `${PARENT}/agent-a3f9c1e`],
+    ],
+    "the compaction agent's file is not a transcript",
+  );
+  const history = await cli([...store, "history", "tax_rules.py"]);
+  assert.match(
+    history.stdout,
+    /^- 2026-03-04 09:00 session 7a1c2e40 \(Read src\/tax_rules\.py\): Sub-agent task: Find where the tax/,
+  );
+  const json = JSON.parse((await cli([...store, "history", "tax_rules.py", "--json"])).stdout);
+  assert.equal(json.entries[0].turn.session, `${PARENT}/agent-a3f9c1e`);
+  const head = JSON.parse((await cli([...store, "status", "--json"])).stdout).head;
+  const again = await cli([...store, "ingest", "claude", SUB_AGENTS, "--no-wait"]);
+  assert.match(
+    again.stdout,
+    /ingested 2 transcripts: 2 turns read, 0 new, 0 replaced, 2 unchanged/,
+  );
+  assert.equal(JSON.parse((await cli([...store, "status", "--json"])).stdout).head, head);
+});
+
+Deno.test("cairn ingest claude --hook brings the session's sub-agents along, from the allowed roots only", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const hook = (path: string, roots: string) =>
+    cli(["--store", store, "ingest", "claude", "--hook", "--no-wait", "--json"], {
+      CAIRN_ALLOWED_ROOTS: roots,
+    }, { stdin: JSON.stringify({ transcript_path: path, hook_event_name: "Stop" }) });
+  const parent = join(SUB_AGENTS, "shop", `${PARENT}.jsonl`);
+
+  const outside = await hook(parent, join(tmp.path, "allowed"));
+  assert.equal(outside.code, 1);
+  assert.match(
+    outside.stderr,
+    /is outside the folders cairn may read \(.*allowed\); to allow it, add a folder that holds it to CAIRN_ALLOWED_ROOTS in this command's environment/,
+  );
+  await assert.rejects(Deno.stat(store), Deno.errors.NotFound, "nothing written, not even a store");
+
+  const allowed = join(tmp.path, "allowed");
+  await Deno.mkdir(allowed);
+  await Deno.symlink(parent, join(allowed, "link.jsonl"));
+  const linked = await hook(join(allowed, "link.jsonl"), allowed);
+  assert.equal(linked.code, 1);
+  assert.match(linked.stderr, /where .*link\.jsonl leads\) is outside the folders/);
+  await Deno.writeTextFile(join(allowed, "notes.txt"), "{}\n");
+  const text = await hook(join(allowed, "notes.txt"), allowed);
+  assert.match(text.stderr, /notes\.txt is not a Claude Code transcript; give a session's \.jsonl/);
+  await assert.rejects(Deno.stat(store), Deno.errors.NotFound);
+
+  const read = await hook(parent, SUB_AGENTS);
+  assert.equal(read.code, 0, read.stderr);
+  const sessions = JSON.parse(read.stdout).transcripts.map((t: { session: string }) => t.session);
+  assert.deepEqual(sessions, [PARENT, `${PARENT}/agent-a3f9c1e`]);
+});
+
+Deno.test("cairn ingest refuses a file that is not a transcript, and --watch outside the allowed roots", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  await Deno.writeTextFile(join(tmp.path, "notes.md"), "# notes\n");
+  const typed = await cli(["--store", store, "ingest", "claude", join(tmp.path, "notes.md")]);
+  assert.equal(typed.code, 1);
+  assert.match(typed.stderr, /notes\.md is not a Claude Code transcript/);
+  const watch = await cli(
+    ["--store", store, "ingest", "codex", tmp.path, "--watch"],
+    { CAIRN_ALLOWED_ROOTS: join(tmp.path, "elsewhere") },
+  );
+  assert.equal(watch.code, 1);
+  assert.match(watch.stderr, /outside the folders cairn may read.*CAIRN_ALLOWED_ROOTS/);
+  const both = await cli(["--store", store, "ingest", "claude", "--hook", "--watch"]);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /--hook and --watch do not go together/);
+  await assert.rejects(Deno.stat(store), Deno.errors.NotFound, "nothing written");
 });

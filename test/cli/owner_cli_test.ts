@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { cli, tempDir } from "../helpers.ts";
 import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
 import { startServe } from "../mcp/mcp_client.ts";
+import { prompt, SESSION, tool } from "../service/claude_lines.ts";
+import { watchProcess } from "./watch_process.ts";
 
 Deno.test("while cairn serve owns the store, CLI commands run in it, from the caller's folder", async () => {
   await using tmp = await tempDir();
@@ -17,7 +19,7 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
     join(work, "memories.jsonl"),
     JSON.stringify({ id: "m1", content: "Invoices are sent on the first of the month." }) + "\n",
   );
-  await using _serve = await startServe(store);
+  await using _serve = await startServe(store, { CAIRN_ALLOWED_ROOTS: tmp.path });
   const cairn = (args: string[], stdin?: string) =>
     cli(["--store", store, ...args], {}, { cwd: work, ...(stdin === undefined ? {} : { stdin }) });
 
@@ -84,4 +86,43 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
   const malformed = await post({ args: [], cwd: work });
   assert.equal(malformed.status, 400);
   assert.match(malformed.body.error, /bad command request/);
+});
+
+Deno.test("cairn ingest claude --watch sends each batch to the running owner, and opens the store itself once it is gone", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const projects = join(tmp.path, "projects");
+  await Deno.mkdir(projects);
+  const env = { CAIRN_ALLOWED_ROOTS: tmp.path };
+  const serve = await startServe(store, env);
+  try {
+    await using watcher = watchProcess(
+      ["--store", store, "ingest", "claude", projects, "--watch", "--no-wait"],
+      env,
+    );
+    await watcher.waitFor(/watching/);
+    const path = join(projects, `${SESSION}.jsonl`);
+    const cwd = "/home/dev/shop";
+    await Deno.writeTextFile(
+      path,
+      prompt("Why is checkout slow?", cwd, 0) +
+        tool("Read", { file_path: `${cwd}/src/cart.ts` }, cwd, 1),
+    );
+    await watcher.waitFor(/watching[\s\S]*1 turns read, 1 new/);
+    const history = await cli(["--store", store, "history", "cart.ts"], env);
+    assert.match(
+      history.stdout,
+      /session 5e55a0b1 \(Read src\/cart\.ts\): User: Why is checkout slow/,
+    );
+
+    await serve[Symbol.asyncDispose]();
+    await Deno.writeTextFile(path, prompt("Now add a test", cwd, 2), { append: true });
+    await watcher.waitFor(/1 new, 1 replaced/);
+    const stopped = await watcher.stop("SIGTERM");
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.doesNotMatch(stopped.stderr, /in use by process/);
+    assert.match(stopped.stdout, /stopped watching/);
+  } finally {
+    await serve[Symbol.asyncDispose]();
+  }
 });

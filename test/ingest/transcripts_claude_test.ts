@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claudeFormat } from "../../src/ingest/transcripts/claude.ts";
-import { groupTurns } from "../../src/ingest/transcripts/turns.ts";
+import { groupTurns, turnText } from "../../src/ingest/transcripts/turns.ts";
 import { OWN_TRANSCRIPTS, parseFile, SHARED_TRANSCRIPTS } from "./transcripts_parse_helper.ts";
 
 const EDGE = join(OWN_TRANSCRIPTS, "claude-edge.jsonl");
@@ -79,4 +79,49 @@ Deno.test("groupTurns keeps a turn going across a compaction and ends it at the 
   ]);
   assert.equal(turns[0]!.startedAt, "2026-02-01T10:00:00.000Z");
   assert.equal(turns[0]!.cwd, "/home/dev/shop");
+});
+
+const SUB_AGENT = join(
+  OWN_TRANSCRIPTS,
+  "claude-subagents/shop/7a1c2e40-5b3d-4e8f-9a61-2c0d4b8e1f37/subagents/agent-a3f9c1e.jsonl",
+);
+
+Deno.test("claudeFormat reads a sub-agent's own file as its turn: its task, text and tool calls", async () => {
+  const { parsed, entries } = await parseFile(SUB_AGENT, {
+    ...claudeFormat,
+    newParser: () => claudeFormat.newParser({ subAgent: true }),
+  });
+  assert.ok(parsed.every((record) => record.session === "7a1c2e40-5b3d-4e8f-9a61-2c0d4b8e1f37"));
+  const { turns } = groupTurns(entries);
+  assert.equal(turns.length, 1);
+  const [turn] = turns;
+  assert.equal(turn!.subAgent, true);
+  assert.match(turn!.prompt, /^Find where the tax of a refund is computed/);
+  assert.deepEqual(
+    turn!.steps.map((step) => "tool" in step ? `${step.tool.name} ${step.tool.sidechain}` : "text"),
+    ["Grep false", "Read false", "Bash false", "text"],
+    "within its own turn, a sub-agent's calls are not asides",
+  );
+  assert.match(
+    turnText(turn!, { cwd: "/home/dev/shop", root: "/home/dev/shop" }),
+    /^Sub-agent task: Find where[^\n]*\n→ Grep "round\\\(" in src\n→ Read src\/tax_rules\.py\n/,
+  );
+});
+
+Deno.test("claudeFormat keeps a sub-agent's file out of turns unless told it is one, and skips warm-ups", async () => {
+  const { entries } = await parseFile(SUB_AGENT, claudeFormat);
+  assert.deepEqual(
+    [...new Set(entries.map((e) => e.kind))],
+    ["tool", "result"],
+    "read as asides: tool calls and their results only",
+  );
+  const warmup = {
+    type: "user",
+    isSidechain: true,
+    sessionId: "s",
+    agentId: "a1",
+    message: { role: "user", content: "Warmup" },
+  };
+  const line = { index: 0, offset: 0, text: JSON.stringify(warmup) };
+  assert.deepEqual(claudeFormat.newParser({ subAgent: true }).parse(warmup, line).entries, []);
 });

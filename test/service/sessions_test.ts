@@ -223,3 +223,75 @@ Deno.test("Sessions.ingest() reads Codex rollouts, resuming after the header", a
     "shell CHANGELOG.md",
   ]);
 });
+
+Deno.test("Sessions.ingest() reads a sub-agent's own file into its parent's session, apart from the parent's turns", async () => {
+  await using tmp = await tempDir();
+  const fixture = new URL("../fixtures/transcripts/claude-subagents/shop/", import.meta.url);
+  const parentId = "7a1c2e40-5b3d-4e8f-9a61-2c0d4b8e1f37";
+  const parent = join(tmp.path, `${parentId}.jsonl`);
+  const folder = join(tmp.path, parentId, "subagents");
+  const sub = join(folder, "agent-a3f9c1e.jsonl");
+  await Deno.mkdir(folder, { recursive: true });
+  await Deno.copyFile(new URL(`${parentId}.jsonl`, fixture), parent);
+  await Deno.copyFile(new URL(`${parentId}/subagents/agent-a3f9c1e.jsonl`, fixture), sub);
+  await using cairn = await open(tmp.path);
+  await cairn.sessions.ingest({ path: parent, agent: "claude" });
+  const report = await cairn.sessions.ingest({ path: sub, agent: "claude" });
+  assert.deepEqual([report.session, report.added], [`${parentId}/agent-a3f9c1e`, 1]);
+  const turns = ingested(await eventsAfter(cairn.store, 0));
+  assert.deepEqual(turns.map((t) => [t.data.session, t.data.line]), [
+    [parentId, 0],
+    [`${parentId}/agent-a3f9c1e`, 0],
+  ]);
+  const subTurn = turns[1]!.data;
+  assert.deepEqual(subTurn.mentions.map((m) => `${m.tool} ${m.path}`), [
+    "Grep src",
+    "Read src/tax_rules.py",
+    "Bash docs/tax.md",
+  ]);
+  assert.equal(subTurn.project, "shop");
+  assert.match(await cairn.store.blobs.get(subTurn.text), /^Sub-agent task: Find where the tax/);
+  assert.match(await cairn.store.blobs.get(subTurn.text), /Assistant: Tax is computed per line/);
+
+  const head = cairn.store.log.head;
+  const again = await cairn.sessions.ingest({ path: sub, agent: "claude" });
+  assert.deepEqual(
+    [again.unchanged, cairn.store.log.head],
+    [1, head],
+    "unchanged: nothing written",
+  );
+
+  // A resumed sub-agent appends a task: read from its last turn on, like any transcript.
+  await Deno.writeTextFile(
+    sub,
+    JSON.stringify({
+      type: "user",
+      isSidechain: true,
+      agentId: "a3f9c1e",
+      sessionId: parentId,
+      cwd: "/home/dev/shop",
+      timestamp: "2026-03-04T09:05:00.000Z",
+      message: { role: "user", content: "Now check the credit notes too." },
+    }) + "\n",
+    { append: true },
+  );
+  const resumed = await cairn.sessions.ingest({ path: sub, agent: "claude" });
+  assert.deepEqual([resumed.added, resumed.replaced], [1, 1]);
+  assert.deepEqual(
+    ingested(await eventsAfter(cairn.store, head)).map((t) => [t.data.session, t.data.line]),
+    [[`${parentId}/agent-a3f9c1e`, 0], [`${parentId}/agent-a3f9c1e`, 8]],
+  );
+});
+
+Deno.test("Sessions.ingest() names a sub-agent's session after its folder when its records carry none", async () => {
+  await using tmp = await tempDir();
+  const folder = join(tmp.path, "parent-session", "subagents");
+  await Deno.mkdir(folder, { recursive: true });
+  const path = join(folder, "agent-b0b.jsonl");
+  const record = JSON.parse(prompt("List the tests", "/home/dev/shop", 0));
+  delete record.sessionId;
+  await Deno.writeTextFile(path, JSON.stringify({ ...record, isSidechain: true }) + "\n");
+  await using cairn = await open(tmp.path);
+  const report = await cairn.sessions.ingest({ path, agent: "claude" });
+  assert.deepEqual([report.session, report.added], ["parent-session/agent-b0b", 1]);
+});

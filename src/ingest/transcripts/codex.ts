@@ -125,7 +125,15 @@ function messageEntries(
   if (!text) return [];
   if (item.role === "assistant") return [{ kind: "answer", line: line.index, text }];
   if (item.role !== "user" || BOILERPLATE.test(text)) return [];
-  return [{ kind: "prompt", line: line.index, offset: line.offset, text, timestamp, cwd: null }];
+  return [{
+    kind: "prompt",
+    line: line.index,
+    offset: line.offset,
+    text,
+    timestamp,
+    cwd: null,
+    subAgent: false,
+  }];
 }
 
 function tool(

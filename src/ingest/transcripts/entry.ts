@@ -4,7 +4,10 @@
  * and `turns.ts` groups them into turns.
  */
 export type Entry =
-  /** A prompt the user typed: it starts a turn. */
+  /**
+   * A prompt: it starts a turn. The user typed it, or, in a sub-agent's own
+   * transcript (`subAgent`), the main agent gave it as the sub-agent's task.
+   */
   | {
     kind: "prompt";
     line: number;
@@ -12,10 +15,11 @@ export type Entry =
     text: string;
     timestamp: string;
     cwd: string | null;
+    subAgent: boolean;
   }
-  /** Text the assistant wrote (sub-agents' text is not kept). */
+  /** Text the assistant wrote (a sub-agent's is kept only from its own transcript). */
   | { kind: "answer"; line: number; text: string }
-  /** A tool call, by the main agent or a sub-agent (`sidechain`). */
+  /** A tool call, by the agent or by a sub-agent within its turn (`sidechain`). */
   | {
     kind: "tool";
     line: number;
@@ -56,10 +60,16 @@ export interface TranscriptParser {
   parse(record: unknown, line: RawLine): Parsed;
 }
 
+/** How a file is to be read. */
+export interface ParserOptions {
+  /** The file is a sub-agent's own transcript: its records are the sub-agent's, not asides. */
+  subAgent?: boolean;
+}
+
 /** A transcript format: its agent's name and a fresh parser per file. */
 export interface TranscriptFormat {
   agent: "claude" | "codex";
-  newParser(): TranscriptParser;
+  newParser(options?: ParserOptions): TranscriptParser;
 }
 
 /** A JSON object's string field, or undefined. */

@@ -19,6 +19,8 @@ export interface Turn {
   startedAt: string;
   cwd: string | null;
   prompt: string;
+  /** The prompt is a sub-agent's task, from its own transcript, not the user's words. */
+  subAgent: boolean;
   /** Answers and tool calls, in order. */
   steps: Array<{ answer: string } | { tool: ToolCall }>;
   /**
@@ -57,6 +59,7 @@ export function groupTurns(entries: readonly Entry[], cwd: string | null = null)
           startedAt: entry.timestamp,
           cwd: entry.cwd ?? cwd,
           prompt: entry.text,
+          subAgent: entry.subAgent,
           steps: [],
           compactions: [],
         };
@@ -96,11 +99,14 @@ export function groupTurns(entries: readonly Entry[], cwd: string | null = null)
 }
 
 /**
- * A turn as text: `User: …`, then each answer as `Assistant: …` and each tool
- * call as one line (`→ Read src/a.ts`, `→ Bash: npm test`). Not yet redacted.
+ * A turn as text: `User: …` (a sub-agent's: `Sub-agent task: …`), then each
+ * answer as `Assistant: …` and each tool call as one line (`→ Read src/a.ts`,
+ * `→ Bash: npm test`). Not yet redacted.
  */
 export function turnText(turn: Turn, place: Place): string {
-  const lines = [`User: ${dropPrivate(turn.prompt).trim()}`];
+  const lines = [
+    `${turn.subAgent ? "Sub-agent task" : "User"}: ${dropPrivate(turn.prompt).trim()}`,
+  ];
   for (const step of turn.steps) {
     if ("answer" in step) lines.push(`Assistant: ${step.answer}`);
     else lines.push(`→ ${toolSummary(step.tool, place)}`);
