@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { exists } from "../../events/durable_fs.ts";
 import { describeIssues, UserError } from "../service/errors.ts";
 import type { IngestReport } from "../service/sessions.ts";
 import { allowedRoots, checkAllowedPath } from "../mcp/allowed_roots.ts";
@@ -22,6 +23,7 @@ const RELAYED_FILES = 200;
 const HookInput = z.object({
   transcript_path: z.string().min(1),
   hook_event_name: z.string().optional(),
+  session_id: z.string().min(1).optional(),
 });
 
 /**
@@ -37,7 +39,8 @@ export const ingest: Command = {
     "  PATH       transcript files (.jsonl) or directories of them (default: ~/.claude/projects,\n" +
     "             ~/.codex/sessions)\n" +
     "  --hook     read the path from a Claude Code hook's JSON on standard input; the session's\n" +
-    "             sub-agents come along (SessionEnd makes the last turn final)\n" +
+    "             sub-agents come along (SessionEnd makes the last turn final; on SessionStart\n" +
+    "             the agent is told its session id, for recall's in-context exclusion)\n" +
     "  --final    the session has ended: its last turn is final, not provisional\n" +
     "  --watch    keep running and ingest transcripts as they change (through the store's\n" +
     "             owner while one runs)\n" +
@@ -64,23 +67,28 @@ export const ingest: Command = {
     if (values.watch) return await watch(context, targets[0]!, agent, settle);
     let files: string[];
     let final = values.final === true;
+    let starting: string | undefined;
     if (values.hook) {
       if (given.length > 0) {
         throw new UsageError("--hook reads the path from standard input; give no PATH");
       }
       const hook = parseHookInput(context.stdin ?? await new Response(Deno.stdin.readable).text());
       final ||= hook.hook_event_name === "SessionEnd";
-      files = await hookFiles(
-        resolve(context.cwd, hook.transcript_path),
-        agent,
-        allowedIn(context),
-      );
+      const transcript = resolve(context.cwd, hook.transcript_path);
+      if (hook.hook_event_name === "SessionStart") starting = hook.session_id;
+      // A session just started may have no transcript yet.
+      files = starting && !(await exists(transcript))
+        ? []
+        : await hookFiles(transcript, agent, allowedIn(context));
     } else files = await transcriptsAt(targets, WHOSE[agent]);
     const started = performance.now();
     const reports = await ingestFiles(context, files, agent, final, settle);
     const seconds = (performance.now() - started) / 1000;
-    if (values.json) context.out(JSON.stringify({ seconds, transcripts: reports }));
-    else for (const line of summarise(reports, seconds)) context.out(line);
+    // What a SessionStart hook prints goes into the agent's context: only the session id there.
+    const report = starting ? context.err : context.out;
+    if (values.json) report(JSON.stringify({ seconds, transcripts: reports }));
+    else for (const line of summarise(reports, seconds)) report(line);
+    if (starting) context.out(JSON.stringify(sessionStartOutput(starting)));
     return 0;
   },
 };
@@ -97,6 +105,18 @@ function ingestFiles(
     for (const path of files) reports.push(await cairn.sessions.ingest({ path, agent, final }));
     return reports;
   }, { settle, warn: context.err });
+}
+
+/** A SessionStart hook's answer: tells the agent its session id and what recall does with it. */
+function sessionStartOutput(session: string): unknown {
+  return {
+    hookSpecificOutput: {
+      hookEventName: "SessionStart",
+      additionalContext: `This session's id is ${session}. When you call cairn's recall, pass ` +
+        `session: "${session}": past sessions are searched, and this session's turns still in ` +
+        "your context are left out.",
+    },
+  };
 }
 
 function parseHookInput(text: string): z.infer<typeof HookInput> {

@@ -71,6 +71,32 @@ Deno.test("cairn ingest claude --hook reads the transcript path from a hook's JS
   assert.equal(report.added, 1);
 });
 
+Deno.test("cairn ingest claude --hook on SessionStart tells the agent its session id, and only that", async () => {
+  await using tmp = await tempDir();
+  const start = (transcript: string) =>
+    cli(
+      ["--store", join(tmp.path, "store"), "ingest", "claude", "--hook", "--no-wait"],
+      { CAIRN_ALLOWED_ROOTS: SHARED },
+      {
+        stdin: JSON.stringify({
+          session_id: "7a1c2e40",
+          transcript_path: transcript,
+          hook_event_name: "SessionStart",
+          source: "resume",
+        }),
+      },
+    );
+  for (const transcript of [join(SHARED, "hello-world-script.jsonl"), join(SHARED, "new.jsonl")]) {
+    const started = await start(transcript);
+    assert.equal(started.code, 0, started.stderr);
+    const output = JSON.parse(started.stdout);
+    assert.equal(output.hookSpecificOutput.hookEventName, "SessionStart");
+    assert.match(output.hookSpecificOutput.additionalContext, /session: "7a1c2e40"/);
+  }
+  const history = await cli(["--store", join(tmp.path, "store"), "history", "hello"]);
+  assert.match(history.stdout, /hello/i, "a resumed session's transcript was ingested too");
+});
+
 Deno.test("cairn ingest refuses an unknown agent and says where no transcripts are", async () => {
   await using tmp = await tempDir();
   const store = ["--store", join(tmp.path, "store")];
