@@ -7,6 +7,7 @@ import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/
 import { type ChunkedFile, chunkFile } from "../ingest/code/source_file.ts";
 import { UserError } from "./errors.ts";
 import type { Store } from "./store.ts";
+import type { IndexedProject } from "../ingest/transcripts/project.ts";
 
 /** What `index` accepts. */
 export const IndexInput = z.object({
@@ -238,6 +239,15 @@ export class CodeIndex {
   }
 
   /** The indexed projects (or one of them), from the log, with their last run's report. */
+  /** Every indexed project's name and folders (sessions are matched to them). */
+  async projects(): Promise<IndexedProject[]> {
+    return [...(await this.#load())].map(([name, { root, gitRoot }]) => ({
+      name,
+      root,
+      ...(gitRoot ? { gitRoot } : {}),
+    }));
+  }
+
   async status(project?: string): Promise<ProjectStatus[]> {
     const known = await this.#load();
     const names = project ? [project] : [...known.keys()].sort();

@@ -7,7 +7,7 @@ import { codexFormat } from "../ingest/transcripts/codex.ts";
 import type { Entry, TranscriptFormat, TranscriptParser } from "../ingest/transcripts/entry.ts";
 import { isSubAgentFile, parentSessionOf } from "../ingest/transcripts/files.ts";
 import { readFirstLine, readLinesFrom } from "../ingest/transcripts/jsonl.ts";
-import { ProjectResolver } from "../ingest/transcripts/project.ts";
+import { type IndexedProject, ProjectResolver } from "../ingest/transcripts/project.ts";
 import { redact } from "../ingest/transcripts/redact.ts";
 import { groupTurns, type Turn, turnMentions, turnText } from "../ingest/transcripts/turns.ts";
 import { UserError } from "./errors.ts";
@@ -83,7 +83,11 @@ export class Sessions {
   #known?: Known;
   #projects = new ProjectResolver();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The indexed projects, so a session is filed under the project its code is indexed as. */
+    private readonly indexedProjects: () => Promise<IndexedProject[]> = () => Promise.resolve([]),
+  ) {}
 
   /** Reads what is new in one transcript and appends its turns' events. */
   async ingest(input: z.input<typeof IngestInput>): Promise<IngestReport> {
@@ -123,6 +127,7 @@ export class Sessions {
     report.session = session;
 
     const grouped = groupTurns(read.entries, read.cwd);
+    const indexed = grouped.turns.length > 0 ? await this.indexedProjects() : [];
     report.compactions = grouped.compactions;
     report.turns = grouped.turns.length;
     const live = known.turns.get(session) ?? new Map<number, KnownTurn>();
@@ -132,7 +137,7 @@ export class Sessions {
     let resume = read.from;
     for (const [i, turn] of grouped.turns.entries()) {
       seen.add(turn.line);
-      const project = this.#projects.of(turn.cwd);
+      const project = this.#projects.of(turn.cwd, indexed);
       if (project.optedOut) {
         report.optedOut++;
         continue;

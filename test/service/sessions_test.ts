@@ -295,3 +295,49 @@ Deno.test("Sessions.ingest() names a sub-agent's session after its folder when i
   const report = await cairn.sessions.ingest({ path, agent: "claude" });
   assert.deepEqual([report.session, report.added], ["parent-session/agent-b0b", 1]);
 });
+
+Deno.test("Sessions.ingest() files a session under the project its code is indexed as, worktrees too", async () => {
+  await using tmp = await tempDir();
+  const main = join(tmp.path, "shop");
+  const worktree = join(tmp.path, "shop-hotfix");
+  const other = join(tmp.path, "scratch");
+  await Deno.mkdir(join(main, ".git", "worktrees", "shop-hotfix"), { recursive: true });
+  await Deno.mkdir(join(worktree, "src"), { recursive: true });
+  await Deno.writeTextFile(
+    join(worktree, ".git"),
+    `gitdir: ${join(main, ".git", "worktrees", "shop-hotfix")}\n`,
+  );
+  await Deno.mkdir(other);
+  const store = await Store.open(join(tmp.path, "store"));
+  let indexed: Array<{ name: string; root: string; gitRoot?: string }> = [];
+  const sessions = new Sessions(store, () => Promise.resolve(indexed));
+  const projectsOf = async (name: string, cwd: string, root = cwd) => {
+    const path = join(tmp.path, `${name}.jsonl`);
+    const session = crypto.randomUUID();
+    await Deno.writeTextFile(
+      path,
+      prompt("Where is the cart total computed?", cwd, 0, session) +
+        tool("Read", { file_path: `${root}/src/cart.ts` }, cwd, 1, session),
+    );
+    const head = store.log.head;
+    await sessions.ingest({ path, agent: "claude" });
+    return ingested(await eventsAfter(store, head)).map((turn) =>
+      `${turn.data.project} ${turn.data.mentions[0]?.path}`
+    );
+  };
+  try {
+    assert.deepEqual(
+      await projectsOf("a", join(worktree, "src"), worktree),
+      ["shop src/cart.ts"],
+      "a worktree is its repository's project, paths from its own root",
+    );
+    indexed = [{ name: "storefront", root: main, gitRoot: main }];
+    assert.deepEqual(await projectsOf("b", join(worktree, "src"), worktree), [
+      "storefront src/cart.ts",
+    ]);
+    assert.deepEqual(await projectsOf("c", main), ["storefront src/cart.ts"]);
+    assert.deepEqual(await projectsOf("d", other), ["scratch src/cart.ts"]);
+  } finally {
+    await store.close();
+  }
+});

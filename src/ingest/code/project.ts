@@ -15,12 +15,8 @@ export async function findRepository(dir: string): Promise<Repository | undefine
     const stat = await Deno.stat(dotGit).catch(() => undefined);
     if (stat?.isDirectory) return { root: current, gitRoot: current };
     if (stat?.isFile) {
-      // A linked worktree: `.git` is a file naming <main>/.git/worktrees/<name>.
       const text = await Deno.readTextFile(dotGit).catch(() => "");
-      const gitdir = text.match(/^gitdir:\s*(.+)$/m)?.[1]?.trim();
-      const main = gitdir &&
-        resolve(current, gitdir).match(/^(.*)[\\/]\.git[\\/]worktrees[\\/]/)?.[1];
-      return { root: current, gitRoot: main || current };
+      return { root: current, gitRoot: worktreeMain(current, text) ?? current };
     }
     if (dirname(current) === current) return undefined;
   }
@@ -29,4 +25,15 @@ export async function findRepository(dir: string): Promise<Repository | undefine
 /** The project name a folder gets by default: its name, spaces as dashes. */
 export function defaultProjectName(folder: string): string {
   return basename(folder).trim().replace(/\s+/g, "-") || "root";
+}
+
+/**
+ * The main repository's folder of the linked worktree at `root`, from the text
+ * of its `.git` file (`gitdir: <main>/.git/worktrees/<name>`); undefined when
+ * the file says otherwise.
+ */
+export function worktreeMain(root: string, dotGitFile: string): string | undefined {
+  const gitdir = dotGitFile.match(/^gitdir:\s*(.+)$/m)?.[1]?.trim();
+  return (gitdir && resolve(root, gitdir).match(/^(.*)[\\/]\.git[\\/]worktrees[\\/]/)?.[1]) ||
+    undefined;
 }
