@@ -12,8 +12,15 @@ export function blobsOf(event: StoredEvent): string[] {
   }
 }
 
+/** What a compaction drops: events by sequence number, and the memories purged. */
+export interface CompactionPlan {
+  drop: Set<number>;
+  /** Ids of the purged memories whose events go: their content must leave the projections too. */
+  purged: Set<string>;
+}
+
 /**
- * Decides which events (by sequence number) a compaction drops, keeping the latest state of every
+ * Decides which events a compaction drops, keeping the latest state of every
  * entity so that replaying the compacted log builds the same projections:
  * - a file's or a turn's events are superseded by its last one, and a file that
  *   was removed (a turn that was retracted) leaves no event at all;
@@ -24,7 +31,9 @@ export function blobsOf(event: StoredEvent): string[] {
  * - a purged memory loses every event, content included.
  * Memory revisions and forgotten memories are history and stay.
  */
-export async function planCompaction(events: AsyncIterable<StoredEvent>): Promise<Set<number>> {
+export async function planCompaction(
+  events: AsyncIterable<StoredEvent>,
+): Promise<CompactionPlan> {
   const all: Array<{ seq: number; key?: string; ends?: boolean }> = [];
   const lastOfKey = new Map<string, number>();
   const projectDeletedAt = new Map<string, number>();
@@ -74,7 +83,7 @@ export async function planCompaction(events: AsyncIterable<StoredEvent>): Promis
     const memoryGone = memory !== undefined && purged.has(memory);
     if (superseded || projectGone || entityGone || memoryGone) drop.add(item.seq);
   }
-  return drop;
+  return { drop, purged };
 }
 
 function supersessionKey(event: StoredEvent): { key?: string; ends?: boolean } {

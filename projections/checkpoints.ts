@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "../events/durable_fs.ts";
+import { syncDir, writeFileAtomic } from "../events/durable_fs.ts";
 import type { Checkpoint, CheckpointStore } from "./projection.ts";
 
 const CheckpointSchema = z.object({
@@ -29,6 +29,16 @@ export class FileCheckpoints implements CheckpointStore {
     await writeFileAtomic(this.#path(name), JSON.stringify(checkpoint));
   }
 
+  async remove(name: string): Promise<void> {
+    try {
+      await Deno.remove(this.#path(name));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      throw error;
+    }
+    await syncDir(join(this.dir, name));
+  }
+
   /** Forgets every checkpoint, so each projection is rebuilt from the log on next open. */
   async clear(): Promise<void> {
     try {
@@ -55,6 +65,11 @@ export class MemoryCheckpoints implements CheckpointStore {
 
   write(name: string, checkpoint: Checkpoint): Promise<void> {
     this.#map.set(name, { ...checkpoint });
+    return Promise.resolve();
+  }
+
+  remove(name: string): Promise<void> {
+    this.#map.delete(name);
     return Promise.resolve();
   }
 }

@@ -31,4 +31,6 @@ export interface Checkpoint {
 export interface CheckpointStore {
   read(name: string): Promise<Checkpoint | undefined>;
   write(name: string, checkpoint: Checkpoint): Promise<void>;
+  /** Forgets a projection's checkpoint, durably: the next open rebuilds the projection. */
+  remove(name: string): Promise<void>;
 }

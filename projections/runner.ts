@@ -10,7 +10,8 @@ export interface ProjectionStatus {
   lag: number;
 }
 
-const BATCH = 512;
+/** Events a projection takes in one `apply` while catching up (replays use it too). */
+export const APPLY_BATCH = 512;
 /**
  * Background projections (embeddings) take small batches, so a close waits for
  * at most a few seconds of work and progress is saved often.
@@ -30,12 +31,23 @@ export class ProjectionRunner {
   #background: Promise<void> = Promise.resolve();
   #backgroundQueued = false;
   #stopping = false;
+  /** Projections whose checkpoints stay off disk until a rewrite of their files succeeds. */
+  #withdrawn = new Set<string>();
+
+  #projections: Projection[];
 
   private constructor(
     private readonly log: EventLog,
-    private readonly projections: readonly Projection[],
+    projections: readonly Projection[],
     private readonly store: CheckpointStore,
-  ) {}
+  ) {
+    this.#projections = [...projections];
+  }
+
+  /** The projections, in the order they apply events. */
+  get projections(): readonly Projection[] {
+    return this.#projections;
+  }
 
   /** Loads checkpoints, resets projections built by another code version, and catches up. */
   static async open(
@@ -66,11 +78,35 @@ export class ProjectionRunner {
    * the background lane. Calls are serialised.
    */
   catchUp(): Promise<void> {
-    const previous = this.#running ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(() => this.#catchUpAll(this.#foreground()));
-    this.#running = next;
+    const next = this.#exclusive(() => this.#catchUpAll(this.#foreground()));
     this.#kickBackground();
     return next;
+  }
+
+  /**
+   * Runs `work`, which rewrites the log and then the files of the `named`
+   * projections (a purge), while no foreground projection applies events.
+   * Their checkpoints are off disk until `work` succeeds, so a crash or a
+   * failure on the way leaves them to be rebuilt from the log at the next open.
+   * `work` learns the last event each projection holds from `applied`.
+   */
+  async rewriting<T>(
+    named: readonly string[],
+    work: (applied: (name: string) => number) => Promise<T>,
+  ): Promise<T> {
+    const chosen = named.flatMap((name) => this.#select(name));
+    return await this.#exclusive(async () => {
+      for (const projection of chosen) {
+        this.#withdrawn.add(projection.name);
+        await this.store.remove(projection.name);
+      }
+      const result = await work((name) => this.#checkpoints.get(name) ?? 0);
+      for (const projection of chosen) {
+        this.#withdrawn.delete(projection.name);
+        await this.#save(projection, this.#checkpoints.get(projection.name) ?? 0);
+      }
+      return result;
+    });
   }
 
   /** Resolves when the background projections have reached the head as it is now. */
@@ -84,16 +120,50 @@ export class ProjectionRunner {
     return this.projections.filter((projection) => !projection.background);
   }
 
+  #backgroundLane(): readonly Projection[] {
+    return this.projections.filter((projection) => projection.background);
+  }
+
   #kickBackground(): void {
-    const lane = this.projections.filter((projection) => projection.background);
-    if (lane.length === 0 || this.#backgroundQueued || this.#stopping) return;
+    if (this.#backgroundLane().length === 0 || this.#backgroundQueued || this.#stopping) return;
     this.#backgroundQueued = true;
     this.#background = this.#background.then(async () => {
       this.#backgroundQueued = false;
-      if (!this.#stopping) await this.#catchUpAll(lane);
+      // The lane is read when it runs: a projection replaced meanwhile is not applied to.
+      if (!this.#stopping) await this.#catchUpAll(this.#backgroundLane());
     }).catch((error) => {
       console.error(`cairn: background projection failed: ${(error as Error).message}`);
     });
+  }
+
+  /**
+   * Puts another instance of the background projection `name`, built
+   * elsewhere with every event up to `checkpoint`, in its place. `make` runs
+   * while the background lane is idle and returns the new instance; until
+   * then the current one goes on being used. The checkpoint on disk never runs
+   * ahead of what the instance on disk holds, so a crash on the way applies
+   * some events again (projections are idempotent) and skips none. Resolves
+   * to the projection replaced, for the caller to close.
+   */
+  async replace(
+    name: string,
+    checkpoint: number,
+    make: () => Promise<Projection>,
+  ): Promise<Projection> {
+    const swap = this.#background.then(async () => {
+      const at = this.#projections.findIndex((p) => p.name === name && p.background);
+      if (at < 0) throw new Error(`no background projection named "${name}"`);
+      const current = this.#projections[at]!;
+      await this.#save(current, Math.min(this.#checkpoints.get(name) ?? 0, checkpoint));
+      const fresh = await make();
+      this.#projections[at] = fresh;
+      await this.#save(fresh, checkpoint);
+      return current;
+    });
+    this.#background = swap.then(() => {}, () => {});
+    const replaced = await swap;
+    this.#kickBackground();
+    return replaced;
   }
 
   /** Rebuilds one projection (or all) from the first event, background ones included. */
@@ -101,7 +171,9 @@ export class ProjectionRunner {
     const chosen = this.#select(name);
     await this.#running?.catch(() => {});
     await this.#background;
-    for (const projection of chosen) await this.#reset(projection);
+    await this.#exclusive(async () => {
+      for (const projection of chosen) await this.#reset(projection);
+    });
     await this.catchUp();
     await this.settled();
   }
@@ -143,10 +215,26 @@ export class ProjectionRunner {
     return [found];
   }
 
+  /** Runs `work` after every earlier catch-up or rewrite, and before any later one. */
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = (this.#running ?? Promise.resolve()).then(work);
+    this.#running = run.then(() => {}, () => {});
+    return run;
+  }
+
   async #reset(projection: Projection): Promise<void> {
+    // Off disk first: a crash inside the reset must not leave the old checkpoint on emptied files.
+    await this.store.remove(projection.name);
     await projection.reset();
-    await this.store.write(projection.name, { version: projection.version, seq: 0 });
-    this.#checkpoints.set(projection.name, 0);
+    await this.#save(projection, 0);
+  }
+
+  /** Records that `projection` holds every event up to `seq`; on disk too unless withdrawn. */
+  async #save(projection: Projection, seq: number): Promise<void> {
+    if (!this.#withdrawn.has(projection.name)) {
+      await this.store.write(projection.name, { version: projection.version, seq });
+    }
+    this.#checkpoints.set(projection.name, seq);
   }
 
   async #catchUpAll(projections: readonly Projection[]): Promise<void> {
@@ -158,7 +246,7 @@ export class ProjectionRunner {
     for await (const event of this.log.read(from)) {
       batch.push(event);
       if (this.#stopping && behind.every((p) => p.background)) return;
-      if (batch.length >= (behind.every((p) => p.background) ? BACKGROUND_BATCH : BATCH)) {
+      if (batch.length >= (behind.every((p) => p.background) ? BACKGROUND_BATCH : APPLY_BATCH)) {
         await this.#applyBatch(behind, batch);
         batch = [];
       }
@@ -167,8 +255,7 @@ export class ProjectionRunner {
     for (const projection of behind) {
       // Compaction may have dropped the last events: the head still counts as applied.
       if ((this.#checkpoints.get(projection.name) ?? 0) >= head) continue;
-      await this.store.write(projection.name, { version: projection.version, seq: head });
-      this.#checkpoints.set(projection.name, head);
+      await this.#save(projection, head);
     }
   }
 
@@ -182,8 +269,7 @@ export class ProjectionRunner {
       const fresh = batch.filter((event) => event.seq > checkpoint);
       if (fresh.length === 0) continue;
       await projection.apply(fresh);
-      await this.store.write(projection.name, { version: projection.version, seq: last });
-      this.#checkpoints.set(projection.name, last);
+      await this.#save(projection, last);
     }
   }
 }

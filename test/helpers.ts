@@ -54,3 +54,29 @@ export async function cli(
     stderr: decoder.decode(output.stderr),
   };
 }
+
+/** The files under `dir` (recursively) whose bytes contain `text`, relative to `dir`. */
+export async function filesHolding(dir: string, text: string): Promise<string[]> {
+  const needle = new TextEncoder().encode(text);
+  const found: string[] = [];
+  for await (const path of filesUnder(dir)) {
+    if (holds(await Deno.readFile(path), needle)) found.push(path.slice(dir.length + 1));
+  }
+  return found;
+}
+
+async function* filesUnder(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* filesUnder(path);
+    else if (entry.isFile) yield path;
+  }
+}
+
+function holds(haystack: Uint8Array, needle: Uint8Array): boolean {
+  const first = needle[0]!;
+  for (let at = haystack.indexOf(first); at >= 0; at = haystack.indexOf(first, at + 1)) {
+    if (needle.every((byte, i) => haystack[at + i] === byte)) return true;
+  }
+  return false;
+}

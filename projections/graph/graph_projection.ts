@@ -63,10 +63,26 @@ export class GraphProjection implements Projection {
     const db = await KuzuDb.open(path);
     await createSchema(db);
     const projection = new GraphProjection(path, db);
-    for (const row of await db.run("MATCH (e:Entity) RETURN e.name AS name")) {
-      projection.#names.add(row.name as string);
-    }
+    await projection.#loadNames();
     return projection;
+  }
+
+  async #loadNames(): Promise<void> {
+    for (const row of await this.db.run("MATCH (e:Entity) RETURN e.name AS name")) {
+      this.#names.add(row.name as string);
+    }
+  }
+
+  /**
+   * Puts the database built at `source` (a replay of the log into a fresh
+   * database) in place of this one, under the same handle, and reloads what
+   * this projection keeps in memory about it.
+   */
+  async replaceWith(source: string): Promise<void> {
+    await this.db.replaceWith(source);
+    this.#names.clear();
+    this.#mentions = undefined;
+    await this.#loadNames();
   }
 
   /** The open database, for queries. */

@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import {
   Connection,
   Database,
@@ -5,9 +6,13 @@ import {
   type PreparedStatement,
   type QueryResult,
 } from "kuzu";
+import { exists, syncDir } from "../../events/durable_fs.ts";
 
 /** A row returned by a Cypher query. */
 export type Row = Record<string, KuzuValue>;
+
+/** The files Kùzu keeps beside a database file, named by suffix. */
+const KUZU_SIDE_FILES = [".wal", ".shadow", ".tmp"] as const;
 
 /**
  * A Kùzu database on disk with prepared, parameterised statements (cached by
@@ -15,33 +20,39 @@ export type Row = Record<string, KuzuValue>;
  */
 export class KuzuDb {
   #statements = new Map<string, PreparedStatement>();
+  #running = 0;
+  #idle: PromiseWithResolvers<void> | undefined;
+  #swapping: Promise<void> | undefined;
 
-  private constructor(private readonly db: Database, private readonly conn: Connection) {}
+  private constructor(
+    /** The database file. */
+    readonly path: string,
+    private db: Database,
+    private conn: Connection,
+  ) {}
 
   /** Opens (creating) the database file at `path`; its directory must exist. */
   static async open(path: string): Promise<KuzuDb> {
-    const db = new Database(path);
-    await db.init();
-    const conn = new Connection(db);
-    await conn.init();
-    return new KuzuDb(db, conn);
+    const { db, conn } = await connect(path);
+    return new KuzuDb(path, db, conn);
   }
 
   /** Runs one statement with parameters and returns every row. */
-  async run(cypher: string, params: Record<string, KuzuValue> = {}): Promise<Row[]> {
-    let statement = this.#statements.get(cypher);
-    if (!statement) {
-      statement = await this.conn.prepare(cypher);
-      if (!statement.isSuccess()) throw new Error(`${statement.getErrorMessage()} in: ${cypher}`);
-      this.#statements.set(cypher, statement);
-    }
-    const results = await this.conn.execute(statement, params);
-    return await drain(results);
+  run(cypher: string, params: Record<string, KuzuValue> = {}): Promise<Row[]> {
+    return this.#use(async () => {
+      let statement = this.#statements.get(cypher);
+      if (!statement) {
+        statement = await this.conn.prepare(cypher);
+        if (!statement.isSuccess()) throw new Error(`${statement.getErrorMessage()} in: ${cypher}`);
+        this.#statements.set(cypher, statement);
+      }
+      return await drain(await this.conn.execute(statement, params));
+    });
   }
 
   /** Runs a statement that takes no parameters (DDL, transactions). */
   async exec(cypher: string): Promise<void> {
-    await drain(await this.conn.query(cypher));
+    await this.#use(async () => drain(await this.conn.query(cypher)));
   }
 
   /** Runs `work` in one write transaction, rolled back if it throws. */
@@ -57,12 +68,73 @@ export class KuzuDb {
     }
   }
 
+  /**
+   * Puts the closed database at `source` in place of this one (its files are
+   * moved, and this one's deleted) and opens it: whoever holds this object goes
+   * on using it. Statements running finish first; those that come meanwhile wait
+   * for the swap. Must not be called inside a transaction.
+   */
+  async replaceWith(source: string): Promise<void> {
+    const swap = this.#swap(source);
+    this.#swapping = swap;
+    try {
+      await swap;
+    } finally {
+      this.#swapping = undefined;
+    }
+  }
+
   /** Closes the connection and the database. */
   async close(): Promise<void> {
     this.#statements.clear();
     await this.conn.close();
     await this.db.close();
   }
+
+  async #swap(source: string): Promise<void> {
+    if (this.#running > 0) {
+      this.#idle = Promise.withResolvers();
+      await this.#idle.promise;
+      this.#idle = undefined;
+    }
+    await this.close();
+    await moveDatabase(source, this.path);
+    ({ db: this.db, conn: this.conn } = await connect(this.path));
+  }
+
+  /** Runs `work` once no swap is under way, counting it as running until it settles. */
+  async #use<T>(work: () => Promise<T>): Promise<T> {
+    while (this.#swapping) await this.#swapping.catch(() => {});
+    this.#running++;
+    try {
+      return await work();
+    } finally {
+      this.#running--;
+      if (this.#running === 0) this.#idle?.resolve();
+    }
+  }
+}
+
+async function connect(path: string): Promise<{ db: Database; conn: Connection }> {
+  const db = new Database(path);
+  await db.init();
+  const conn = new Connection(db);
+  await conn.init();
+  return { db, conn };
+}
+
+/** Moves the database file `source` and its side files to `target`, replacing target's. */
+async function moveDatabase(source: string, target: string): Promise<void> {
+  for (const suffix of KUZU_SIDE_FILES) {
+    await Deno.remove(target + suffix).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+  await Deno.rename(source, target);
+  for (const suffix of KUZU_SIDE_FILES) {
+    if (await exists(source + suffix)) await Deno.rename(source + suffix, target + suffix);
+  }
+  await syncDir(dirname(target));
 }
 
 async function drain(results: QueryResult | QueryResult[]): Promise<Row[]> {

@@ -53,12 +53,13 @@ export async function linkIndexedCode(
       }
     }
   }
-  // MERGE on the keys: an index lookup, where a MATCH on an UNWIND key scans the table.
+  // The code was just written, so MERGE finds it by key (an index lookup, where a MATCH on an
+  // UNWIND key scans the table); the few memories are matched, never made.
   for (const [links, label] of [[files, "File"], [symbols, "Symbol"]] as const) {
     if (links.length === 0) continue;
     await db.run(
-      `UNWIND $links AS l MERGE (m:Memory {id: l.id}) MERGE (x:${label} {key: l.key})
-       MERGE (m)-[:MENTIONS]->(x)`,
+      `UNWIND $links AS l MERGE (x:${label} {key: l.key}) WITH l, x
+       MATCH (m:Memory {id: l.id}) MERGE (m)-[:MENTIONS]->(x)`,
       { links },
     );
   }

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseDate } from "../service/dates.ts";
 import { UsageError } from "./command.ts";
 
 /** Parses a command's arguments strictly, turning parser errors into {@linkcode UsageError}s. */
@@ -21,4 +22,12 @@ export function parseLimit(text: string | undefined): number {
     throw new UsageError("--limit takes a whole number from 1");
   }
   return limit;
+}
+
+/** The value of a date option (`--as-of`, `--valid-at`), refused unless it names a moment. */
+export function parseDateOption(text: string, option: string): string {
+  if (parseDate(text) === undefined) {
+    throw new UsageError(`${option} takes an ISO 8601 date, not "${text}"`);
+  }
+  return text;
 }

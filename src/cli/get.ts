@@ -1,5 +1,5 @@
 import { UserError } from "../service/errors.ts";
-import { parseCommandArgs } from "./args.ts";
+import { parseCommandArgs, parseDateOption } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { memoryLine } from "../recall/format.ts";
 import { withCairn } from "./with_cairn.ts";
@@ -21,10 +21,9 @@ export const get: Command = {
     );
     const [id] = positionals;
     if (!id) throw new UsageError("give the memory's id");
-    const memory = await withCairn(
-      context,
-      (cairn) => cairn.memories.get(id, values["as-of"] ? { as_of: values["as-of"] } : {}),
-    );
+    const asOf = values["as-of"];
+    const options = asOf === undefined ? {} : { as_of: parseDateOption(asOf, "--as-of") };
+    const memory = await withCairn(context, (cairn) => cairn.memories.get(id, options));
     if (!memory) throw new UserError(`no memory with id ${id}`);
     context.out(values.json ? JSON.stringify(memory) : memoryLine(memory));
     return 0;

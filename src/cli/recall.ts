@@ -2,19 +2,25 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
 import { batchResults, formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
-import type { SignalWeights } from "../recall/fuse.ts";
+import { DEFAULT_WEIGHTS, type Signal, type SignalWeights } from "../recall/fuse.ts";
 import type { RecallRequest, Source } from "../recall/types.ts";
 import { UserError } from "../service/errors.ts";
+import type { TimeFilters } from "../service/recall_service.ts";
 import { parseJsonl } from "../service/jsonl.ts";
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
 import { checkLanguage, checkPathPrefix } from "../service/code_filters.ts";
-import { parseCommandArgs, parseLimit } from "./args.ts";
+import { parseCommandArgs, parseDateOption, parseLimit } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
 
 const INCLUDE: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
 const Include = z.enum(["memories", "code", "sessions"]);
 const Mode = z.enum(["hybrid", "vector", "lexical"]);
+const FORMATS = { markdown: formatMarkdown, json: formatJson, debug: formatDebug };
+const SIGNALS = Object.keys(DEFAULT_WEIGHTS) as Signal[];
+/** `vector=…,lexical=…,…` with the weights recall uses unless told otherwise. */
+const DEFAULT_WEIGHTS_TEXT = SIGNALS.map((signal) => `${signal}=${DEFAULT_WEIGHTS[signal]}`)
+  .join(",");
 const Language = z.string().refine(
   (name) => LANGUAGE_NAMES.includes(name),
   { error: `language is one of ${LANGUAGE_NAMES.join(", ")}` },
@@ -45,12 +51,15 @@ export const recallCommand: Command = {
   relayed: true,
   summary: "answer a question from memories, code and past sessions (hybrid search)",
   usage: "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--language L] " +
-    "[--path PREFIX] [--limit N] [--mode hybrid|vector|lexical] " +
-    "[--weights vector=0.4,lexical=0.15,context=0.15,graph=0.45] " +
-    "[--as-of DATE] [--valid-at DATE] [--session ID] [--format markdown|json|debug]\n" +
+    `[--path PREFIX] [--limit N] [--mode ${Mode.options.join("|")}] ` +
+    `[--weights ${DEFAULT_WEIGHTS_TEXT}] ` +
+    `[--as-of DATE] [--valid-at DATE] [--session ID] [--format ${
+      Object.keys(FORMATS).join("|")
+    }]\n` +
     "       cairn recall --batch FILE.jsonl [--limit N] --format jsonl\n\n" +
     "  --language  only code in this language (python, typescript, markdown, ...)\n" +
     "  --path      only code under this folder or file of the project, like src/auth\n" +
+    "  --weights   how much each signal counts (the defaults shown)\n" +
     "  --session   the asking agent's session id: its turns still in its context are left out",
   async run(context) {
     const { values, positionals } = parseCommandArgs(context.args, {
@@ -69,6 +78,9 @@ export const recallCommand: Command = {
     }, true);
     const limit = parseLimit(values.limit);
     if (values.batch) {
+      if (values.format !== undefined && values.format !== "jsonl") {
+        throw new UsageError(`--batch answers in jsonl, not "${values.format}"`);
+      }
       const lines = await readBatch(resolve(context.cwd, values.batch));
       await withCairn(context, async (cairn) => {
         for (const line of lines) {
@@ -101,6 +113,7 @@ export const recallCommand: Command = {
     }
     const query = positionals.join(" ");
     if (!query.trim()) throw new UsageError("give the question to recall");
+    const format = parseFormat(values.format);
     if (query.length > MAX_QUERY_CHARS) {
       throw new UserError(
         `the query has ${query.length} characters; the limit is ${MAX_QUERY_CHARS}`,
@@ -113,24 +126,15 @@ export const recallCommand: Command = {
       ...(values.language ? { language: checkLanguage(values.language) } : {}),
       ...(values.path ? { pathPrefix: checkPathPrefix(values.path) } : {}),
       limit,
-      mode: Mode.parse(values.mode ?? "hybrid"),
+      mode: parseMode(values.mode),
       ...(values.weights ? { weights: parseWeights(values.weights) } : {}),
       ...(values.session ? { session: values.session } : {}),
     };
-    const answer = await withCairn(
-      context,
-      (cairn) =>
-        cairn.recall.run(request, {
-          ...(values["as-of"] ? { as_of: isoDate(values["as-of"], "--as-of") } : {}),
-          ...(values["valid-at"] ? { valid_at: isoDate(values["valid-at"], "--valid-at") } : {}),
-        }),
-      { warn: context.err },
-    );
-    const format = values.format ?? "markdown";
-    if (format === "json") context.out(formatJson(answer));
-    else if (format === "debug") context.out(formatDebug(answer));
-    else if (format === "markdown") context.out(formatMarkdown(answer));
-    else throw new UsageError(`--format is markdown, json or debug (jsonl goes with --batch)`);
+    const filters = parseTimeFilters(values["as-of"], values["valid-at"]);
+    const answer = await withCairn(context, (cairn) => cairn.recall.run(request, filters), {
+      warn: context.err,
+    });
+    context.out(FORMATS[format](answer));
     return 0;
   },
 };
@@ -148,7 +152,30 @@ function parseInclude(text: string | undefined): Source[] {
   });
 }
 
-const SIGNALS = ["vector", "lexical", "context", "graph"] as const;
+function parseTimeFilters(asOf: string | undefined, validAt: string | undefined): TimeFilters {
+  return {
+    ...(asOf === undefined ? {} : { as_of: parseDateOption(asOf, "--as-of") }),
+    ...(validAt === undefined ? {} : { valid_at: parseDateOption(validAt, "--valid-at") }),
+  };
+}
+
+function parseMode(text: string | undefined): z.infer<typeof Mode> {
+  const mode = Mode.safeParse(text ?? "hybrid");
+  if (!mode.success) throw new UsageError(`--mode is ${either(Mode.options)}, not "${text}"`);
+  return mode.data;
+}
+
+function parseFormat(text: string | undefined): keyof typeof FORMATS {
+  const format = text ?? "markdown";
+  if (Object.hasOwn(FORMATS, format)) return format as keyof typeof FORMATS;
+  const batch = format === "jsonl" ? " (jsonl goes with --batch)" : "";
+  throw new UsageError(`--format is ${either(Object.keys(FORMATS))}, not "${format}"${batch}`);
+}
+
+/** `a, b or c`. */
+function either(options: readonly string[]): string {
+  return `${options.slice(0, -1).join(", ")} or ${options.at(-1)}`;
+}
 
 function parseWeights(text: string): Partial<SignalWeights> {
   const weights: Partial<SignalWeights> = {};
@@ -158,19 +185,12 @@ function parseWeights(text: string): Partial<SignalWeights> {
     const signal = SIGNALS.find((known) => known === name);
     if (!signal || !Number.isFinite(weight) || weight < 0) {
       throw new UsageError(
-        `--weights looks like vector=0.4,lexical=0.15,context=0.15,graph=0.45, not "${part}"`,
+        `--weights looks like ${DEFAULT_WEIGHTS_TEXT}, not "${part}"`,
       );
     }
     weights[signal] = weight;
   }
   return weights;
-}
-
-function isoDate(text: string, option: string): string {
-  if (Number.isNaN(Date.parse(text))) {
-    throw new UsageError(`${option} takes an ISO 8601 date, not "${text}"`);
-  }
-  return text;
 }
 
 /** A batch line's `session_files` as recall takes it. */

@@ -1,5 +1,9 @@
 import { blobsOf, planCompaction } from "../../events/compaction.ts";
-import type { RewriteStats } from "../../events/log.ts";
+import type { EventLog, RewriteStats } from "../../events/log.ts";
+import { GraphProjection } from "../../projections/graph/graph_projection.ts";
+import { rebuildGraph } from "../../projections/graph/graph_rebuild.ts";
+import type { Projection } from "../../projections/projection.ts";
+import { TextProjection } from "../../projections/text.ts";
 import type { Store } from "./store.ts";
 
 /** What a compaction did. */
@@ -10,11 +14,40 @@ export interface CompactionReport extends RewriteStats {
 /**
  * Compacts the store's log to the latest state of every entity, then removes
  * blobs no kept event references. Blobs written after the compaction started
- * are left alone, so a command in flight never loses its content.
+ * are left alone, so a command in flight never loses its content. When a
+ * purged memory's events go, the projections that keep texts in their files
+ * (graph, lexical index) are rewritten without it, so that no copy of it stays
+ * in the store; the vectors keep no text, only vectors and text hashes.
  */
 export async function compactStore(store: Store): Promise<CompactionReport> {
   const started = Date.now();
-  const drop = await planCompaction(store.log.read(1));
+  const { drop, purged } = await planCompaction(store.log.read(1));
+  if (purged.size === 0) return await rewriteLog(store, drop, started);
+  const holders = store.runner.projections.flatMap((projection) => {
+    const scrub = scrubberOf(projection, store.log);
+    return scrub ? [{ name: projection.name, scrub }] : [];
+  });
+  return await store.runner.rewriting(holders.map((h) => h.name), async (applied) => {
+    const report = await rewriteLog(store, drop, started);
+    try {
+      for (const { name, scrub } of holders) await scrub(applied(name));
+    } catch (error) {
+      throw new Error(
+        `the purged content is gone from the log, but rewriting the projections failed: ` +
+          `${(error as Error).message}; they are rebuilt from the log the next time the store ` +
+          "opens (restart `cairn serve` if one owns the store)",
+        { cause: error },
+      );
+    }
+    return report;
+  });
+}
+
+async function rewriteLog(
+  store: Store,
+  drop: ReadonlySet<number>,
+  started: number,
+): Promise<CompactionReport> {
   const live = new Set<string>();
   const stats = await store.log.rewrite((event) => {
     if (drop.has(event.seq)) return false;
@@ -28,4 +61,18 @@ export async function compactStore(store: Store): Promise<CompactionReport> {
     blobsRemoved++;
   }
   return { ...stats, blobsRemoved };
+}
+
+/**
+ * How a projection that keeps texts in its files rewrites them from what it
+ * holds up to an event (which no longer includes what was purged); undefined
+ * for one that keeps no text.
+ */
+function scrubberOf(
+  projection: Projection,
+  log: EventLog,
+): ((upTo: number) => Promise<void>) | undefined {
+  if (projection instanceof TextProjection) return () => projection.compact();
+  if (projection instanceof GraphProjection) return (upTo) => rebuildGraph(projection, log, upTo);
+  return undefined;
 }

@@ -3,7 +3,12 @@
  * `Ada (person): maintains billing; on call`, `Ada —maintains→ billing`.
  * @module
  */
-import type { EntityRecord, RelationRecord } from "./graph_ops.ts";
+import {
+  type EntityRecord,
+  type GraphPage,
+  MAX_PAGE_RELATIONS,
+  type RelationRecord,
+} from "./graph_ops.ts";
 
 /** An entity with its type and observations on one line. */
 export function entityLine(entity: EntityRecord): string {
@@ -14,4 +19,11 @@ export function entityLine(entity: EntityRecord): string {
 /** A relation as `from —type→ to`. */
 export function relationLine(relation: RelationRecord): string {
   return `${relation.from} —${relation.relationType}→ ${relation.to}`;
+}
+
+/** The note a page needs when it left relations out; undefined when it left none. */
+export function omittedRelationsNote(page: GraphPage): string | undefined {
+  if (!page.relationsOmitted) return undefined;
+  return `${page.relationsOmitted} more relations of these entities not listed: ` +
+    `a page lists at most ${MAX_PAGE_RELATIONS}`;
 }

@@ -30,6 +30,13 @@ export const Page = z.object({
   limit: z.number().int().min(1).max(100).default(50),
 });
 
+/**
+ * Most relations a page lists. Reading the graph, a page takes fewer entities
+ * rather than go past it; only one entity with more relations than this fills
+ * a page and leaves the rest out (the page says how many).
+ */
+export const MAX_PAGE_RELATIONS = 250;
+
 /** An entity with its observations, as the memory server shows it. */
 export interface EntityRecord {
   name: string;
@@ -44,12 +51,14 @@ export interface RelationRecord {
   relationType: string;
 }
 
-/** A part of the graph: entities and the relations among them, with whether more exist. */
+/** A part of the graph: entities and their relations, with whether more exist. */
 export interface GraphPage {
   entities: EntityRecord[];
   relations: RelationRecord[];
   /** Entities that match beyond this page. */
   more: number;
+  /** Relations this page leaves out, beyond {@linkcode MAX_PAGE_RELATIONS}; absent when none. */
+  relationsOmitted?: number;
 }
 
 /**
@@ -180,13 +189,20 @@ export class GraphOps {
     };
   }
 
-  /** The whole graph, a page of entities at a time, with the relations among them. */
+  /**
+   * The whole graph, a page of entities at a time, each with the relations
+   * that start from it: over all pages every entity and every relation shows
+   * once. A page stops early rather than list more than
+   * {@linkcode MAX_PAGE_RELATIONS} relations; the next page starts where it stopped.
+   */
   async readGraph(page: z.input<typeof Page> = {}): Promise<GraphPage> {
     const { offset, limit } = Page.parse(page);
     const total = await this.#count("true", {});
-    const entities = await this.#entities("true", {}, offset, limit);
+    const candidates = await this.#entities("true", {}, offset, limit);
+    const entities = withinRelationBudget(candidates, await this.#outgoing(candidates));
     return {
-      ...await this.#withRelations(entities),
+      entities,
+      ...await this.#relations("a.name IN $names", entities),
       more: Math.max(0, total - offset - entities.length),
     };
   }
@@ -242,22 +258,68 @@ export class GraphOps {
     }));
   }
 
+  /** The entities with the relations among them (both ends among the entities). */
   async #withRelations(
     entities: EntityRecord[],
-  ): Promise<{ entities: EntityRecord[]; relations: RelationRecord[] }> {
-    const names = entities.map((e) => e.name);
-    const rows = names.length === 0 ? [] : await this.db.run(
-      `MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.name IN $names AND b.name IN $names
-       RETURN a.name AS source, r.relation_type AS kind, b.name AS target ORDER BY source, kind, target`,
-      { names },
-    );
+  ): Promise<Omit<GraphPage, "more">> {
     return {
       entities,
-      relations: rows.map((row) => ({
-        from: row.source as string,
-        to: row.target as string,
-        relationType: row.kind as string,
-      })),
+      ...await this.#relations("a.name IN $names AND b.name IN $names", entities),
     };
   }
+
+  /** How many relations start from each of the entities, by name. */
+  async #outgoing(entities: EntityRecord[]): Promise<Map<string, number>> {
+    const rows = entities.length === 0 ? [] : await this.db.run(
+      `MATCH (a:Entity)-[r:RELATES]->(:Entity) WHERE a.name IN $names
+       RETURN a.name AS name, count(r) AS n`,
+      { names: entities.map((e) => e.name) },
+    );
+    return new Map(rows.map((row) => [row.name as string, Number(row.n)]));
+  }
+
+  /**
+   * The relations `where` picks (`a` its start, `b` its end, `$names` the
+   * entities' names), at most {@linkcode MAX_PAGE_RELATIONS}, and how many it left out.
+   */
+  async #relations(
+    where: string,
+    entities: EntityRecord[],
+  ): Promise<Pick<GraphPage, "relations" | "relationsOmitted">> {
+    if (entities.length === 0) return { relations: [] };
+    const names = entities.map((e) => e.name);
+    const match = `MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE ${where}`;
+    const rows = await this.db.run(
+      `${match} RETURN a.name AS source, r.relation_type AS kind, b.name AS target
+       ORDER BY source, kind, target LIMIT $max`,
+      { names, max: MAX_PAGE_RELATIONS },
+    );
+    const relations = rows.map((row) => ({
+      from: row.source as string,
+      to: row.target as string,
+      relationType: row.kind as string,
+    }));
+    if (relations.length < MAX_PAGE_RELATIONS) return { relations };
+    const [count] = await this.db.run(`${match} RETURN count(r) AS n`, { names });
+    const omitted = Number(count?.n ?? 0) - relations.length;
+    return omitted > 0 ? { relations, relationsOmitted: omitted } : { relations };
+  }
+}
+
+/**
+ * The first entities whose relations fit in a page ({@linkcode MAX_PAGE_RELATIONS}),
+ * and always the first one, so that a page never stays empty.
+ */
+function withinRelationBudget(
+  entities: EntityRecord[],
+  relationsOf: ReadonlyMap<string, number>,
+): EntityRecord[] {
+  let relations = 0;
+  const kept: EntityRecord[] = [];
+  for (const entity of entities) {
+    relations += relationsOf.get(entity.name) ?? 0;
+    if (kept.length > 0 && relations > MAX_PAGE_RELATIONS) break;
+    kept.push(entity);
+  }
+  return kept;
 }

@@ -1,4 +1,6 @@
 import type { EventLog } from "../../events/log.ts";
+import { parseDate } from "./dates.ts";
+import { UserError } from "./errors.ts";
 import type { MemoryRecord } from "./memory_record.ts";
 import { withoutUndefined } from "./objects.ts";
 
@@ -6,12 +8,16 @@ import { withoutUndefined } from "./objects.ts";
  * What was known at `asOf`: every memory folded from the log's events up to
  * that moment (revisions applied, forgotten ones marked, purged ones gone).
  * The log is the history, so no projection has to keep old versions.
+ * Refuses an `asOf` that names no moment rather than answer with today.
  */
 export async function memoriesAsOf(
   log: EventLog,
   asOf: string,
 ): Promise<Map<string, MemoryRecord>> {
-  const limit = Date.parse(asOf);
+  const limit = parseDate(asOf);
+  if (limit === undefined) {
+    throw new UserError(`as_of "${asOf}" is not an ISO 8601 date, like 2025-03-01T12:00:00Z`);
+  }
   const memories = new Map<string, MemoryRecord>();
   for await (const event of log.read(1)) {
     if (Date.parse(event.ts) > limit) break;

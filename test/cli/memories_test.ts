@@ -116,3 +116,18 @@ Deno.test("cairn import --from server-memory brings over the official memory ser
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /bad\.json:1: entityType/);
 });
+
+Deno.test("cairn get --as-of shows a past version and refuses a date it cannot read", async () => {
+  await using tmp = await tempDir();
+  const store = ["--store", tmp.path];
+  const stored = await cli([...store, "remember", "Deploys", "run", "on", "Fridays", "--json"]);
+  const { memory } = JSON.parse(stored.stdout);
+  const before = new Date().toISOString();
+  await cli([...store, "revise", memory.id, "Deploys", "run", "on", "Tuesdays"]);
+  const past = await cli([...store, "get", memory.id, "--as-of", before]);
+  assert.equal(past.code, 0, past.stderr);
+  assert.match(past.stdout, /Fridays/);
+  const refused = await cli([...store, "get", memory.id, "--as-of", "garbage"]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /--as-of takes an ISO 8601 date, not "garbage"/);
+});

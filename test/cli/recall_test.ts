@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { DEFAULT_WEIGHTS } from "../../src/recall/fuse.ts";
+import { exists } from "../../events/durable_fs.ts";
 import { cli, tempDir } from "../helpers.ts";
 
 const MEMORIES = [
@@ -87,4 +89,30 @@ Deno.test("cairn recall prints compact markdown, says what is missing, and refus
   const empty = await cli(["--store", join(tmp.path, "empty"), "recall", "anything"]);
   assert.equal(empty.code, 0);
   assert.match(empty.stdout, /Nothing found\./);
+});
+
+Deno.test("cairn recall refuses a bad --mode, --format or date as a usage error, before opening the store", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "never-opened");
+  const refusals: Array<[string[], RegExp]> = [
+    [["--mode", "foo"], /--mode is hybrid, vector or lexical, not "foo"/],
+    [["--format", "xml"], /--format is markdown, json or debug, not "xml"/],
+    [["--format", "jsonl"], /not "jsonl" \(jsonl goes with --batch\)/],
+    [["--as-of", "garbage"], /--as-of takes an ISO 8601 date, not "garbage"/],
+    [["--batch", join(tmp.path, "q.jsonl"), "--format", "markdown"], /--batch answers in jsonl/],
+  ];
+  for (const [args, message] of refusals) {
+    const refused = await cli(["--store", store, "recall", "deploys", ...args]);
+    assert.equal(refused.code, 2, `${args.join(" ")}: ${refused.stderr}`);
+    assert.match(refused.stderr, message);
+    assert.match(refused.stderr, /usage: cairn recall/);
+  }
+  assert.equal(await exists(store), false, "nothing ran");
+});
+
+Deno.test("cairn recall --help shows the default weights recall uses", async () => {
+  const help = await cli(["recall", "--help"]);
+  assert.equal(help.code, 0);
+  const weights = Object.entries(DEFAULT_WEIGHTS).map(([signal, w]) => `${signal}=${w}`).join(",");
+  assert.ok(help.stdout.includes(`[--weights ${weights}]`), help.stdout);
 });

@@ -26,7 +26,7 @@ function indexed(path: string, project = "p"): NewEvent {
 async function dropped(events: NewEvent[]): Promise<number[]> {
   const log = new MemoryLog();
   await log.append(events);
-  return [...await planCompaction(log.read())].sort((a, b) => a - b);
+  return [...(await planCompaction(log.read())).drop].sort((a, b) => a - b);
 }
 
 Deno.test("planCompaction() keeps only a file's last indexing", async () => {
@@ -106,4 +106,16 @@ Deno.test("planCompaction() removes every event of a purged memory and keeps rev
     ]),
     [2, 4, 5],
   );
+});
+
+Deno.test("planCompaction() names the purged memories, whose content must leave the projections too", async () => {
+  const log = new MemoryLog();
+  await log.append([
+    remembered("keep"),
+    remembered("secret"),
+    { type: "memory.purged", v: 1, data: { id: "secret" } },
+  ]);
+  assert.deepEqual([...(await planCompaction(log.read())).purged], ["secret"]);
+  await log.rewrite((event) => event.seq === 1);
+  assert.equal((await planCompaction(log.read())).purged.size, 0);
 });

@@ -127,3 +127,68 @@ Deno.test("ProjectionRunner: background projections catch up behind the writes; 
   assert.equal(runner.status()[0]!.lag, 0);
   await runner.close();
 });
+
+Deno.test("ProjectionRunner.rewriting() keeps the named checkpoints off disk until its work succeeds", async () => {
+  const log = new MemoryLog();
+  await log.append([remembered("a")]);
+  const checkpoints = new MemoryCheckpoints();
+  const projection = new MemoryContents();
+  const runner = await ProjectionRunner.open(log, [projection], checkpoints);
+  const seen = await runner.rewriting(["contents"], async (applied) => {
+    assert.equal(await checkpoints.read("contents"), undefined);
+    return applied("contents");
+  });
+  assert.equal(seen, 1);
+  assert.deepEqual(await checkpoints.read("contents"), { version: 1, seq: 1 });
+  await assert.rejects(() => runner.rewriting(["nope"], () => Promise.resolve()), /"nope"/);
+});
+
+Deno.test("ProjectionRunner.rewriting(): after a failed rewrite the projection is rebuilt on the next open", async () => {
+  const log = new MemoryLog();
+  await log.append([remembered("a")]);
+  const checkpoints = new MemoryCheckpoints();
+  const runner = await ProjectionRunner.open(log, [new MemoryContents()], checkpoints);
+  await assert.rejects(
+    () => runner.rewriting(["contents"], () => Promise.reject(new Error("disk full"))),
+    /disk full/,
+  );
+  await log.append([remembered("b")]);
+  await runner.catchUp();
+  assert.equal(runner.status()[0]!.checkpoint, 2, "events still apply");
+  assert.equal(await checkpoints.read("contents"), undefined, "but the checkpoint stays off disk");
+  const reopened = new MemoryContents();
+  await ProjectionRunner.open(log, [reopened], checkpoints);
+  assert.equal(reopened.resets, 1);
+  assert.deepEqual([...reopened.contents.keys()], ["a", "b"]);
+});
+
+Deno.test("ProjectionRunner.rewriting() runs after the catch-ups before it and before those after it", async () => {
+  const log = new MemoryLog();
+  const projection = new MemoryContents();
+  const runner = await ProjectionRunner.open(log, [projection], new MemoryCheckpoints());
+  await log.append([remembered("a")]);
+  const before = runner.catchUp();
+  let after: Promise<void> | undefined;
+  const seen = await runner.rewriting(["contents"], async (applied) => {
+    await log.append([remembered("b")]);
+    after = runner.catchUp();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual([...projection.contents.keys()], ["a"], "the later catch-up waits");
+    return applied("contents");
+  });
+  await before;
+  await after;
+  assert.equal(seen, 1);
+  assert.deepEqual([...projection.contents.keys()], ["a", "b"]);
+});
+
+Deno.test("ProjectionRunner.rebuild() takes the checkpoint off disk before resetting, so a reset cut short is redone on open", async () => {
+  const log = new MemoryLog();
+  await log.append([remembered("a")]);
+  const checkpoints = new MemoryCheckpoints();
+  const projection = new MemoryContents();
+  const runner = await ProjectionRunner.open(log, [projection], checkpoints);
+  projection.reset = () => Promise.reject(new Error("killed mid-reset"));
+  await assert.rejects(() => runner.rebuild("contents"), /killed mid-reset/);
+  assert.equal(await checkpoints.read("contents"), undefined);
+});

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
-import { openCairn } from "../../src/service/cairn.ts";
+import type { NewEvent } from "../../events/schema.ts";
+import { type Cairn, openCairn } from "../../src/service/cairn.ts";
 import { UserError } from "../../src/service/errors.ts";
+import {
+  type GraphOps,
+  type GraphPage,
+  MAX_PAGE_RELATIONS,
+  type RelationRecord,
+} from "../../src/service/graph_ops.ts";
+import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { collect, tempDir } from "../helpers.ts";
 
 Deno.test("GraphOps does what the official memory server does, as events, with paginated reads", async () => {
@@ -72,3 +80,92 @@ Deno.test("GraphOps does what the official memory server does, as events, with p
     await cairn.close();
   }
 });
+
+async function withGraph(test: (cairn: Cairn) => Promise<void>): Promise<void> {
+  await using tmp = await tempDir();
+  const cairn = await openCairn(tmp.path, { embedder: new FakeEmbedder() });
+  try {
+    await test(cairn);
+  } finally {
+    await cairn.close();
+  }
+}
+
+/** Every page of the graph, following the cursor each page implies. */
+async function allPages(graph: GraphOps, limit: number): Promise<GraphPage[]> {
+  const pages: GraphPage[] = [];
+  let offset = 0;
+  do {
+    pages.push(await graph.readGraph({ offset, limit }));
+    offset += pages.at(-1)!.entities.length;
+  } while (pages.at(-1)!.more > 0);
+  return pages;
+}
+
+const relation = (from: string, to: string): NewEvent => ({
+  type: "relation.created",
+  v: 1,
+  data: { from, to, relation_type: "uses" },
+});
+
+const key = (r: RelationRecord) => `${r.from} ${r.relationType} ${r.to}`;
+
+Deno.test("GraphOps.readGraph() lists each relation once, on the page of the entity it starts from", () =>
+  withGraph(async (cairn) => {
+    const g = cairn.entities;
+    await g.createEntities(
+      ["api", "billing", "cache"].map((name) => ({ name, entityType: "service" })),
+    );
+    await g.createRelations([
+      { from: "api", to: "cache", relationType: "reads" },
+      { from: "cache", to: "api", relationType: "warms" },
+    ]);
+    const [first, second, ...rest] = await allPages(g, 2);
+    assert.deepEqual(first, {
+      entities: [
+        { name: "api", entityType: "service", observations: [] },
+        { name: "billing", entityType: "service", observations: [] },
+      ],
+      relations: [{ from: "api", to: "cache", relationType: "reads" }],
+      more: 1,
+    });
+    assert.deepEqual(second, {
+      entities: [{ name: "cache", entityType: "service", observations: [] }],
+      relations: [{ from: "cache", to: "api", relationType: "warms" }],
+      more: 0,
+    });
+    assert.deepEqual(rest, []);
+    assert.deepEqual(
+      (await g.openNodes(["api", "billing"])).relations,
+      [],
+      "open_nodes keeps the memory server's relations among the entities opened",
+    );
+  }));
+
+Deno.test("GraphOps.readGraph() stops a page early rather than list too many relations, and says what one entity leaves out", () =>
+  withGraph(async (cairn) => {
+    const targets = (count: number) =>
+      Array.from({ length: count }, (_, i) => `t${String(i).padStart(3, "0")}`);
+    const hubs = { "a-hub": 150, "b-hub": 150, "c-hub": MAX_PAGE_RELATIONS + 10 };
+    await cairn.store.append(
+      Object.entries(hubs).flatMap(([hub, count]) => targets(count).map((t) => relation(hub, t))),
+    );
+    const pages = await allPages(cairn.entities, 50);
+    assert.deepEqual(pages.slice(0, 4).map((page) => page.entities.map((e) => e.name)), [
+      ["a-hub"],
+      ["b-hub"],
+      ["c-hub"],
+      targets(50),
+    ]);
+    assert.deepEqual(pages.map((page) => page.relations.length).slice(0, 3), [
+      150,
+      150,
+      MAX_PAGE_RELATIONS,
+    ]);
+    assert.deepEqual(pages.map((page) => page.relationsOmitted ?? 0).slice(0, 4), [0, 0, 10, 0]);
+    const listed = pages.flatMap((page) => page.relations.map(key));
+    assert.equal(new Set(listed).size, listed.length, "no relation shows twice");
+    assert.equal(listed.length, 150 + 150 + MAX_PAGE_RELATIONS);
+    const names = pages.flatMap((page) => page.entities.map((e) => e.name));
+    assert.equal(names.length, 3 + MAX_PAGE_RELATIONS + 10, "every entity shows once");
+  }));

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { CachedEmbedder } from "../../src/embed/cache.ts";
+import { type Cairn, openCairn } from "../../src/service/cairn.ts";
+import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { filesHolding, tempDir } from "../helpers.ts";
+
+const SECRET = "sk-SECRET-12345";
+
+async function open(store: string): Promise<Cairn> {
+  return await openCairn(store, { embedder: await CachedEmbedder.open(new FakeEmbedder(), store) });
+}
+
+/** A store with a secret among other memories, a small graph and an indexed folder. */
+async function fill(cairn: Cairn, root: string): Promise<string> {
+  await cairn.memories.remember({ content: "Deploys go out on Tuesdays after the billing freeze" });
+  await cairn.memories.remember({ content: "The cache layer uses Redis with a five minute TTL" });
+  const secret = await cairn.memories.remember({
+    content: `The staging token is ${SECRET}; rotate it monthly`,
+    tags: [SECRET],
+    entities: [`token ${SECRET}`],
+  });
+  await cairn.entities.createEntities([{ name: "billing", entityType: "service" }]);
+  await cairn.entities.createRelations([{ from: "billing", to: "Redis", relationType: "uses" }]);
+  const repo = join(root, "shop");
+  await Deno.mkdir(repo, { recursive: true });
+  await Deno.writeTextFile(
+    join(repo, "pay.py"),
+    "def charge(amount):\n    # charge the card for the amount, in cents\n    return amount\n",
+  );
+  await cairn.code.index({ path: repo, project: "shop" });
+  await cairn.store.runner.settled();
+  return secret.memory.id;
+}
+
+/** What a user of the store can still find once the secret is gone. */
+async function assertStillAnswers(cairn: Cairn): Promise<void> {
+  const hits = cairn.text.search("Redis TTL", { sources: ["memory"], limit: 5 });
+  assert.equal(hits.length, 1);
+  const recalled = await cairn.recall.run({
+    query: "when do deploys go out?",
+    project: null,
+    sources: ["memory", "code"],
+    limit: 5,
+    mode: "lexical",
+  });
+  const first = recalled.items[0];
+  assert.ok(first?.type === "memory" && first.memory.content.startsWith("Deploys go out"));
+  assert.equal(cairn.text.search("charge card", { sources: ["code"], limit: 5 }).length, 1);
+  const graph = await cairn.entities.readGraph();
+  assert.deepEqual(graph.entities.map((e) => e.name), ["Redis", "billing"]);
+  assert.deepEqual(graph.relations, [{ from: "billing", to: "Redis", relationType: "uses" }]);
+}
+
+Deno.test("a purge leaves no copy of the memory in any file of the store, and the rest still answers", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const cairn = await open(store);
+  try {
+    const secret = await fill(cairn, tmp.path);
+    assert.ok((await filesHolding(store, SECRET)).length > 0, "the secret starts on disk");
+    await cairn.memories.forget(secret, { purge: true });
+    await cairn.store.runner.settled();
+    assert.deepEqual(await filesHolding(store, SECRET), [], "gone while the store is still open");
+    assert.equal(await cairn.memories.get(secret), undefined);
+    await assertStillAnswers(cairn);
+  } finally {
+    await cairn.close();
+  }
+  assert.deepEqual(await filesHolding(store, SECRET), []);
+  const reopened = await open(store);
+  try {
+    await assertStillAnswers(reopened);
+    const digests = await reopened.store.runner.digests();
+    await reopened.store.runner.rebuild();
+    assert.deepEqual(await reopened.store.runner.digests(), digests, "the same as a replay");
+  } finally {
+    await reopened.close();
+  }
+});
+
+Deno.test("a purge that fails after the log is rewritten leaves the projections to be rebuilt on the next open", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const snapshot = join(store, "projections", "text", "snapshot.jsonl");
+  const cairn = await open(store);
+  try {
+    const secret = await fill(cairn, tmp.path);
+    // A folder where the lexical index's snapshot goes: writing it fails, as a crash would stop it.
+    await Deno.mkdir(join(snapshot, "in-the-way"), { recursive: true });
+    await assert.rejects(
+      () => cairn.memories.forget(secret, { purge: true }),
+      /gone from the log, but rewriting the projections failed: .*next time the store opens/,
+    );
+    await cairn.memories.remember({ content: "Written after the failed purge" });
+    const checkpoints = ["graph", "text"].map((name) =>
+      join(store, "projections", name, "checkpoint.json")
+    );
+    for (const path of checkpoints) {
+      await assert.rejects(() => Deno.stat(path), Deno.errors.NotFound, `${path} stays off disk`);
+    }
+  } finally {
+    await cairn.close();
+  }
+  await Deno.remove(snapshot, { recursive: true });
+  const reopened = await open(store);
+  try {
+    assert.deepEqual(await filesHolding(store, SECRET), []);
+    await assertStillAnswers(reopened);
+    assert.equal(reopened.text.search("failed purge", { sources: ["memory"], limit: 5 }).length, 1);
+  } finally {
+    await reopened.close();
+  }
+});
