@@ -18,15 +18,25 @@ export const reembedCommand: Command = {
     "               by sha256 before anything is done) to rebuild the vectors with; config.json\n" +
     "               is switched to it once every vector is rebuilt and swapped in. Until then\n" +
     "               the store keeps its old model and vectors, and running the same command\n" +
-    "               again continues an interrupted run",
+    "               again continues an interrupted run. While a `cairn serve` owns the store,\n" +
+    "               the rebuild runs there and searches go on with the old vectors meanwhile",
+  relayed: true,
   async run(context) {
     const { values } = parseCommandArgs(context.args, { "model-dir": { type: "string" } });
     const dir = values["model-dir"];
-    const embedder = dir === undefined ? undefined : await modelDirSettings(dir);
-    const report = await reembed(context.storeDir, {
-      onProgress: (done, total) => context.err(`embedding: event ${done} of ${total}`),
-      ...(embedder ? { embedder } : {}),
-    });
+    if (dir === "") throw new UsageError("--model-dir needs a model folder");
+    const embedder = dir === undefined
+      ? undefined
+      : await modelDirSettings(resolve(context.cwd, dir));
+    const options = { ...(embedder ? { embedder } : {}) };
+    // Inside the owner the answer comes back at the end: no progress lines, and
+    // the store goes on serving its old vectors until the new ones are in.
+    const report = context.owner
+      ? await context.owner.reembed(options)
+      : await reembed(context.storeDir, {
+        ...options,
+        onProgress: (done, total) => context.err(`embedding: event ${done} of ${total}`),
+      });
     const counts = Object.entries(report.vectors).map(([source, n]) => `${n} ${source}`).join(", ");
     const resumed = report.resumedFrom > 0
       ? ` (continued an interrupted run from event ${report.resumedFrom})`
@@ -42,12 +52,10 @@ export const reembedCommand: Command = {
 };
 
 /**
- * The settings naming the model folder `dir`, once its manifest, every file's
+ * The settings naming the model folder `path`, once its manifest, every file's
  * sha256 and its tokenizer check out; else a {@linkcode UserError} saying what to fix.
  */
-async function modelDirSettings(dir: string): Promise<EmbedderSettings> {
-  if (dir === "") throw new UsageError("--model-dir needs a model folder");
-  const path = resolve(dir);
+async function modelDirSettings(path: string): Promise<EmbedderSettings> {
   const refuse = (problem: string) =>
     new UserError(
       `--model-dir ${path}: ${problem}. Nothing was re-embedded; the store keeps its current model`,

@@ -11,6 +11,7 @@ import { CodeIndex } from "./code_index.ts";
 import { GraphOps } from "./graph_ops.ts";
 import { Memories } from "./memories.ts";
 import { RecallService } from "./recall_service.ts";
+import { reembedOpenStore, type ReembedOptions, type ReembedReport } from "./reembed.ts";
 import { CodeWatches } from "./code_watch.ts";
 import { languageOfPath } from "../ingest/code/source_file.ts";
 import { Sessions } from "./sessions.ts";
@@ -32,8 +33,8 @@ export interface Cairn {
   store: Store;
   graph: GraphProjection;
   text: TextProjection;
-  vectors: VectorsProjection;
-  embedder: Embedder;
+  readonly vectors: VectorsProjection;
+  readonly embedder: Embedder;
   memories: Memories;
   /** The knowledge-graph operations of the official MCP memory server. */
   entities: GraphOps;
@@ -42,6 +43,11 @@ export interface Cairn {
   code: CodeIndex;
   /** Folders being watched and re-indexed as they change (stopped by `close`). */
   watches: CodeWatches;
+  /**
+   * Rebuilds every vector with another model while searches go on with the
+   * old ones, then switches this store to the new model and vectors.
+   */
+  reembed(options?: ReembedOptions): Promise<ReembedReport>;
   close(): Promise<void>;
 }
 
@@ -51,7 +57,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   let text: TextProjection | undefined;
   let vectors: VectorsProjection | undefined;
   const config = await loadConfig(dir);
-  const embedder = options.embedder ?? await embedderFor(config, dir);
+  let embedder = options.embedder ?? await embedderFor(config, dir);
   const store = await Store.open(dir, {
     ...options,
     projections: async (projectionsDir, blobs) => {
@@ -61,8 +67,8 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       return [graph, text, vectors];
     },
   });
-  const modelReady = options.awaitModel === false && embedder instanceof LazyEmbedder
-    ? () => embedder.ready
+  const modelReady = options.awaitModel === false
+    ? () => !(embedder instanceof LazyEmbedder) || embedder.ready
     : undefined;
   const memories = new Memories(store, graph!, async (content, project) => {
     // Without a usable model, or while it loads in a server, only the same text is a duplicate.
@@ -85,15 +91,21 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
     store,
     graph: graph!,
     text: text!,
-    vectors: vectors!,
-    embedder,
+    get vectors() {
+      return vectors!;
+    },
+    get embedder() {
+      return embedder;
+    },
     memories,
     entities: new GraphOps(store, graph!.database),
     recall: new RecallService(
       {
         graph: graph!.database,
         lexical: text!,
-        vectors: vectors!,
+        get vectors() {
+          return vectors!;
+        },
         embedQuery: (query) => embedder.embedQuery(query),
         ...(modelReady ? { modelReady } : {}),
         languageOf: (id) => {
@@ -109,9 +121,16 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       rerankerFor(config),
       (query) => embedder.queryCutAt?.(query),
     ),
-    sessions: new Sessions(store),
+    sessions: new Sessions(store, () => code.projects()),
     code,
     watches,
+    reembed: (reembedOptions) =>
+      reembedOpenStore(store, {
+        swap: (next, nextVectors) => {
+          embedder = next;
+          vectors = nextVectors;
+        },
+      }, reembedOptions),
     close: async () => {
       await watches.stopAll();
       await store.close();

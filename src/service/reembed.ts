@@ -3,6 +3,7 @@ import { BlobStore } from "../../events/blobs.ts";
 import { syncDir } from "../../events/durable_fs.ts";
 import { FileLog } from "../../events/file_log.ts";
 import { StoreLock } from "../../events/lock.ts";
+import type { EventLog } from "../../events/log.ts";
 import { FileCheckpoints } from "../../projections/checkpoints.ts";
 import { ProjectionRunner } from "../../projections/runner.ts";
 import {
@@ -14,6 +15,7 @@ import { type EmbedderSettings, loadConfig, saveEmbedderSettings } from "./confi
 import { UserError } from "./errors.ts";
 import { storeLayout } from "./paths.ts";
 import { embedderFor } from "./providers.ts";
+import type { Store } from "./store.ts";
 
 /** What a re-embedding did. */
 export interface ReembedReport {
@@ -36,65 +38,150 @@ export interface ReembedOptions {
   embedder?: EmbedderSettings;
 }
 
+/** The vectors in use, and how to put others in their place. */
+export interface VectorsInUse {
+  /** Makes `vectors`, built by `embedder`, the ones every search and write uses from now on. */
+  swap(embedder: Embedder, vectors: VectorsProjection): void;
+}
+
 /**
- * Rebuilds every vector with the model the store's settings name now: the new
- * vectors are built beside the old ones (`projections/next/vectors`, resumable:
- * an interrupted run continues where it stopped, and the embedding cache spares
- * texts already embedded), then swapped in with two renames. Vectors left
- * half-built by a run towards another model are started over.
+ * Rebuilds every vector with the model the store's settings name now, in a
+ * store no process has open: the new vectors are built beside the old ones
+ * (`projections/next/vectors`, resumable: an interrupted run continues where
+ * it stopped, and the embedding cache spares texts already embedded), then
+ * swapped in with two renames. Vectors left half-built by a run towards
+ * another model are started over.
  */
 export async function reembed(
   storeDir: string,
   options: ReembedOptions = {},
 ): Promise<ReembedReport> {
   const started = performance.now();
-  const onProgress = options.onProgress ?? (() => {});
   const layout = storeLayout(storeDir);
   const lock = await StoreLock.acquire(storeDir);
   try {
     const log = await FileLog.open(layout.log);
-    const nextRoot = join(layout.projections, "next");
-    const config = await loadConfig(storeDir);
-    const embedder = await embedderFor(
-      options.embedder ? { ...config, embedder: options.embedder } : config,
-      storeDir,
-    );
-    const vectors = await openNext(nextRoot, embedder, new BlobStore(layout.blobs));
-    const checkpoints = new FileCheckpoints(nextRoot);
-    const saved = await checkpoints.read(vectors.name);
-    const resumedFrom = saved?.version === vectors.version ? saved.seq : 0;
-    const runner = await ProjectionRunner.open(log, [vectors], checkpoints);
-    const ticker = setInterval(() => onProgress(runner.status()[0]!.checkpoint, log.head), 1000);
+    let built;
     try {
-      await runner.settled();
-    } finally {
-      clearInterval(ticker);
-    }
-    const report = { model: vectors.model, vectors: vectors.counts(), seconds: 0, resumedFrom };
-    const left = runner.status()[0]!.lag;
-    await runner.close();
-    await log.close();
-    if (left > 0) {
-      throw new UserError(
-        `re-embedding stopped with ${left} events left (the error is above); the old vectors ` +
-          "are kept, and running the same `cairn reembed` again continues where it stopped",
+      const embedder = await chosenEmbedder(storeDir, options);
+      built = await buildNext(
+        log,
+        layout.projections,
+        embedder,
+        new BlobStore(layout.blobs),
+        options,
       );
+    } finally {
+      await log.close();
     }
-    const current = join(layout.projections, "vectors");
-    const retired = join(layout.projections, "vectors.old");
-    await Deno.remove(retired, { recursive: true }).catch(() => {});
-    await Deno.rename(current, retired).catch((error) => {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    });
-    await Deno.rename(join(nextRoot, "vectors"), current);
-    await syncDir(layout.projections);
-    if (options.embedder) await saveEmbedderSettings(storeDir, options.embedder);
-    await Deno.remove(retired, { recursive: true });
-    await Deno.remove(nextRoot, { recursive: true }).catch(() => {});
-    return { ...report, seconds: (performance.now() - started) / 1000 };
+    await swapDirs(layout.projections);
+    await finish(storeDir, options);
+    return { ...built.report, seconds: (performance.now() - started) / 1000 };
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * Rebuilds every vector of a store this process has open (the owner's), as
+ * {@linkcode reembed} does, while searches keep using the old vectors and
+ * writes keep coming; the new vectors take over once they have caught up,
+ * and then catch up with whatever was written meanwhile.
+ */
+export async function reembedOpenStore(
+  store: Store,
+  inUse: VectorsInUse,
+  options: ReembedOptions = {},
+): Promise<ReembedReport> {
+  const started = performance.now();
+  const projections = storeLayout(store.dir).projections;
+  const built = await buildNext(
+    store.log,
+    projections,
+    await chosenEmbedder(store.dir, options),
+    store.blobs,
+    options,
+  );
+  let fresh: { embedder: Embedder; vectors: VectorsProjection } | undefined;
+  const old = await store.runner.replace("vectors", built.checkpoint, async () => {
+    await swapDirs(projections);
+    const embedder = await chosenEmbedder(store.dir, options);
+    fresh = {
+      embedder,
+      vectors: await VectorsProjection.open(join(projections, "vectors"), embedder, store.blobs),
+    };
+    return fresh.vectors;
+  });
+  inUse.swap(fresh!.embedder, fresh!.vectors);
+  await old.close();
+  await finish(store.dir, options);
+  return { ...built.report, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The embedder of the model to move to: `options.embedder`, else the one config.json names. */
+async function chosenEmbedder(storeDir: string, options: ReembedOptions): Promise<Embedder> {
+  const config = await loadConfig(storeDir);
+  return await embedderFor(
+    options.embedder ? { ...config, embedder: options.embedder } : config,
+    storeDir,
+  );
+}
+
+/**
+ * Builds vectors for every event of `log` up to its head now, in
+ * `projections/next/vectors`, and closes them; throws if any event failed.
+ */
+async function buildNext(
+  log: EventLog,
+  projections: string,
+  embedder: Embedder,
+  blobs: BlobStore,
+  options: ReembedOptions,
+): Promise<{ report: Omit<ReembedReport, "seconds">; checkpoint: number }> {
+  const onProgress = options.onProgress ?? (() => {});
+  const nextRoot = join(projections, "next");
+  const vectors = await openNext(nextRoot, embedder, blobs);
+  const checkpoints = new FileCheckpoints(nextRoot);
+  const saved = await checkpoints.read(vectors.name);
+  const resumedFrom = saved?.version === vectors.version ? saved.seq : 0;
+  const target = log.head;
+  const runner = await ProjectionRunner.open(log, [vectors], checkpoints);
+  const ticker = setInterval(() => onProgress(runner.status()[0]!.checkpoint, target), 1000);
+  try {
+    await runner.settled();
+  } finally {
+    clearInterval(ticker);
+  }
+  const report = { model: vectors.model, vectors: vectors.counts(), resumedFrom };
+  const checkpoint = runner.status()[0]!.checkpoint;
+  await runner.close();
+  if (checkpoint < target) {
+    throw new UserError(
+      `re-embedding stopped with ${target - checkpoint} events left (the error is above); the ` +
+        "old vectors are kept, and running the same `cairn reembed` again continues where it stopped",
+    );
+  }
+  return { report, checkpoint };
+}
+
+/** Puts the vectors built in `next/` in place of the current ones, with two renames. */
+async function swapDirs(projections: string): Promise<void> {
+  const current = join(projections, "vectors");
+  const retired = join(projections, "vectors.old");
+  await Deno.remove(retired, { recursive: true }).catch(() => {});
+  await Deno.rename(current, retired).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+  await Deno.rename(join(projections, "next", "vectors"), current);
+  await syncDir(projections);
+}
+
+/** Names the new model in config.json (when it came from options) and removes what is left over. */
+async function finish(storeDir: string, options: ReembedOptions): Promise<void> {
+  const projections = storeLayout(storeDir).projections;
+  if (options.embedder) await saveEmbedderSettings(storeDir, options.embedder);
+  await Deno.remove(join(projections, "vectors.old"), { recursive: true }).catch(() => {});
+  await Deno.remove(join(projections, "next"), { recursive: true }).catch(() => {});
 }
 
 /** The vectors being built in `nextRoot`, started over when they were begun with another model. */

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { shippedModelDir } from "../../src/embed/load.ts";
 import { localServer } from "../embed/local_server.ts";
 import { cli, MAIN, tempDir } from "../helpers.ts";
+import { startServe } from "../mcp/mcp_client.ts";
 
 /** A deterministic bag-of-words embedding: the store's old model, fast and offline. */
 function bagOfWords(text: string): number[] {
@@ -189,5 +190,64 @@ Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old mod
   assert.equal(found.code, 0, found.stderr);
   assert.equal(JSON.parse(found.stdout).results[0].content, "Deploys happen on Tuesday mornings");
   assert.equal(embeddings.requests.length, requests, "the old endpoint is no longer used");
+  assert.equal(await Deno.stat(join(store, "projections", "next")).catch(() => null), null);
+});
+
+Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answers from the old vectors until the new ones take over", async () => {
+  await using tmp = await tempDir();
+  await using oldModel = bagOfWordsServer();
+  const store = join(tmp.path, "store");
+  await bagOfWordsStore(store, oldModel.url, 40);
+  await using _serve = await startServe(store);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  // The new model: bag of words in 24 dimensions, holding its answers until the test lets go.
+  await using newModel = localServer(async (request) => {
+    await held;
+    const { input } = await request.json() as { input: string[] };
+    return Response.json({
+      data: input.map((text, index) => ({ index, embedding: [...bagOfWords(text), 0, 0, 0, 0] })),
+    });
+  });
+  await Deno.writeTextFile(
+    join(store, "config.json"),
+    JSON.stringify({
+      embedder: { kind: "http", base_url: `${newModel.url}/v1`, model: "bow-new", dims: 20 },
+    }),
+  );
+  const run = (...args: string[]) => cli(["--store", store, ...args]);
+  const topHit = async (query: string) => {
+    const found = await run("search", query, "--format", "json");
+    assert.equal(found.code, 0, found.stderr);
+    return JSON.parse(found.stdout).results[0]?.content as string | undefined;
+  };
+
+  const reembedding = run("reembed");
+  try {
+    while (newModel.requests.length === 0) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(
+      await topHit("deploys happen on tuesday mornings"),
+      "Deploys happen on Tuesday mornings",
+    );
+    const written = await run("remember", "Backups run every night at midnight");
+    assert.equal(written.code, 0, written.stderr);
+  } finally {
+    release();
+  }
+  const done = await reembedding;
+  assert.equal(done.code, 0, done.stderr);
+  assert.match(done.stdout, /vectors rebuilt with http:bow-new in [\d.]+ s: 41 memory/);
+
+  const asked = newModel.requests.length;
+  let hit: string | undefined;
+  for (let i = 0; i < 100 && hit !== "Backups run every night at midnight"; i++) {
+    hit = await topHit("backups run every night at midnight");
+  }
+  assert.equal(
+    hit,
+    "Backups run every night at midnight",
+    "written during the rebuild, found after",
+  );
+  assert.ok(newModel.requests.length > asked, "queries are embedded with the new model");
   assert.equal(await Deno.stat(join(store, "projections", "next")).catch(() => null), null);
 });
