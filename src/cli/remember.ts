@@ -8,14 +8,17 @@ export const remember: Command = {
   name: "remember",
   relayed: true,
   summary: "store a memory: a decision, fact, pattern, preference or note",
-  usage: "cairn remember TEXT [--kind KIND] [--tag TAG]... [--project NAME] " +
-    "[--entity NAME]... [--valid-from DATE] [--valid-to DATE] [--force] [--json]",
+  usage: "cairn remember TEXT [--kind KIND] [--tag TAG]... [--project NAME] [--entity NAME]... " +
+    "[--relation 'FROM|RELATION|TO']... [--source SOURCE] [--valid-from DATE] [--valid-to DATE] " +
+    "[--force] [--json]\n\n" +
+    "  --relation  a relation between two entities, in active voice: 'Ada|maintains|billing'",
   async run(context) {
     const { values, positionals } = parseCommandArgs(context.args, {
       kind: { type: "string" },
       tag: { type: "string", multiple: true },
       project: { type: "string" },
       entity: { type: "string", multiple: true },
+      relation: { type: "string", multiple: true },
       source: { type: "string" },
       "valid-from": { type: "string" },
       "valid-to": { type: "string" },
@@ -31,6 +34,7 @@ export const remember: Command = {
         tags: values.tag ?? [],
         project: values.project ?? null,
         ...(values.entity ? { entities: values.entity } : {}),
+        ...(values.relation ? { relations: values.relation.map(parseRelation) } : {}),
         ...(values.source ? { source: values.source } : {}),
         ...(values["valid-from"] ? { valid_from: values["valid-from"] } : {}),
         ...(values["valid-to"] ? { valid_to: values["valid-to"] } : {}),
@@ -46,3 +50,15 @@ export const remember: Command = {
     return 0;
   },
 };
+
+/** `FROM|RELATION|TO` as a relation, or a {@linkcode UsageError} saying how to write one. */
+function parseRelation(text: string): { from: string; relation_type: string; to: string } {
+  const parts = text.split("|").map((part) => part.trim());
+  if (parts.length !== 3 || parts.some((part) => part === "")) {
+    throw new UsageError(
+      `--relation takes FROM|RELATION|TO, like 'Ada|maintains|billing', not "${text}"`,
+    );
+  }
+  const [from, relation_type, to] = parts as [string, string, string];
+  return { from, relation_type, to };
+}

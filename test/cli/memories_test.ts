@@ -41,6 +41,29 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
   assert.match(bad.stderr, /kind/);
 });
 
+Deno.test("cairn remember stores the entities and relations it is given, and refuses a malformed relation", async () => {
+  await using tmp = await tempDir();
+  const store = ["--store", tmp.path];
+  const stored = await cli([
+    ...store,
+    "remember",
+    "Ada moved the billing service to Postgres 16",
+    "--entity",
+    "Ada",
+    "--relation",
+    "billing service | uses | Postgres",
+    "--source",
+    "standup notes",
+  ]);
+  assert.equal(stored.code, 0, stored.stderr);
+  const graph = await cli([...store, "graph", "open", "billing service", "Postgres", "Ada"]);
+  assert.match(graph.stdout, /^- billing service —uses→ Postgres$/m);
+  assert.match(graph.stdout, /^- Ada \(concept\)$/m);
+  const bad = await cli([...store, "remember", "x", "--relation", "Ada|maintains"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--relation takes FROM\|RELATION\|TO/);
+});
+
 Deno.test("cairn import reads benchmark-format JSONL and refuses a bad line without importing anything", async () => {
   await using tmp = await tempDir();
   const good = join(tmp.path, "good.jsonl");
