@@ -4,7 +4,12 @@
  * @module
  */
 import { z } from "zod";
-import { EntitiesInput, ObservationsInput, RelationsInput } from "../service/graph_ops.ts";
+import {
+  EntitiesInput,
+  ObservationDeletionsInput,
+  ObservationsInput,
+  RelationsInput,
+} from "../service/graph_ops.ts";
 import type { ToolDefinition } from "./tools.ts";
 
 const names = z.array(z.string().min(1).max(200)).min(1).max(100);
@@ -55,12 +60,7 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   {
     name: "delete_observations",
     description: "Remove facts from entities.",
-    inputSchema: {
-      deletions: z.array(
-        z.object({ entityName: z.string().min(1), observations: z.array(z.string()).min(1) }),
-      )
-        .min(1).max(100),
-    },
+    inputSchema: { deletions: ObservationDeletionsInput },
     outputSchema: done,
     core: false,
   },

@@ -24,6 +24,12 @@ export const ObservationsInput = z.array(z.object({
   contents: z.array(observation).min(1).max(100),
 })).min(1).max(100);
 
+/** Observations to delete, as the official MCP memory server takes them. */
+export const ObservationDeletionsInput = z.array(z.object({
+  entityName: name,
+  observations: z.array(observation).min(1).max(100),
+})).min(1).max(100);
+
 /** A page of a listing: where to start and how many. */
 export const Page = z.object({
   offset: z.number().int().min(0).default(0),

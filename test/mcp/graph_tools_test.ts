@@ -81,6 +81,10 @@ async function exercise(client: Awaited<ReturnType<typeof stdioClient>>): Promis
     ["add_observations", { observations: [{ entityName: "billing", contents: [] }] }],
     ["delete_entities", { entityNames: "billing" }],
     ["delete_observations", { deletions: [{ entityName: "billing" }] }],
+    [
+      "delete_observations",
+      { deletions: [{ entityName: "billing", observations: ["x".repeat(5000)] }] },
+    ],
     ["delete_relations", { relations: [] }],
     ["open_nodes", { names: [] }],
     ["search_nodes", { query: "" }],
