@@ -75,10 +75,9 @@ async function handle(request: Request, port: number, options: HttpOptions): Pro
       "WWW-Authenticate": 'Bearer realm="cairn"',
     });
   }
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) {
-    return refuse(413, `requests are limited to ${MAX_BODY_BYTES} bytes`);
-  }
+  const read = await withBoundedBody(request);
+  if (!read) return refuse(413, `requests are limited to ${MAX_BODY_BYTES} bytes`);
+  request = read;
   if (route) return await route(request);
   const server = options.newServer();
   // No session id generator: stateless, each request stands alone.
@@ -89,6 +88,30 @@ async function handle(request: Request, port: number, options: HttpOptions): Pro
   } finally {
     await server.close();
   }
+}
+
+/**
+ * The request with its body read into memory, or undefined once the body
+ * passes {@linkcode MAX_BODY_BYTES}: counted as it arrives, so a body sent
+ * without a Content-Length (or with a false one) is bounded too.
+ */
+async function withBoundedBody(request: Request): Promise<Request | undefined> {
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) return undefined;
+  if (!request.body) return request;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.length;
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers, body });
 }
 
 function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {

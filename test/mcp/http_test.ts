@@ -59,6 +59,17 @@ Deno.test("cairn serve answers MCP over HTTP with the token and refuses requests
   assert.equal(refused.status, 401);
   assert.match((await refused.json()).error, /bearer token/);
 
+  const streamed = (bytes: number) =>
+    fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: "POST",
+      headers: { ...bearer, "content-type": "application/json" },
+      // A stream has no Content-Length: the body is counted as it arrives.
+      body: new Blob([" ".repeat(bytes)]).stream(),
+    });
+  const tooLong = await streamed(300 * 1024);
+  assert.equal(tooLong.status, 413);
+  assert.match((await tooLong.json()).error, /limited to 262144 bytes/);
+
   await using client = await httpClient(store);
   const { tools } = await client.listTools();
   assert.equal(tools.length, 22, "thirteen memory, search and code tools, nine graph tools");
