@@ -25,6 +25,7 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   code: [() => benchSwebench(Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
   index: [benchIndexSpeed],
+  mcp: [benchMcp],
   scale: [benchScale],
   tokens: [benchTokens],
 };

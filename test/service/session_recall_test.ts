@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openCairn } from "../../src/service/cairn.ts";
+import { sessionHistory } from "../../src/service/session_history.ts";
 import type { RecallRequest } from "../../src/recall/types.ts";
 import { tempDir } from "../helpers.ts";
 import { answer, compactBoundary, prompt, SESSION, tool } from "./claude_lines.ts";
@@ -112,6 +113,42 @@ Deno.test("recall finds a turn through a file the query names, even past the dis
       distance > 0 && distance <= 0.4,
       `placed no farther than the file distance: ${distance}`,
     );
+  } finally {
+    await cairn.close();
+  }
+});
+
+Deno.test("a provisional turn replaced when the session goes on takes its old file mentions out of the history", async () => {
+  await using tmp = await tempDir();
+  const cairn = await openCairn(join(tmp.path, "store"));
+  const path = join(tmp.path, `${SESSION}.jsonl`);
+  const history = async (file: string) =>
+    (await sessionHistory(
+      { graph: cairn.graph.database, text: cairn.text, recall: cairn.recall },
+      { path: file },
+    )).entries.map((entry) => `${entry.turn.line} ${entry.tools.join(",")}`);
+  try {
+    // The running turn has read draft.ts so far, and is stored as provisional.
+    await Deno.writeTextFile(
+      path,
+      prompt("Tidy up the checkout module", cwd, 0) +
+        tool("Read", { file_path: `${cwd}/src/draft.ts` }, cwd, 1),
+    );
+    await cairn.sessions.ingest({ path, agent: "claude" });
+    assert.deepEqual(await history("src/draft.ts"), ["0 Read"]);
+    // The transcript is rewritten from that turn on (Claude Code rewinds a turn this way):
+    // the turn now edits checkout.ts instead.
+    await Deno.writeTextFile(
+      path,
+      prompt("Tidy up the checkout module", cwd, 0) +
+        tool("Edit", { file_path: `${cwd}/src/checkout.ts` }, cwd, 1) +
+        answer("Split checkout into two functions.", cwd, 2) +
+        prompt("Thanks", cwd, 3),
+    );
+    const report = await cairn.sessions.ingest({ path, agent: "claude" });
+    assert.equal(report.replaced, 1);
+    assert.deepEqual(await history("src/checkout.ts"), ["0 Edit"]);
+    assert.deepEqual(await history("src/draft.ts"), [], "the retracted mention is gone");
   } finally {
     await cairn.close();
   }
