@@ -35,8 +35,11 @@ export interface TextSearchOptions {
 type Meta = { id: string; project: string | null };
 
 const tokenize = (text: string) => codeTokens(text);
-// BM25+ with coordination ranked best on locomo-dev (docs/lexical.md): nDCG@10 0.512 vs 0.488 plain.
-const RANKING: Bm25Options = { k1: 1.2, b: 0.75, delta: 0.5, coord: true };
+/**
+ * How memories and turns are ranked: BM25+ with coordination ranked best on
+ * locomo-dev (docs/lexical.md): nDCG@10 0.512 vs 0.488 plain.
+ */
+export const RANKING: Bm25Options = { k1: 1.2, b: 0.75, delta: 0.5, coord: true };
 // Code is asked with long texts (an issue, a stack trace): coordination then favours the longest
 // chunks and files, and plain BM25 ranked better on swebench-lite-dev (docs/decisions.md).
 const CODE_RANKING: Bm25Options = { k1: 1.2, b: 0.75 };

@@ -114,7 +114,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   async list_memories(cairn, args) {
     const memories = await cairn.memories.list(
-      optional(args, "project", "kind", "tag", "limit", "offset"),
+      optional(args, "project", "kind", "tag", "limit", "offset", "as_of", "valid_at"),
     );
     const text = memories.length ? memories.map((m) => memoryLine(m)).join("\n") : "No memories.";
     return answer(text, { count: memories.length, ids: memories.map((m) => m.id) });

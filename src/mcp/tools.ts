@@ -30,6 +30,12 @@ const project = z.string().min(1).max(200);
 const language = z.enum(LANGUAGE_NAMES as [string, ...string[]]).optional();
 const weight = z.number().min(0).max(10);
 
+/** What every memory query can ask about time: what was known then, what was valid then. */
+const timeInput = {
+  as_of: isoDate.optional().describe("ISO date: as known then"),
+  valid_at: isoDate.optional().describe("ISO date: valid then"),
+};
+
 const searchInput = {
   query: z.string().trim().min(1, "query is empty").max(MAX_QUERY_CHARS),
   project: project.optional().describe("this project plus global memories; default all"),
@@ -37,6 +43,7 @@ const searchInput = {
     .describe("default all three"),
   limit: z.number().int().min(1).max(1000).optional().describe("default 10; capped at 50"),
   format: z.enum(["markdown", "json"]).optional().describe("json adds ids and scores"),
+  ...timeInput,
 };
 
 const searchOutput = {
@@ -72,8 +79,6 @@ export const TOOLS: readonly ToolDefinition[] = [
         context: weight,
         graph: weight,
       }).partial().strict().optional().describe("fusion weights, 0-10"),
-      as_of: isoDate.optional().describe("ISO date: memories as known then"),
-      valid_at: isoDate.optional().describe("ISO date: memories valid then"),
     },
     outputSchema: searchOutput,
     core: true,
@@ -168,6 +173,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       tag: z.string().min(1).max(100).optional(),
       limit: z.number().int().min(1).max(50).optional().describe("default 20"),
       offset: z.number().int().min(0).optional(),
+      ...timeInput,
     },
     outputSchema: { count: z.number(), ids: z.array(z.string()) },
     core: false,

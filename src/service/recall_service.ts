@@ -1,4 +1,5 @@
 import { MAX_RESULTS, recall, type RecallDeps } from "../recall/recall.ts";
+import { lexicalAsOf } from "./lexical_as_of.ts";
 import { validAt } from "./memory_history.ts";
 import type { HitComponents, RecallRequest, Source } from "../recall/types.ts";
 import type { Memories } from "./memories.ts";
@@ -33,19 +34,21 @@ export class RecallService {
   ) {}
 
   /**
-   * Answers one recall request. With `as_of`, memories are shown as they were
-   * then (later ones left out); with `valid_at`, only memories valid at that
-   * moment are kept. Both filter after ranking, so recall ranks more candidates.
+   * Answers one recall request. With `as_of`, memories are searched by their
+   * words as they were then (forgotten and reworded ones included) and shown
+   * as they were then, later ones left out; with `valid_at`, only memories
+   * valid at that moment are kept. Both filter after ranking, so recall ranks
+   * more candidates.
    */
   async run(request: RecallRequest, filters: TimeFilters = {}): Promise<RecallAnswer> {
     const filtering = filters.as_of !== undefined || filters.valid_at !== undefined;
+    const then = filters.as_of ? await this.memories.history(filters.as_of) : undefined;
     const result = await recall(
-      this.deps,
+      then ? { ...this.deps, lexical: lexicalAsOf(this.deps.lexical, then) } : this.deps,
       filtering ? { ...request, limit: MAX_RESULTS } : request,
     );
     const ids = (source: Source) =>
       result.hits.filter((hit) => hit.source === source).map((hit) => hit.id);
-    const then = filters.as_of ? await this.memories.history(filters.as_of) : undefined;
     const memories = then ??
       new Map((await this.memories.getMany(ids("memory"))).map((m) => [m.id, m]));
     const code = await codeRecords(this.deps.graph, this.text, ids("code"));
@@ -76,7 +79,10 @@ export class RecallService {
     }
     if (this.rerank && items.length > 1) await this.#rerank(request.query, items, notes);
     if (filters.as_of) {
-      notes.push(`as of ${filters.as_of}; memories forgotten since then are not searched`);
+      notes.push(
+        `as of ${filters.as_of}: memories as they were then, found by their words then and by ` +
+          "the meaning of what they say now",
+      );
     }
     return { items: items.slice(0, request.limit), notes };
   }

@@ -116,3 +116,36 @@ Deno.test("cairn recall --help shows the default weights recall uses", async () 
   const weights = Object.entries(DEFAULT_WEIGHTS).map(([signal, w]) => `${signal}=${w}`).join(",");
   assert.ok(help.stdout.includes(`[--weights ${weights}]`), help.stdout);
 });
+
+Deno.test("cairn recall --as-of finds what was known then, by its words then: forgotten and reworded since", async () => {
+  await using tmp = await tempDir();
+  const run = (...args: string[]) => cli(["--store", tmp.path, ...args]);
+  const idOf = async (text: string) => {
+    const stored = await run("remember", text, "--json");
+    assert.equal(stored.code, 0, stored.stderr);
+    return JSON.parse(stored.stdout).memory.id as string;
+  };
+  const key = await idOf("The staging deploy key is kept in vault under secret/staging");
+  const day = await idOf("Deploys happen on Fridays after the standup");
+  await idOf("The office plants are watered on Mondays");
+  const then = new Date().toISOString();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal((await run("forget", key)).code, 0);
+  assert.equal((await run("revise", day, "Deploys happen on Tuesdays")).code, 0);
+
+  const recalled = async (query: string, ...args: string[]) => {
+    const answer = await run("recall", query, "--include", "memories", "--format", "json", ...args);
+    assert.equal(answer.code, 0, answer.stderr);
+    return JSON.parse(answer.stdout) as { results: Array<{ content: string }>; notes: string[] };
+  };
+  const past = await recalled("staging vault secret", "--as-of", then);
+  assert.equal(
+    past.results[0]?.content,
+    "The staging deploy key is kept in vault under secret/staging",
+  );
+  assert.ok(past.notes.some((note) => note.startsWith(`as of ${then}`)));
+  const friday = await recalled("which day of the week: fridays after standup", "--as-of", then);
+  assert.equal(friday.results[0]?.content, "Deploys happen on Fridays after the standup");
+  const now = await recalled("staging vault secret");
+  assert.ok(now.results.every((hit) => !/staging deploy key/.test(hit.content)), "forgotten now");
+});

@@ -196,6 +196,16 @@ async function everyTool(client: Client, repo: string): Promise<void> {
   assert.equal(listed.count, 2);
   assert.match(text(await client.callTool({ name: "list_memories", arguments: {} })), /canary/);
   refused(await client.callTool({ name: "list_memories", arguments: { limit: 0 } }), /limit/);
+  const past = { as_of: "2001-01-01T00:00:00Z" };
+  assert.equal(ok(await client.callTool({ name: "list_memories", arguments: past })).count, 0);
+  const pastWords = ok(
+    await client.callTool({ name: "search_text", arguments: { query: "canary", ...past } }),
+  );
+  assert.equal(pastWords.count, 0, "nothing was known in 2001");
+  refused(
+    await client.callTool({ name: "list_memories", arguments: { as_of: "someday" } }),
+    /as_of/,
+  );
 
   ok(await client.callTool({ name: "forget", arguments: { id, reason: "obsolete" } }));
   refused(await client.callTool({ name: "forget", arguments: { id: "" } }), /id/);
