@@ -1,6 +1,7 @@
 /**
  * `deno task bench [suite]`: runs benchmark suites and records their figures in bench/RESULTS.md.
- * Suites: quality (LoCoMo, sessions and SWE-bench Lite); sessions (agent transcripts);
+ * Suites: quality (LoCoMo, sessions and SWE-bench Lite); locomo (memories alone); sessions
+ * (agent transcripts); mcp (tools/list and recall through MCP);
  * code (SWE-bench Lite alone, optionally only the repositories named after it, e.g.
  * `psf/requests`); speed (event log, embeddings, memory queries at 10k, MCP); index
  * (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file move); scale (one
@@ -21,6 +22,7 @@ import { benchTokens } from "./tokens.ts";
 
 const suites: Record<string, Array<() => Promise<void>>> = {
   quality: [benchLocomo, benchSessions, () => benchSwebench()],
+  locomo: [benchLocomo],
   sessions: [benchSessions],
   code: [() => benchSwebench(Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
