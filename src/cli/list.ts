@@ -1,4 +1,4 @@
-import { parseCommandArgs } from "./args.ts";
+import { parseCommandArgs, parseDateOption } from "./args.ts";
 import type { Command } from "./command.ts";
 import { memoryLine } from "../recall/format.ts";
 import { withCairn } from "./with_cairn.ts";
@@ -28,8 +28,10 @@ export const list: Command = {
         ...(values.kind ? { kind: values.kind as never } : {}),
         ...(values.tag ? { tag: values.tag } : {}),
         include_forgotten: values.forgotten ?? false,
-        ...(values["as-of"] ? { as_of: values["as-of"] } : {}),
-        ...(values["valid-at"] ? { valid_at: values["valid-at"] } : {}),
+        ...(values["as-of"] ? { as_of: parseDateOption(values["as-of"], "--as-of") } : {}),
+        ...(values["valid-at"]
+          ? { valid_at: parseDateOption(values["valid-at"], "--valid-at") }
+          : {}),
         ...(values.limit ? { limit: Number(values.limit) } : {}),
         ...(values.offset ? { offset: Number(values.offset) } : {}),
       }));

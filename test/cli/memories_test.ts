@@ -39,6 +39,9 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
   const bad = await cli([...store, "remember", "x", "--kind", "rumour"]);
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /kind/);
+  const badDate = await cli([...store, "list", "--as-of", "last tuesday"]);
+  assert.equal(badDate.code, 2);
+  assert.match(badDate.stderr, /--as-of takes an ISO 8601 date, not "last tuesday"/);
 });
 
 Deno.test("cairn remember stores the entities and relations it is given, and refuses a malformed relation", async () => {
