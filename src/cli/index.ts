@@ -3,11 +3,10 @@ import type { IndexReport } from "../service/code_index.ts";
 import { skippedLines, statusLines } from "../service/index_status.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
-import { untilStopped } from "./signals.ts";
 import { withCairn } from "./with_cairn.ts";
 import { embeddingProgressText, indexProgressText, ProgressLine } from "./progress.ts";
 import type { Cairn } from "../service/cairn.ts";
-import { CodeWatch } from "../service/code_watch.ts";
+import { watchIndex } from "./index_watch.ts";
 
 /** `cairn index PATH`: indexes a folder's code as a project, incrementally. */
 export const indexCommand: Command = {
@@ -18,7 +17,8 @@ export const indexCommand: Command = {
     "       cairn index --status [PROJECT] [--json]\n\n" +
     "  PATH       a repository, or a folder in one (only that folder is scanned)\n" +
     "  --project  the project's name (default: the repository's folder name)\n" +
-    "  --watch    stay running and re-index as files change (batched after 500 ms of quiet)\n" +
+    "  --watch    stay running and re-index as files change (batched after 500 ms of quiet;\n" +
+    "             through the store's owner while one runs)\n" +
     "  --status   show what is indexed: files, chunks, last run and what it skipped\n" +
     "  --no-wait  return before the chunks' embeddings are computed (the next open does it)",
   async run(context) {
@@ -52,23 +52,10 @@ export const indexCommand: Command = {
       ...(values.project ? { project: values.project } : {}),
     };
     if (values.watch) {
-      return await withCairn(context, async (cairn) => {
-        const first = await cairn.code.index(input);
-        for (const line of summary(first)) context.out(line);
-        const watch = CodeWatch.start(cairn.code, input.path, first.project, {
-          onReport: (report) => {
-            if (report.indexed + report.removed > 0) {
-              for (const line of summary(report)) context.out(line);
-            }
-          },
-          onError: (error) => context.err(`cairn index: ${error.message}`),
-        });
-        context.out(`watching ${input.path} for changes (Ctrl-C to stop)`);
-        await untilStopped(0, () => Date.now());
-        await watch.stop();
-        context.out("stopped watching");
-        return 0;
-      }, { warn: context.err });
+      const settle = values["no-wait"] !== true;
+      return await watchIndex(context, input, settle, (report) => {
+        for (const line of summary(report)) context.out(line);
+      });
     }
     const line = new ProgressLine(context.err);
     // A command relayed to the owner answers once, at the end: no progress lines.

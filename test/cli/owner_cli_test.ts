@@ -126,3 +126,28 @@ Deno.test("cairn ingest claude --watch sends each batch to the running owner, an
     await serve[Symbol.asyncDispose]();
   }
 });
+
+Deno.test("cairn index --watch beside a running owner re-indexes through it, the project's name kept", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const repo = join(tmp.path, "repo");
+  await Deno.mkdir(join(repo, "src"), { recursive: true });
+  await Deno.writeTextFile(join(repo, "src", "billing.py"), "def charge_card(amount):\n    pass\n");
+  await using _serve = await startServe(store);
+  await using watcher = watchProcess(
+    ["--store", store, "index", repo, "--project", "shop", "--watch", "--no-wait"],
+  );
+  await watcher.waitFor(/indexed project shop .*1 files indexed[\s\S]*watching/);
+  await Deno.writeTextFile(
+    join(repo, "src", "refunds.py"),
+    "def refund_order(order):\n    return order.total\n",
+  );
+  await watcher.waitFor(/watching[\s\S]*indexed project shop .*1 files indexed, 1 unchanged/);
+  const found = await cli(["--store", store, "search-code", "refund_order", "--project", "shop"]);
+  assert.equal(found.code, 0, found.stderr);
+  assert.match(found.stdout, /src\/refunds\.py/);
+  const stopped = await watcher.stop("SIGTERM");
+  assert.equal(stopped.code, 0, stopped.stderr);
+  assert.doesNotMatch(stopped.stderr, /in use by process/);
+  assert.match(stopped.stdout, /stopped watching/);
+});

@@ -1,0 +1,86 @@
+import type { IndexReport } from "../service/code_index.ts";
+import { WATCH_MAX_WAIT_MS, WATCH_QUIET_MS, watchedPath } from "../service/code_watch.ts";
+import { UserError } from "../service/errors.ts";
+import { watchBatches } from "../ingest/watch_batches.ts";
+import type { CommandContext } from "./command.ts";
+import { runInOwner } from "./owner_cli.ts";
+import { untilStopped } from "./signals.ts";
+import { withCairn } from "./with_cairn.ts";
+
+/** What to index: a folder, and the project's name when the user gave one. */
+export interface IndexTarget {
+  path: string;
+  project?: string;
+}
+
+/**
+ * `cairn index PATH --watch`: indexes the folder, then again after each batch
+ * of changes, until SIGINT or SIGTERM. The watching stays in this process;
+ * each run goes to the store's owner while one answers, else runs here on the
+ * store opened for that run only, so other commands can use it in between.
+ * `show` prints a run's summary.
+ */
+export async function watchIndex(
+  context: CommandContext,
+  target: IndexTarget,
+  settle: boolean,
+  show: (report: IndexReport) => void,
+): Promise<number> {
+  // Watch before the first run, so that no change made meanwhile is missed.
+  const watcher = Deno.watchFs(target.path, { recursive: true });
+  let project = target.project;
+  const run = async (first: boolean) => {
+    const asked = { path: target.path, ...(project ? { project } : {}) };
+    const report = await indexInOwner(context, asked, settle) ??
+      await withCairn(context, (cairn) => cairn.code.index(asked), { settle, warn: context.err });
+    // Later runs keep the name the first one chose, wherever they run.
+    project ??= report.project;
+    if (first || report.indexed + report.removed > 0) show(report);
+  };
+  const reportError = (error: Error) => context.err(`cairn index: ${error.message}`);
+  await run(true).catch(reportError);
+  context.out(`watching ${target.path} for changes (Ctrl-C to stop)`);
+  const done = watchBatches(watcher, {
+    quietMs: WATCH_QUIET_MS,
+    maxWaitMs: WATCH_MAX_WAIT_MS,
+    accept: watchedPath(target.path, context.storeDir),
+    run: () => run(false),
+    onError: reportError,
+  });
+  const signalled = await Promise.race([
+    untilStopped(0, () => Date.now()).then(() => true),
+    done.then(() => false),
+  ]);
+  if (signalled) watcher.close();
+  await done;
+  context.out("stopped watching");
+  return 0;
+}
+
+/**
+ * Indexes `target` in the store's owner and returns its report; undefined when
+ * no owner answers. The owner's refusal comes back as a {@linkcode UserError}.
+ */
+async function indexInOwner(
+  context: CommandContext,
+  target: IndexTarget,
+  settle: boolean,
+): Promise<IndexReport | undefined> {
+  const args = [
+    "index",
+    target.path,
+    "--json",
+    ...(target.project ? ["--project", target.project] : []),
+  ];
+  const answer = await runInOwner(context.storeDir, {
+    args: settle ? args : [...args, "--no-wait"],
+    cwd: context.cwd,
+  });
+  if (!answer) return undefined;
+  if (answer.code !== 0) {
+    const said = answer.err.map((line) => line.replace(/^cairn index: /, "")).join("\n");
+    throw new UserError(said || `the store's owner failed to index (exit code ${answer.code})`);
+  }
+  answer.err.forEach((line) => context.err(line));
+  return JSON.parse(answer.out.join("\n")) as IndexReport;
+}
