@@ -21,6 +21,14 @@ export const DEFAULT_WEIGHTS: SignalWeights = {
 };
 
 /**
+ * Memories' own weights, where they differ from {@linkcode DEFAULT_WEIGHTS}:
+ * tuned on locomo-dev with the shipped model, whose vectors rank memories
+ * better than BM25 does (docs/decisions.md); code keeps the defaults, where
+ * words rank better than meaning.
+ */
+export const MEMORY_WEIGHTS: Partial<SignalWeights> = { vector: 0.45, lexical: 0.25, context: 0.5 };
+
+/**
  * RRF's constant: a hit at rank r (from 1) contributes weight / (k + r).
  * 5, not the usual 60: measured on locomo-dev, a small k lets the top of each
  * list count (docs/decisions.md).

@@ -2,6 +2,7 @@ import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import {
   DEFAULT_WEIGHTS,
   type Fused,
+  MEMORY_WEIGHTS,
   type RankedList,
   reciprocalRankFusion,
   type Signal,
@@ -164,7 +165,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   }
 
   if (request.mode === "hybrid" && weights.graph > 0) {
-    await addGraphLists(deps, lists, weights);
+    await addGraphLists(deps, lists, request);
     for (const [source, entry] of lists) {
       entry.graph = entry.graph.filter((id) => keep(source, id));
     }
@@ -180,7 +181,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       signals.context = entry.context;
     }
     if (request.mode === "hybrid") signals.graph = entry.graph;
-    let fused = reciprocalRankFusion(signals, weights);
+    let fused = reciprocalRankFusion(signals, weightsOf(source, request));
     const lowered = new Set<string>();
     if (source === "code" && lowerTests) fused = lowerTestFiles(fused, deps.codePath, lowered);
     const z = zScores(fused.map((f) => f.score));
@@ -237,14 +238,14 @@ function under(path: string | undefined, prefix: string): boolean {
 async function addGraphLists(
   deps: RecallDeps,
   lists: Map<Source, Lists>,
-  weights: SignalWeights,
+  request: RecallRequest,
 ): Promise<void> {
   const seeds = new Map<string, number>();
   const seedIds: Seeds = {};
   for (const [source, entry] of lists) {
     const best = reciprocalRankFusion(
       { vector: entry.vector, lexical: entry.lexical, context: entry.context },
-      weights,
+      weightsOf(source, request),
     ).slice(0, SEEDS);
     seedIds[source] = best.map((f) => f.id);
     for (const f of best) seeds.set(`${source}:${f.id}`, f.score);
@@ -291,4 +292,13 @@ async function embedOrSayWhy(
     if (!isModelFailure(error)) throw error;
     return wordsOnly(`the embedding model cannot be used: ${error.message}`);
   }
+}
+
+/** The fusion weights of `source`: its own defaults, then what the request sets for every source. */
+function weightsOf(source: Source, request: RecallRequest): SignalWeights {
+  return {
+    ...DEFAULT_WEIGHTS,
+    ...(source === "memory" ? MEMORY_WEIGHTS : {}),
+    ...request.weights,
+  };
 }

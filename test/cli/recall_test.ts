@@ -138,13 +138,13 @@ Deno.test("cairn recall --as-of finds what was known then, by its words then: fo
     assert.equal(answer.code, 0, answer.stderr);
     return JSON.parse(answer.stdout) as { results: Array<{ content: string }>; notes: string[] };
   };
-  const past = await recalled("staging vault secret", "--as-of", then);
-  assert.equal(
-    past.results[0]?.content,
-    "The staging deploy key is kept in vault under secret/staging",
-  );
+  const stagingKey = "The staging deploy key is kept in vault under secret/staging";
+  const past = await recalled("staging vault secret", "--as-of", then, "--mode", "lexical");
+  assert.equal(past.results[0]?.content, stagingKey);
   assert.ok(past.notes.some((note) => note.startsWith(`as of ${then}`)));
-  const friday = await recalled("which day of the week: fridays after standup", "--as-of", then);
+  const hybrid = await recalled("staging vault secret", "--as-of", then);
+  assert.ok(hybrid.results.some((hit) => hit.content === stagingKey), "hybrid finds it too");
+  const friday = await recalled("fridays after standup", "--as-of", then, "--mode", "lexical");
   assert.equal(friday.results[0]?.content, "Deploys happen on Fridays after the standup");
   const now = await recalled("staging vault secret");
   assert.ok(now.results.every((hit) => !/staging deploy key/.test(hit.content)), "forgotten now");
