@@ -65,14 +65,17 @@ export const importCommand: Command = {
       ...(r.session ? { source: r.session } : {}),
       ...(r.ts ? { occurred_at: r.ts } : {}),
     }));
-    const imported = await withCairn(context, async (cairn) => {
-      let count = 0;
+    const { imported, skipped } = await withCairn(context, async (cairn) => {
+      const total = { imported: 0, skipped: 0 };
       for (let i = 0; i < records.length; i += BATCH) {
-        count += await cairn.memories.importMany(records.slice(i, i + BATCH));
+        const batch = await cairn.memories.importMany(records.slice(i, i + BATCH));
+        total.imported += batch.imported;
+        total.skipped += batch.skipped;
       }
-      return count;
+      return total;
     }, { settle: true, warn: context.err });
-    context.out(`imported ${imported} memories in ${seconds()} s`);
+    const again = skipped > 0 ? ` (${skipped} with an id already imported were skipped)` : "";
+    context.out(`imported ${imported} memories in ${seconds()} s${again}`);
     return 0;
   },
 };

@@ -109,18 +109,42 @@ export class Memories {
     return { memory: await this.#require(id), duplicate: false };
   }
 
-  /** Stores many memory records at once (one group commit), skipping none. */
-  async importMany(inputs: Array<z.input<typeof RememberInput>>): Promise<number> {
-    const events: NewEvent[] = inputs.map((input) => {
-      const { force: _force, ...fields } = RememberInput.parse(input);
-      return {
+  /**
+   * Stores many memory records at once (one group commit). A record whose
+   * `external_id` its project already holds (imported before, even if
+   * forgotten since) is skipped, so importing a file again adds only what is
+   * new. Resolves to how many were stored and how many skipped.
+   */
+  async importMany(
+    inputs: Array<z.input<typeof RememberInput>>,
+  ): Promise<{ imported: number; skipped: number }> {
+    const records = inputs.map((input) => RememberInput.parse(input));
+    const known = await this.#knownExternalIds(records.flatMap((r) => r.external_id ?? []));
+    const events: NewEvent[] = [];
+    for (const { force: _force, ...fields } of records) {
+      if (fields.external_id !== undefined) {
+        const key = `${fields.project ?? ""}\0${fields.external_id}`;
+        if (known.has(key)) continue;
+        known.add(key);
+      }
+      events.push({
         type: "memory.remembered",
         v: 1,
         data: { ...withoutUndefined(fields), id: newId("mem") },
-      };
-    });
+      });
+    }
     await this.store.append(events);
-    return events.length;
+    return { imported: events.length, skipped: records.length - events.length };
+  }
+
+  /** The `project\0external id` pairs already stored among `ids`. */
+  async #knownExternalIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.graph.database.run(
+      "MATCH (m:Memory) WHERE m.external_id IN $ids RETURN m.project AS project, m.external_id AS id",
+      { ids: [...new Set(ids)] },
+    );
+    return new Set(rows.map((row) => `${row.project as string}\0${row.id as string}`));
   }
 
   /** Changes a memory; the earlier version stays in the log. */

@@ -97,6 +97,12 @@ Deno.test("cairn import reads benchmark-format JSONL and refuses a bad line with
   const imported = await cli([...store, "import", good]);
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(imported.stdout, /imported 2 memories/);
+  const again = await cli([...store, "import", good]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(
+    again.stdout,
+    /imported 0 memories .*\(2 with an id already imported were skipped\)/,
+  );
   const bad = join(tmp.path, "bad.jsonl");
   await Deno.writeTextFile(bad, `{"id":"x","content":"fine"}\n{"id":"y"}\n`);
   const refused = await cli([...store, "import", bad]);
