@@ -1,10 +1,8 @@
 import type { IndexReport } from "../service/code_index.ts";
 import { WATCH_MAX_WAIT_MS, WATCH_QUIET_MS, watchedPath } from "../service/code_watch.ts";
-import { UserError } from "../service/errors.ts";
-import { watchBatches } from "../ingest/watch_batches.ts";
 import type { CommandContext } from "./command.ts";
 import { runInOwner } from "./owner_cli.ts";
-import { untilStopped } from "./signals.ts";
+import { ownerOutput, watchUntilStopped } from "./watch_command.ts";
 import { withCairn } from "./with_cairn.ts";
 
 /** What to index: a folder, and the project's name when the user gave one. */
@@ -39,22 +37,13 @@ export async function watchIndex(
   };
   const reportError = (error: Error) => context.err(`cairn index: ${error.message}`);
   await run(true).catch(reportError);
-  context.out(`watching ${target.path} for changes (Ctrl-C to stop)`);
-  const done = watchBatches(watcher, {
+  return await watchUntilStopped(context, watcher, target.path, {
     quietMs: WATCH_QUIET_MS,
     maxWaitMs: WATCH_MAX_WAIT_MS,
     accept: watchedPath(target.path, context.storeDir),
     run: () => run(false),
     onError: reportError,
   });
-  const signalled = await Promise.race([
-    untilStopped(0, () => Date.now()).then(() => true),
-    done.then(() => false),
-  ]);
-  if (signalled) watcher.close();
-  await done;
-  context.out("stopped watching");
-  return 0;
 }
 
 /**
@@ -77,10 +66,5 @@ async function indexInOwner(
     cwd: context.cwd,
   });
   if (!answer) return undefined;
-  if (answer.code !== 0) {
-    const said = answer.err.map((line) => line.replace(/^cairn index: /, "")).join("\n");
-    throw new UserError(said || `the store's owner failed to index (exit code ${answer.code})`);
-  }
-  answer.err.forEach((line) => context.err(line));
-  return JSON.parse(answer.out.join("\n")) as IndexReport;
+  return JSON.parse(ownerOutput(context, "index", answer)) as IndexReport;
 }

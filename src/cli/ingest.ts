@@ -5,11 +5,10 @@ import { describeIssues, UserError } from "../service/errors.ts";
 import type { IngestReport } from "../service/sessions.ts";
 import { allowedRoots, checkAllowedPath } from "../mcp/allowed_roots.ts";
 import { isTranscriptFile, subAgentFiles, transcriptsAt } from "../ingest/transcripts/files.ts";
-import { watchBatches } from "../ingest/watch_batches.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { runInOwner } from "./owner_cli.ts";
-import { untilStopped } from "./signals.ts";
+import { ownerOutput, watchUntilStopped } from "./watch_command.ts";
 import { withCairn } from "./with_cairn.ts";
 
 type Agent = "claude" | "codex";
@@ -229,22 +228,13 @@ async function watch(
   };
   const reportError = (error: Error) => context.err(`cairn ingest: ${error.message}`);
   await ingest(initial).catch(reportError);
-  context.out(`watching ${target} for changes (Ctrl-C to stop)`);
-  const done = watchBatches(watcher, {
+  return await watchUntilStopped(context, watcher, target, {
     quietMs: 300,
     maxWaitMs: 3_000,
     accept: isTranscriptFile,
     run: (paths) => ingest(paths.filter(isFile)),
     onError: reportError,
   });
-  const signalled = await Promise.race([
-    untilStopped(0, () => Date.now()).then(() => true),
-    done.then(() => false),
-  ]);
-  if (signalled) watcher.close();
-  await done;
-  context.out("stopped watching");
-  return 0;
 }
 
 /**
@@ -265,12 +255,7 @@ async function ingestInOwner(
       cwd: context.cwd,
     });
     if (!answer) return undefined;
-    if (answer.code !== 0) {
-      const said = answer.err.map((line) => line.replace(/^cairn ingest: /, "")).join("\n");
-      throw new UserError(said || `the store's owner failed to ingest (exit code ${answer.code})`);
-    }
-    answer.err.forEach((line) => context.err(line));
-    reports.push(...JSON.parse(answer.out.join("\n")).transcripts);
+    reports.push(...JSON.parse(ownerOutput(context, "ingest", answer)).transcripts);
   }
   return reports;
 }

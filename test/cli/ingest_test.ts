@@ -136,6 +136,10 @@ Deno.test("cairn ingest claude --watch without an owner opens the store per batc
   await Deno.mkdir(projects, { recursive: true });
   const path = join(projects, `${SESSION}.jsonl`);
   await Deno.writeTextFile(path, prompt("Why is checkout slow?", "/home/dev/shop", 0));
+  // Made before the watch starts: a file written at once into a folder made while watching can
+  // come before the watch of that folder does, and is then only seen when it is written again.
+  const subAgents = join(projects, SESSION, "subagents");
+  await Deno.mkdir(subAgents, { recursive: true });
   const env = { CAIRN_ALLOWED_ROOTS: tmp.path };
   await using watcher = watchProcess(
     ["--store", store, "ingest", "claude", join(tmp.path, "projects"), "--watch", "--no-wait"],
@@ -152,8 +156,6 @@ Deno.test("cairn ingest claude --watch without an owner opens the store per batc
     { append: true },
   );
   await watcher.waitFor(/watching[\s\S]*1 new, 1 replaced/);
-  const subAgents = join(projects, SESSION, "subagents");
-  await Deno.mkdir(subAgents, { recursive: true });
   await Deno.writeTextFile(
     join(subAgents, "agent-a77.jsonl"),
     JSON.stringify({
