@@ -104,12 +104,18 @@ export async function reembedOpenStore(
   );
   let fresh: { embedder: Embedder; vectors: VectorsProjection } | undefined;
   const old = await store.runner.replace("vectors", built.checkpoint, async () => {
-    await swapDirs(projections);
     const embedder = await chosenEmbedder(store.dir, options);
-    fresh = {
-      embedder,
-      vectors: await VectorsProjection.open(join(projections, "vectors"), embedder, store.blobs),
-    };
+    await swapDirs(projections);
+    try {
+      fresh = {
+        embedder,
+        vectors: await VectorsProjection.open(join(projections, "vectors"), embedder, store.blobs),
+      };
+    } catch (error) {
+      // The vectors in use write to their folder by name: give it back to them.
+      await unswapDirs(projections);
+      throw error;
+    }
     return fresh.vectors;
   });
   inUse.swap(fresh!.embedder, fresh!.vectors);
@@ -173,6 +179,14 @@ async function swapDirs(projections: string): Promise<void> {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   });
   await Deno.rename(join(projections, "next", "vectors"), current);
+  await syncDir(projections);
+}
+
+/** Undoes {@linkcode swapDirs}: the new vectors back to `next/`, the old ones in place. */
+async function unswapDirs(projections: string): Promise<void> {
+  const current = join(projections, "vectors");
+  await Deno.rename(current, join(projections, "next", "vectors"));
+  await Deno.rename(join(projections, "vectors.old"), current);
   await syncDir(projections);
 }
 
