@@ -61,6 +61,11 @@ export class EmbedderError extends Error {
   }
 }
 
+/** True when `error` says the embedding model cannot be used now (missing, damaged, unreachable). */
+export function isModelFailure(error: unknown): error is EmbedderError {
+  return error instanceof EmbedderError && error.code !== "closed";
+}
+
 /** Scales `vector` in place to unit length (a zero vector stays zero) and returns it. */
 export function normalize(vector: Float32Array): Float32Array {
   let sum = 0;

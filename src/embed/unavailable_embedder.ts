@@ -1,4 +1,4 @@
-import { type Embedder, EmbedderError } from "./embedder.ts";
+import type { Embedder, EmbedderError } from "./embedder.ts";
 
 /**
  * Stands in for an embedding model that cannot be found or read, so a store
@@ -22,9 +22,4 @@ export class UnavailableEmbedder implements Embedder {
   close(): Promise<void> {
     return Promise.resolve();
   }
-}
-
-/** True when `error` says the embedding model cannot be used now (missing, damaged, unreachable). */
-export function isModelFailure(error: unknown): error is EmbedderError {
-  return error instanceof EmbedderError && error.code !== "closed";
 }

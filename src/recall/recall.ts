@@ -22,7 +22,7 @@ import type {
   Source,
   VectorSearch,
 } from "./types.ts";
-import { isModelFailure } from "../embed/unavailable_embedder.ts";
+import { isModelFailure } from "../embed/embedder.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 4096;

@@ -113,7 +113,7 @@ export class CodeIndex {
     const stat = await Deno.stat(target).catch(() => undefined);
     if (!stat) throw new UserError(`${path} does not exist; give the folder to index`);
     if (!stat.isDirectory) throw new UserError(`${path} is not a folder; give the folder to index`);
-    const repository = await findRepository(target);
+    const repository = findRepository(target);
     const root = repository?.root ?? target;
     const gitRoot = repository?.gitRoot;
     const known = await this.#load();

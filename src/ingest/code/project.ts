@@ -1,3 +1,4 @@
+import { readFileSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 
 /** Where a directory's repository is: its work tree, and the main repository worktrees share. */
@@ -8,17 +9,30 @@ export interface Repository {
   gitRoot: string;
 }
 
-/** The git repository `dir` is in, found by walking up to a `.git`; undefined outside any. */
-export async function findRepository(dir: string): Promise<Repository | undefined> {
+/**
+ * The git repository `dir` is in, found by walking up to a `.git` (a folder,
+ * or a file in a linked worktree); undefined outside any.
+ */
+export function findRepository(dir: string): Repository | undefined {
   for (let current = resolve(dir);; current = dirname(current)) {
     const dotGit = join(current, ".git");
-    const stat = await Deno.stat(dotGit).catch(() => undefined);
-    if (stat?.isDirectory) return { root: current, gitRoot: current };
-    if (stat?.isFile) {
-      const text = await Deno.readTextFile(dotGit).catch(() => "");
-      return { root: current, gitRoot: worktreeMain(current, text) ?? current };
+    const stat = statOrUndefined(dotGit);
+    if (stat?.isDirectory()) return { root: current, gitRoot: current };
+    if (stat?.isFile()) {
+      return {
+        root: current,
+        gitRoot: worktreeMain(current, readFileSync(dotGit, "utf8")) ?? current,
+      };
     }
     if (dirname(current) === current) return undefined;
+  }
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }
 
@@ -32,7 +46,7 @@ export function defaultProjectName(folder: string): string {
  * of its `.git` file (`gitdir: <main>/.git/worktrees/<name>`); undefined when
  * the file says otherwise.
  */
-export function worktreeMain(root: string, dotGitFile: string): string | undefined {
+function worktreeMain(root: string, dotGitFile: string): string | undefined {
   const gitdir = dotGitFile.match(/^gitdir:\s*(.+)$/m)?.[1]?.trim();
   return (gitdir && resolve(root, gitdir).match(/^(.*)[\\/]\.git[\\/]worktrees[\\/]/)?.[1]) ||
     undefined;

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, sep } from "node:path";
-import { defaultProjectName, worktreeMain } from "../code/project.ts";
+import { existsSync } from "node:fs";
+import { join, sep } from "node:path";
+import { defaultProjectName, findRepository } from "../code/project.ts";
 
 /** A file in a project's root that keeps its sessions out of cairn. */
 export const OPT_OUT_FILE = ".cairn-no-sessions";
@@ -70,24 +70,9 @@ function indexedProjectOf(
 
 function locate(cwd: string): Place {
   const trimmed = cwd.length > 1 ? cwd.replace(/\/+$/, "") : cwd;
-  const repository = gitRepository(trimmed);
+  const repository = existsSync(trimmed) ? findRepository(trimmed) : undefined;
   const root = repository?.root ?? trimmed;
   const optedOut = existsSync(join(root, OPT_OUT_FILE)) ||
     (root !== trimmed && existsSync(join(trimmed, OPT_OUT_FILE)));
-  return { root, repository: repository?.main ?? root, optedOut };
-}
-
-/** The work tree `dir` is in and its main repository (another folder for a linked worktree). */
-function gitRepository(dir: string): { root: string; main: string } | undefined {
-  if (!existsSync(dir)) return undefined;
-  for (let at = dir;; at = dirname(at)) {
-    const dotGit = join(at, ".git");
-    if (existsSync(dotGit)) {
-      const main = statSync(dotGit).isFile()
-        ? worktreeMain(at, readFileSync(dotGit, "utf8"))
-        : undefined;
-      return { root: at, main: main ?? at };
-    }
-    if (dirname(at) === at) return undefined;
-  }
+  return { root, repository: repository?.gitRoot ?? root, optedOut };
 }
