@@ -60,7 +60,8 @@ interface RepoRun {
 /**
  * Runs the benchmark over every repository (or those named in `only`, e.g.
  * `psf/requests`). With CAIRN_BENCH_WORK set, finished repositories are kept
- * there and reused by the next run, so a long run can be resumed; with
+ * there and reused by the next run, and one cut short resumes after the last
+ * commit it ranked, so a long run can span sessions; with
  * CAIRN_BENCH_KEEP_STORES=1 too, the store as indexed at each base commit is
  * kept beside them (`owner+name.stores/COMMIT`), and CAIRN_BENCH_RESCORE=1 asks
  * cairn again over those kept stores without indexing (for changes to recall).
@@ -118,30 +119,36 @@ async function cachedRun(work: string, repo: string, instances: Instance[]): Pro
 async function runRepo(work: string, repo: string, instances: Instance[]): Promise<RepoRun> {
   const gitDir = join(MIRRORS, repo.replace("/", "+"), "repo");
   const dir = join(work, repo.replace("/", "+"));
-  await Deno.remove(dir, { recursive: true }).catch(() => {});
-  await Deno.remove(`${dir}.stores`, { recursive: true }).catch(() => {});
   const tree = join(dir, "tree");
   const store = join(dir, "store");
-  await Deno.mkdir(tree, { recursive: true });
-  await newStore(store);
+  const progressFile = join(dir, "progress.json");
   const project = repo.split("/")[1]!;
   const commits = await chronological(gitDir, [...new Set(instances.map((i) => i.base_commit))]);
-  const run: RepoRun = {
-    repo,
-    instances: instances.length,
-    commits: commits.length,
-    files: 0,
-    chunks: 0,
-    firstIndexSeconds: 0,
-    firstChunkSeconds: 0,
-    peakRssMiB: 0,
-    noChangeSeconds: 0,
-    moves: [],
-    rankings: {},
-    truncatedQueries: 0,
-  };
-  let previous: string | undefined;
-  for (const commit of commits) {
+  let { run, done } = await readProgress(progressFile) ?? { run: undefined, done: undefined };
+  if (!run) {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await Deno.remove(`${dir}.stores`, { recursive: true }).catch(() => {});
+    await Deno.mkdir(tree, { recursive: true });
+    await newStore(store);
+    run = {
+      repo,
+      instances: instances.length,
+      commits: commits.length,
+      files: 0,
+      chunks: 0,
+      firstIndexSeconds: 0,
+      firstChunkSeconds: 0,
+      peakRssMiB: 0,
+      noChangeSeconds: 0,
+      moves: [],
+      rankings: {},
+      truncatedQueries: 0,
+    };
+  } else {
+    console.error(`${repo}: resuming after ${done!.slice(0, 8)}`);
+  }
+  let previous = done;
+  for (const commit of commits.slice(done ? commits.indexOf(done) + 1 : 0)) {
     const change: TreeChange = previous
       ? await moveTree(gitDir, previous, commit, tree)
       : await writeTree(gitDir, commit, tree);
@@ -163,10 +170,27 @@ async function runRepo(work: string, repo: string, instances: Instance[]): Promi
     if (Deno.env.get("CAIRN_BENCH_KEEP_STORES") === "1") {
       await keepStore(store, join(`${dir}.stores`, commit));
     }
+    await Deno.writeTextFile(progressFile, JSON.stringify({ run, done: commit }));
     console.error(`${repo} ${commit.slice(0, 8)}: ${here.length} instances ranked`);
   }
   await Deno.remove(dir, { recursive: true });
   return run;
+}
+
+/**
+ * How far an interrupted run of one repository got: its figures so far and
+ * the last commit ranked (the tree and store in the work folder are at or a
+ * little past it; moving them again from it is harmless).
+ */
+async function readProgress(
+  file: string,
+): Promise<{ run: RepoRun; done: string } | undefined> {
+  try {
+    return JSON.parse(await Deno.readTextFile(file));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
 }
 
 async function keepStore(store: string, copy: string): Promise<void> {

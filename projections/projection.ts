@@ -17,6 +17,12 @@ export interface Projection {
   reset(): Promise<void>;
   /** A hash of the projection's whole content, equal for equal content (replay checks). */
   digest(): Promise<string>;
+  /**
+   * Gives up work that waits on something slow or absent (a model still
+   * loading): the runner calls it as it stops, before waiting for the batch
+   * in flight, which then fails without writing and is applied again later.
+   */
+  stop?(): void;
   /** Releases files and handles. */
   close(): Promise<void>;
 }

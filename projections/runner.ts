@@ -132,7 +132,9 @@ export class ProjectionRunner {
       // The lane is read when it runs: a projection replaced meanwhile is not applied to.
       if (!this.#stopping) await this.#catchUpAll(this.#backgroundLane());
     }).catch((error) => {
-      console.error(`cairn: background projection failed: ${(error as Error).message}`);
+      if (!this.#stopping) {
+        console.error(`cairn: background projection failed: ${(error as Error).message}`);
+      }
     });
   }
 
@@ -198,9 +200,13 @@ export class ProjectionRunner {
     return out;
   }
 
-  /** Stops the background lane after its current batch and closes every projection. */
+  /**
+   * Stops the background lane after its current batch (a batch waiting on a
+   * model is given up) and closes every projection.
+   */
   async close(): Promise<void> {
     this.#stopping = true;
+    for (const projection of this.#backgroundLane()) projection.stop?.();
     await this.#running?.catch(() => {});
     await this.#background;
     for (const projection of this.projections) await projection.close();

@@ -35,13 +35,18 @@ export class VectorsProjection implements Projection {
   readonly background = true;
   #partitions = new Map<string, VectorPartition>();
   #partitionOf = new Map<string, string>();
+  #stop: (reason: Error) => void = () => {};
+  /** Rejects once `stop` is called: a batch waiting on the model gives up then. */
+  #stopped = new Promise<never>((_, reject) => (this.#stop = reject));
 
   private constructor(
     private readonly dir: string,
     private readonly embedder: Embedder,
     private readonly blobs: BlobStore,
     private readonly dims: number,
-  ) {}
+  ) {
+    this.#stopped.catch(() => {});
+  }
 
   /**
    * Opens the vectors in `dir`. Refuses vectors built by another model: mixing
@@ -112,7 +117,10 @@ export class VectorsProjection implements Projection {
         upserts.push({ ...change, hash, group: change.group ?? "" });
       }
     }
-    const vectors = await this.embedder.embedDocuments(upserts.map((u) => u.text));
+    const embedding = this.embedder.embedDocuments(upserts.map((u) => u.text));
+    // Awaited by the race below, or abandoned if the projection stops first.
+    embedding.catch(() => {});
+    const vectors = await Promise.race([embedding, this.#stopped]);
     for (const [i, upsert] of upserts.entries()) {
       (await this.#partition(upsert.partition)).upsert(
         upsert.id,
@@ -177,6 +185,14 @@ export class VectorsProjection implements Projection {
       partition.entries().map(([id, hash]) => `${name}\t${id}\t${hash}`)
     );
     return await sha256Hex(entries.sort().join("\n"));
+  }
+
+  /**
+   * Gives up the batch waiting on the model (which may still be downloading):
+   * nothing of it is written, and it is embedded again at the next open.
+   */
+  stop(): void {
+    this.#stop(new Error("the vectors projection stopped"));
   }
 
   async close(): Promise<void> {

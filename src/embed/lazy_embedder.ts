@@ -39,8 +39,13 @@ export class LazyEmbedder implements Embedder {
     return this.#ready?.queryCutAt?.(text);
   }
 
+  /**
+   * Closes the loaded model. A model still loading (a download, say) is not
+   * waited for: it is closed when it arrives, so stopping never hangs on it.
+   */
   async close(): Promise<void> {
-    if (this.#inner) await (await this.#inner.catch(() => undefined))?.close();
+    if (this.#ready) return await this.#ready.close();
+    this.#inner?.then((model) => model.close(), () => {});
   }
 
   #model(): Promise<Embedder> {

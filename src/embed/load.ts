@@ -3,10 +3,12 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { CachedEmbedder } from "./cache.ts";
+import { join } from "node:path";
+import { CachedEmbedder, embeddingCacheDir } from "./cache.ts";
 import { type Embedder, EmbedderError } from "./embedder.ts";
 import { LazyEmbedder } from "./lazy_embedder.ts";
 import { loadModelFolder, modelId, type ModelManifest } from "./manifest.ts";
+import { checkModelOnce } from "./model_check.ts";
 import { OnnxEmbedder } from "./onnx_embedder.ts";
 import { UnavailableEmbedder } from "./unavailable_embedder.ts";
 
@@ -23,8 +25,8 @@ export function shippedModelDir(name = DEFAULT_MODEL): string {
 
 /**
  * The embedder a store uses by default: the shipped model behind the store's
- * embedding cache, loaded on first use. Its files are checked by `cairn verify`,
- * not on every open (hashing 90 MB costs a third of a second). A folder without
+ * embedding cache, loaded on first use (its files are checked then, once per
+ * change: see {@linkcode checkModelOnce}). A folder without
  * a readable manifest gives an {@linkcode UnavailableEmbedder}, so the store
  * still opens and searches by words.
  */
@@ -44,20 +46,22 @@ export async function storeEmbedder(
 /**
  * An ONNX model described by `manifest`, behind the store's embedding cache and
  * started on first use, from the folder `folder` resolves to then (a model
- * still to download is fetched at that moment).
+ * still to download is fetched at that moment). Its files are checked against
+ * the manifest before onnxruntime reads them.
  */
 export function lazyOnnxEmbedder(
   storeDir: string,
   manifest: ModelManifest,
   folder: () => Promise<string>,
 ): LazyEmbedder {
-  return new LazyEmbedder(
-    modelId(manifest),
-    manifest.dims,
-    async () =>
-      await CachedEmbedder.open(
-        await OnnxEmbedder.open(await folder(), { verify: false }),
-        storeDir,
-      ),
-  );
+  const id = modelId(manifest);
+  return new LazyEmbedder(id, manifest.dims, async () => {
+    const dir = await folder();
+    await checkModelOnce(
+      dir,
+      manifest.files,
+      join(embeddingCacheDir(storeDir, id), "model-checked.json"),
+    );
+    return await CachedEmbedder.open(await OnnxEmbedder.open(dir, { verify: false }), storeDir);
+  });
 }

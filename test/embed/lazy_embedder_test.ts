@@ -23,3 +23,20 @@ Deno.test("LazyEmbedder loads on first use, tries a failed load again, then forw
   await lazy.close();
   assert.ok(model.closed);
 });
+
+Deno.test("LazyEmbedder closes without waiting for a model still loading, and closes it once it arrives", async () => {
+  const model = new FakeEmbedder();
+  let arrive = (_: Embedder) => {};
+  const lazy = new LazyEmbedder(
+    "fake-model",
+    8,
+    () => new Promise((resolve) => (arrive = resolve)),
+  );
+  const query = lazy.embedQuery("x");
+  await lazy.close();
+  assert.equal(model.closed, false, "close returned while the model was still loading");
+  arrive(model);
+  await query;
+  await Promise.resolve();
+  assert.ok(model.closed);
+});

@@ -60,7 +60,8 @@ export function text(result: unknown): string {
 
 /**
  * Stops the store's owner and waits for it to go. An owner still starting is
- * waited for (up to 15 s), so no test leaves one running.
+ * waited for (up to 15 s), so no test leaves one running; one that does not
+ * stop within 10 s is killed and the test fails.
  */
 export async function killOwner(store: string, signal: Deno.Signal = "SIGTERM"): Promise<void> {
   let record = await readOwnerRecord(store);
@@ -71,6 +72,10 @@ export async function killOwner(store: string, signal: Deno.Signal = "SIGTERM"):
   if (!record || !isAlive(record.pid)) return;
   Deno.kill(record.pid, signal);
   for (let i = 0; i < 400 && isAlive(record.pid); i++) await delay(25);
+  if (isAlive(record.pid)) {
+    Deno.kill(record.pid, "SIGKILL");
+    throw new Error(`the owner (pid ${record.pid}) did not stop within 10 s of ${signal}`);
+  }
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -86,6 +86,39 @@ Deno.test("VectorsProjection.open() refuses vectors built by another model, nami
   );
 });
 
+Deno.test("closing while the model is still loading gives up the waiting batch, which is embedded at the next open", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "vectors");
+  const blobs = new BlobStore(join(tmp.path, "blobs"));
+  const log = new MemoryLog();
+  await log.append([remembered("pool", "Database connections are pooled.", "api")]);
+  const checkpoints = new MemoryCheckpoints();
+  const model = await storeEmbedder(tmp.path);
+  let arrive = () => {};
+  const loading = new LazyEmbedder(
+    model.id,
+    model.dims,
+    () => new Promise((resolve) => (arrive = () => resolve(model))),
+  );
+  const first = await ProjectionRunner.open(
+    log,
+    [await VectorsProjection.open(dir, loading, blobs)],
+    checkpoints,
+  );
+  await first.close();
+  assert.equal((await checkpoints.read("vectors"))?.seq, 0, "nothing was embedded");
+  arrive();
+
+  const vectors = await VectorsProjection.open(dir, await storeEmbedder(tmp.path), blobs);
+  const second = await ProjectionRunner.open(log, [vectors], checkpoints);
+  try {
+    await second.settled();
+    assert.deepEqual(vectors.counts(), { memory: 1, code: 0, turn: 0 });
+  } finally {
+    await second.close();
+  }
+});
+
 Deno.test("VectorsProjection keeps a file's chunk vectors in step with re-indexing and removal, and embeds turns", async () => {
   await using tmp = await tempDir();
   const blobs = new BlobStore(join(tmp.path, "blobs"));
