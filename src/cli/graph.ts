@@ -15,17 +15,18 @@ import {
   RelationsInput,
 } from "../service/graph_ops.ts";
 import type { Cairn } from "../service/cairn.ts";
-import { parseCommandArgs, parseLimit } from "./args.ts";
+import { parseCommandArgs, parseDateOption, parseLimit } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { Deletions, input, Names, NOTHING_CHANGED } from "./graph_input.ts";
 import { withCairn } from "./with_cairn.ts";
 
 const MAX_PAGE = 100;
 const BATCH_OPTIONS = { file: { type: "string" }, json: { type: "boolean" } } as const;
+const READ_OPTIONS = { "as-of": { type: "string" }, json: { type: "boolean" } } as const;
 const PAGE_OPTIONS = {
+  ...READ_OPTIONS,
   limit: { type: "string" },
   cursor: { type: "string" },
-  json: { type: "boolean" },
 } as const;
 
 type Subcommand = (context: CommandContext, args: string[]) => Promise<number>;
@@ -55,10 +56,11 @@ export const graph: Command = {
   delete-entity NAME...                 with the entity's relations
   delete-observation NAME TEXT...
   unrelate FROM RELATION TO
-  open NAME...                          with the relations among them
-  search QUERY [--limit N] [--cursor C] name, type or observations contain QUERY
-  read [--limit N] [--cursor C]         the whole graph, a page of entities at a time
+  open NAME... [--as-of D]              with the relations among them
+  search QUERY [--limit N] [--cursor C] [--as-of D]  name, type or observations contain QUERY
+  read [--limit N] [--cursor C] [--as-of D]  the whole graph, a page of entities at a time
 
+  --as-of D   open, search and read show the graph as it was at the ISO 8601 date D
   --limit N   entities a page, 1 to ${MAX_PAGE} (default 50)
   --cursor C  where a page starts: the cursor the previous one printed
   --file F    instead of the arguments of a subcommand that changes the graph: the JSON array
@@ -197,10 +199,11 @@ async function unrelate(context: CommandContext, args: string[]): Promise<number
 }
 
 async function open(context: CommandContext, args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, { json: { type: "boolean" } }, true);
+  const { values, positionals } = parseCommandArgs(args, READ_OPTIONS, true);
   if (!positionals.length) throw new UsageError("give the names of the entities to open");
   const names = Names.parse(positionals);
-  const page = await withCairn(context, (cairn) => cairn.entities.openNodes(names), {
+  const when = asOf(values);
+  const page = await withCairn(context, (cairn) => cairn.entities.openNodes(names, when), {
     warn: context.err,
   });
   printPage(context, page, values.json, 0);
@@ -214,7 +217,7 @@ async function search(context: CommandContext, args: string[]): Promise<number> 
   const { values, positionals } = parseCommandArgs(args, PAGE_OPTIONS, true);
   const query = positionals.join(" ");
   if (!query.trim()) throw new UsageError("give the text to search for");
-  const page = parsePage(values);
+  const page = { ...parsePage(values), ...asOf(values) };
   const found = await withCairn(context, (cairn) => cairn.entities.searchNodes(query, page), {
     warn: context.err,
   });
@@ -225,7 +228,7 @@ async function search(context: CommandContext, args: string[]): Promise<number> 
 async function read(context: CommandContext, args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, PAGE_OPTIONS, true);
   if (positionals.length) throw new UsageError("read takes no arguments; to filter, use search");
-  const page = parsePage(values);
+  const page = { ...parsePage(values), ...asOf(values) };
   const found = await withCairn(context, (cairn) => cairn.entities.readGraph(page), {
     warn: context.err,
   });
@@ -246,6 +249,11 @@ async function relationArgs(context: CommandContext, args: string[]) {
     return [{ from, relationType, to }];
   });
   return { values, relations };
+}
+
+function asOf(values: { "as-of"?: string }): { as_of?: string } {
+  const text = values["as-of"];
+  return text === undefined ? {} : { as_of: parseDateOption(text, "--as-of") };
 }
 
 function parsePage(values: { limit?: string; cursor?: string }) {

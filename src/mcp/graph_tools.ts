@@ -10,6 +10,7 @@ import {
   ObservationsInput,
   RelationsInput,
 } from "../service/graph_ops.ts";
+import { asOfInput } from "./time_input.ts";
 import type { ToolDefinition } from "./tools.ts";
 
 const names = z.array(z.string().min(1).max(200)).min(1).max(100);
@@ -74,21 +75,21 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   {
     name: "open_nodes",
     description: "Entities by name, with their observations and the relations among them.",
-    inputSchema: { names },
+    inputSchema: { names, ...asOfInput },
     outputSchema: graphPage,
     core: false,
   },
   {
     name: "search_nodes",
     description: "Entities whose name, type or observations contain the query; paginated.",
-    inputSchema: { query: z.string().min(1).max(4096), ...page },
+    inputSchema: { query: z.string().min(1).max(4096), ...page, ...asOfInput },
     outputSchema: graphPage,
     core: false,
   },
   {
     name: "read_graph",
     description: "The knowledge graph a page of entities at a time (never all at once).",
-    inputSchema: page,
+    inputSchema: { ...page, ...asOfInput },
     outputSchema: graphPage,
     core: false,
   },

@@ -202,13 +202,16 @@ const GRAPH_HANDLERS: Record<string, Handler> = {
     return answer(`deleted ${relations.length} relations`, { count: relations.length });
   },
   open_nodes: async (cairn, args) =>
-    graphAnswer(await cairn.entities.openNodes(args.names as string[])),
+    graphAnswer(await cairn.entities.openNodes(args.names as string[], optional(args, "as_of"))),
   search_nodes: async (cairn, args) =>
     graphAnswer(
-      await cairn.entities.searchNodes(args.query as string, optional(args, "offset", "limit")),
+      await cairn.entities.searchNodes(
+        args.query as string,
+        optional(args, "offset", "limit", "as_of"),
+      ),
     ),
   read_graph: async (cairn, args) =>
-    graphAnswer(await cairn.entities.readGraph(optional(args, "offset", "limit"))),
+    graphAnswer(await cairn.entities.readGraph(optional(args, "offset", "limit", "as_of"))),
 };
 
 const USER_ERRORS = [UserError, BlobError, ModelMismatchError, EmbedderError];

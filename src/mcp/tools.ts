@@ -10,6 +10,7 @@ import { MAX_MEMORY_CHARS } from "../service/memories.ts";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
 import { GRAPH_TOOLS } from "./graph_tools.ts";
+import { isoDate, timeInput } from "./time_input.ts";
 
 /** Which tools a server lists: all of them, or the few most agents need. */
 export type ToolProfile = "core" | "all";
@@ -24,17 +25,10 @@ export interface ToolDefinition {
   core: boolean;
 }
 
-const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date");
 const id = z.string().min(1).max(200).describe("memory id, e.g. mem_…");
 const project = z.string().min(1).max(200);
 const language = z.enum(LANGUAGE_NAMES as [string, ...string[]]).optional();
 const weight = z.number().min(0).max(10);
-
-/** What every memory query can ask about time: what was known then, what was valid then. */
-const timeInput = {
-  as_of: isoDate.optional().describe("ISO date: as known then"),
-  valid_at: isoDate.optional().describe("ISO date: valid then"),
-};
 
 const searchInput = {
   query: z.string().trim().min(1, "query is empty").max(MAX_QUERY_CHARS),

@@ -1,3 +1,5 @@
+import { UserError } from "./errors.ts";
+
 /**
  * The moment an ISO 8601 date or date-time names (`2025-03-01`,
  * `2025-03-01T12:00:00Z`), in milliseconds since the epoch; undefined when the
@@ -6,4 +8,13 @@
 export function parseDate(text: string): number | undefined {
   const moment = Date.parse(text);
   return Number.isNaN(moment) ? undefined : moment;
+}
+
+/** The moment of a query's `as_of`; refuses one that names no moment rather than answer with today. */
+export function parseAsOf(asOf: string): number {
+  const moment = parseDate(asOf);
+  if (moment === undefined) {
+    throw new UserError(`as_of "${asOf}" is not an ISO 8601 date, like 2025-03-01T12:00:00Z`);
+  }
+  return moment;
 }

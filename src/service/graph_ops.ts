@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { NewEvent } from "../../events/schema.ts";
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import { UserError } from "./errors.ts";
+import { graphAsOf } from "./graph_as_of.ts";
 import type { Store } from "./store.ts";
 
 const name = z.string().trim().min(1).max(200);
@@ -55,6 +56,11 @@ export interface RelationRecord {
   from: string;
   to: string;
   relationType: string;
+}
+
+/** Which graph a read looks at: today's, or the graph as it was `as_of` a past moment. */
+export interface GraphReadOptions {
+  as_of?: string;
 }
 
 /** A part of the graph: entities and their relations, with whether more exist. */
@@ -169,7 +175,8 @@ export class GraphOps {
   }
 
   /** The named entities and the relations among them. */
-  async openNodes(names: string[]): Promise<GraphPage> {
+  async openNodes(names: string[], options: GraphReadOptions = {}): Promise<GraphPage> {
+    if (options.as_of) return await this.#then(options.as_of, (past) => past.openNodes(names));
     const wanted = z.array(name).min(1).max(100).parse(names);
     return {
       ...await this.#withRelations(
@@ -180,7 +187,16 @@ export class GraphOps {
   }
 
   /** Entities whose name, type or observations contain `query` (case-insensitive), a page at a time. */
-  async searchNodes(query: string, page: z.input<typeof Page> = {}): Promise<GraphPage> {
+  async searchNodes(
+    query: string,
+    page: z.input<typeof Page> & GraphReadOptions = {},
+  ): Promise<GraphPage> {
+    if (page.as_of) {
+      return await this.#then(
+        page.as_of,
+        (past) => past.searchNodes(query, Page.parse(page)),
+      );
+    }
     const { offset, limit } = Page.parse(page);
     const q = z.string().trim().min(1).max(4096).parse(query).toLowerCase();
     // Kùzu cannot take a parameter inside a list predicate, so observations are matched here.
@@ -201,7 +217,10 @@ export class GraphOps {
    * once. A page stops early rather than list more than
    * {@linkcode MAX_PAGE_RELATIONS} relations; the next page starts where it stopped.
    */
-  async readGraph(page: z.input<typeof Page> = {}): Promise<GraphPage> {
+  async readGraph(page: z.input<typeof Page> & GraphReadOptions = {}): Promise<GraphPage> {
+    if (page.as_of) {
+      return await this.#then(page.as_of, (past) => past.readGraph(Page.parse(page)));
+    }
     const { offset, limit } = Page.parse(page);
     const total = await this.#count("true", {});
     const candidates = await this.#entities("true", {}, offset, limit);
@@ -211,6 +230,12 @@ export class GraphOps {
       ...await this.#relations("a.name IN $names", entities),
       more: Math.max(0, total - offset - entities.length),
     };
+  }
+
+  /** Runs `read` on the graph as it was at `asOf`. */
+  async #then<T>(asOf: string, read: (past: GraphOps) => Promise<T>): Promise<T> {
+    await using past = await graphAsOf(this.store, asOf);
+    return await read(new GraphOps(this.store, past.db));
   }
 
   async #append(events: NewEvent[]): Promise<void> {

@@ -1,6 +1,5 @@
 import type { EventLog } from "../../events/log.ts";
-import { parseDate } from "./dates.ts";
-import { UserError } from "./errors.ts";
+import { parseAsOf } from "./dates.ts";
 import type { MemoryRecord } from "./memory_record.ts";
 import { withoutUndefined } from "./objects.ts";
 
@@ -14,10 +13,7 @@ export async function memoriesAsOf(
   log: EventLog,
   asOf: string,
 ): Promise<Map<string, MemoryRecord>> {
-  const limit = parseDate(asOf);
-  if (limit === undefined) {
-    throw new UserError(`as_of "${asOf}" is not an ISO 8601 date, like 2025-03-01T12:00:00Z`);
-  }
+  const limit = parseAsOf(asOf);
   const memories = new Map<string, MemoryRecord>();
   for await (const event of log.read(1)) {
     if (Date.parse(event.ts) > limit) break;

@@ -76,6 +76,8 @@ Deno.test("cairn graph deletes observations, relations and entities", async () =
   await graphOk(store, "add-entity", "Cy", "--type", "person");
   await graphOk(store, "relate", "Ada", "maintains", "billing");
   await graphOk(store, "relate", "Cy", "reviews", "billing");
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const then = new Date().toISOString();
   assert.equal(await graphOk(store, "delete-observation", "Ada", "a"), "deleted from Ada: a\n");
   assert.equal(
     await graphOk(store, "unrelate", "Ada", "maintains", "billing"),
@@ -83,6 +85,12 @@ Deno.test("cairn graph deletes observations, relations and entities", async () =
   );
   assert.equal(await graphOk(store, "delete-entity", "Cy"), "deleted Cy and their relations\n");
   assert.equal(await graphOk(store, "read"), "- Ada (person): b\n- billing (service)\n");
+  assert.equal(
+    await graphOk(store, "open", "Ada", "Cy", "--as-of", then),
+    "- Ada (person): a; b\n- Cy (person)\n",
+  );
+  assert.match(await graphOk(store, "read", "--as-of", then), /Cy —reviews→ billing/);
+  assert.match(await graphOk(store, "search", "reviews", "--as-of", then, "--json"), /"entities"/);
 });
 
 Deno.test("cairn graph read and search page through the graph with the cursor each page prints", async () => {
@@ -228,6 +236,7 @@ Deno.test("cairn graph explains bad calls with its usage, exit code 2 and nothin
     [["search"], /give the text to search for/],
     [["read", "--limit", "101"], /--limit takes at most 100/],
     [["read", "--cursor", "next"], /--cursor takes the cursor a page printed/],
+    [["read", "--as-of", "yesterday"], /--as-of takes an ISO 8601 date, not "yesterday"/],
     [["read", "--colour"], /Unknown option '--colour'/],
     [
       ["add-entity", "Bob", "--type", "person", "--file", "x.json"],

@@ -56,6 +56,9 @@ async function exercise(client: Awaited<ReturnType<typeof stdioClient>>): Promis
   const page = await call("read_graph", { limit: 1 });
   assert.equal(page.structuredContent?.more, 1);
   assert.match(page.body, /1 more entities/);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const then = new Date().toISOString();
+  await new Promise((resolve) => setTimeout(resolve, 5));
   await call("delete_relations", {
     relations: [{ from: "Ada", to: "billing", relationType: "maintains" }],
   });
@@ -69,6 +72,12 @@ async function exercise(client: Awaited<ReturnType<typeof stdioClient>>): Promis
     entityType: "service",
     observations: [],
   }]);
+  const past = await call("open_nodes", { names: ["Ada", "billing"], as_of: then });
+  assert.match(past.body, /Ada —maintains→ billing/, "as it was before the deletions");
+  const pastFound = await call("search_nodes", { query: "nightly", as_of: then });
+  assert.match(pastFound.body, /charges cards nightly/);
+  const pastRead = await call("read_graph", { as_of: then });
+  assert.equal((pastRead.structuredContent?.entities as unknown[]).length, 2);
   const bad = await call("add_observations", {
     observations: [{ entityName: "nobody", contents: ["x"] }],
   });
@@ -89,6 +98,8 @@ async function exercise(client: Awaited<ReturnType<typeof stdioClient>>): Promis
     ["open_nodes", { names: [] }],
     ["search_nodes", { query: "" }],
     ["read_graph", { limit: 0 }],
+    ["read_graph", { as_of: "yesterday" }],
+    ["open_nodes", { names: ["billing"], as_of: "soon" }],
   ];
   for (const [name, args] of refusals) {
     const refused = await call(name, args);

@@ -169,3 +169,54 @@ Deno.test("GraphOps.readGraph() stops a page early rather than list too many rel
     const names = pages.flatMap((page) => page.entities.map((e) => e.name));
     assert.equal(names.length, 3 + MAX_PAGE_RELATIONS + 10, "every entity shows once");
   }));
+
+Deno.test("GraphOps reads the graph as it was at a past moment, and leaves nothing of that behind", () =>
+  withGraph(async (cairn) => {
+    const g = cairn.entities;
+    await g.createEntities([
+      { name: "api", entityType: "service", observations: ["written in Go"] },
+      { name: "cache", entityType: "service" },
+    ]);
+    await g.createRelations([{ from: "api", to: "cache", relationType: "reads" }]);
+    await cairn.memories.remember({ content: "The api reads through the cache", project: null });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const then = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await g.deleteObservations([{ entityName: "api", contents: ["written in Go"] }]);
+    await g.addObservations([{ entityName: "api", contents: ["rewritten in Rust"] }]);
+    await g.deleteEntities(["cache"]);
+    await g.createEntities([{ name: "queue", entityType: "service" }]);
+
+    const past = await g.openNodes(["api", "cache", "queue"], { as_of: then });
+    assert.deepEqual(past.entities, [
+      { name: "api", entityType: "service", observations: ["written in Go"] },
+      { name: "cache", entityType: "service", observations: [] },
+    ]);
+    assert.deepEqual(past.relations, [{ from: "api", to: "cache", relationType: "reads" }]);
+    assert.deepEqual(
+      (await g.searchNodes("go", { as_of: then })).entities.map((e) => e.name),
+      ["api"],
+    );
+    assert.deepEqual((await g.searchNodes("go")).entities, [], "today the api is in Rust");
+    const read = await g.readGraph({ limit: 1, as_of: then });
+    assert.deepEqual([read.entities.map((e) => e.name), read.more], [["api"], 1]);
+    assert.deepEqual(
+      (await g.readGraph()).entities.map((e) => e.name),
+      ["api", "queue"],
+      "today's graph is untouched",
+    );
+    assert.deepEqual(
+      (await g.readGraph({ as_of: "2001-01-01" })).entities,
+      [],
+      "before anything was known",
+    );
+    await assert.rejects(
+      g.openNodes(["api"], { as_of: "last tuesday" }),
+      (error: Error) => error instanceof UserError && /not an ISO 8601 date/.test(error.message),
+    );
+    const left = [];
+    for await (const entry of Deno.readDir(cairn.store.dir)) {
+      if (entry.name.startsWith(".graph-as-of-")) left.push(entry.name);
+    }
+    assert.deepEqual(left, [], "the graph of the past is deleted after the read");
+  }));

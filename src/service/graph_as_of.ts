@@ -1,0 +1,50 @@
+import { APPLY_BATCH } from "../../projections/runner.ts";
+import { GraphProjection } from "../../projections/graph/graph_projection.ts";
+import type { KuzuDb } from "../../projections/graph/kuzu.ts";
+import type { StoredEvent } from "../../events/schema.ts";
+import { parseAsOf } from "./dates.ts";
+import type { Store } from "./store.ts";
+
+/** Events of code and sessions: the knowledge graph's reads never show them. */
+const NOT_ENTITIES = /^(file|turn|transcript)\./;
+
+/**
+ * The knowledge graph as it was at `asOf`: the log's events of memories,
+ * entities and relations up to then, replayed into a throwaway graph database
+ * inside the store, which is deleted when disposed. The log is the history,
+ * so the live graph keeps no old versions.
+ */
+export async function graphAsOf(
+  store: Store,
+  asOf: string,
+): Promise<{ db: KuzuDb } & AsyncDisposable> {
+  const limit = parseAsOf(asOf);
+  const dir = await Deno.makeTempDir({ dir: store.dir, prefix: ".graph-as-of-" });
+  const remove = () => Deno.remove(dir, { recursive: true });
+  let graph: GraphProjection | undefined;
+  try {
+    graph = await GraphProjection.open(dir);
+    let batch: StoredEvent[] = [];
+    for await (const event of store.log.read(1)) {
+      if (Date.parse(event.ts) > limit) break;
+      if (NOT_ENTITIES.test(event.type)) continue;
+      batch.push(event);
+      if (batch.length < APPLY_BATCH) continue;
+      await graph.apply(batch);
+      batch = [];
+    }
+    await graph.apply(batch);
+  } catch (error) {
+    await graph?.close();
+    await remove();
+    throw error;
+  }
+  const past = graph;
+  return {
+    db: past.database,
+    [Symbol.asyncDispose]: async () => {
+      await past.close();
+      await remove();
+    },
+  };
+}
