@@ -56,7 +56,7 @@ export const graph: Command = {
   delete-entity NAME...                 with the entity's relations
   delete-observation NAME TEXT...
   unrelate FROM RELATION TO
-  open NAME... [--as-of D]              with the relations among them
+  open NAME... [--as-of D]              with their observations and relations
   search QUERY [--limit N] [--cursor C] [--as-of D]  name, type or observations contain QUERY
   read [--limit N] [--cursor C] [--as-of D]  the whole graph, a page of entities at a time
 

@@ -74,7 +74,7 @@ export const GRAPH_TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: "open_nodes",
-    description: "Entities by name, with their observations and the relations among them.",
+    description: "Entities by name, with their observations and relations.",
     inputSchema: { names, ...asOfInput },
     outputSchema: graphPage,
     core: false,

@@ -174,7 +174,7 @@ export class GraphOps {
     })));
   }
 
-  /** The named entities and the relations among them. */
+  /** The named entities and their relations (those with at least one end among them). */
   async openNodes(names: string[], options: GraphReadOptions = {}): Promise<GraphPage> {
     if (options.as_of) return await this.#then(options.as_of, (past) => past.openNodes(names));
     const wanted = z.array(name).min(1).max(100).parse(names);
@@ -289,13 +289,17 @@ export class GraphOps {
     }));
   }
 
-  /** The entities with the relations among them (both ends among the entities). */
+  /**
+   * The entities with their relations: every relation with at least one end
+   * among them, as the official memory server now answers, so an agent can
+   * walk on from what it opened.
+   */
   async #withRelations(
     entities: EntityRecord[],
   ): Promise<Omit<GraphPage, "more">> {
     return {
       entities,
-      ...await this.#relations("a.name IN $names AND b.name IN $names", entities),
+      ...await this.#relations("a.name IN $names OR b.name IN $names", entities),
     };
   }
 

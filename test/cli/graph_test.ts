@@ -53,7 +53,7 @@ Deno.test("cairn graph builds the graph from arguments and shows it a line an en
   assert.equal(await graphOk(store, "read"), whole);
   assert.equal(
     await graphOk(store, "search", "MARCH"),
-    "- Ada (person): writes Rust; on call in March\n",
+    "- Ada (person): writes Rust; on call in March\n- Ada —maintains→ billing\n",
   );
   assert.equal(await graphOk(store, "search", "nothing", "like", "this"), "no entities\n");
 });
@@ -87,7 +87,7 @@ Deno.test("cairn graph deletes observations, relations and entities", async () =
   assert.equal(await graphOk(store, "read"), "- Ada (person): b\n- billing (service)\n");
   assert.equal(
     await graphOk(store, "open", "Ada", "Cy", "--as-of", then),
-    "- Ada (person): a; b\n- Cy (person)\n",
+    "- Ada (person): a; b\n- Cy (person)\n- Ada —maintains→ billing\n- Cy —reviews→ billing\n",
   );
   assert.match(await graphOk(store, "read", "--as-of", then), /Cy —reviews→ billing/);
   assert.match(await graphOk(store, "search", "reviews", "--as-of", then, "--json"), /"entities"/);
@@ -141,7 +141,7 @@ Deno.test("cairn graph --json prints the service's result", async () => {
   ]);
   assert.deepEqual(JSON.parse(await graphOk(store, "open", "Ada", "--json")), {
     entities: [{ name: "Ada", entityType: "person", observations: ["x", "y"] }],
-    relations: [],
+    relations: [ada],
     more: 0,
   });
   assert.deepEqual(

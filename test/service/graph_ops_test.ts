@@ -137,8 +137,16 @@ Deno.test("GraphOps.readGraph() lists each relation once, on the page of the ent
     assert.deepEqual(rest, []);
     assert.deepEqual(
       (await g.openNodes(["api", "billing"])).relations,
-      [],
-      "open_nodes keeps the memory server's relations among the entities opened",
+      [
+        { from: "api", to: "cache", relationType: "reads" },
+        { from: "cache", to: "api", relationType: "warms" },
+      ],
+      "open_nodes answers every relation with an end among the entities opened",
+    );
+    assert.deepEqual((await g.openNodes(["billing"])).relations, []);
+    assert.deepEqual(
+      (await g.searchNodes("cache")).relations.map(key),
+      ["api reads cache", "cache warms api"],
     );
   }));
 
