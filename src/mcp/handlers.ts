@@ -95,7 +95,13 @@ const HANDLERS: Record<string, Handler> = {
     const { memory, duplicate } = await cairn.memories.remember({
       content: args.content as string,
       project: (args.project as string | undefined) ?? null,
-      ...optional(args, "kind", "tags", "entities", "valid_from", "valid_to", "force"),
+      ...optional(args, "kind", "tags", "entities", "source", "valid_from", "valid_to", "force"),
+      ...(args.relations
+        ? {
+          relations: (args.relations as Array<{ from: string; to: string; relationType: string }>)
+            .map(({ from, to, relationType }) => ({ from, to, relation_type: relationType })),
+        }
+        : {}),
     });
     const head = duplicate ? "already known (force: true stores it again):" : "remembered:";
     return answer(`${head}\n${memoryLine(memory)}`, { id: memory.id, duplicate });

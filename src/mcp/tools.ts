@@ -133,6 +133,12 @@ export const TOOLS: readonly ToolDefinition[] = [
       project: project.optional().describe("omit for a global memory"),
       entities: z.array(z.string().min(1).max(200)).max(50).optional()
         .describe("names it is about"),
+      relations: z.array(z.object({
+        from: z.string().min(1).max(200),
+        to: z.string().min(1).max(200),
+        relationType: z.string().min(1).max(200),
+      })).max(50).optional().describe("graph facts it states, as in create_relations"),
+      source: z.string().min(1).max(2000).optional().describe("where it comes from"),
       force: z.boolean().optional().describe("store even if already known"),
     },
     outputSchema: { id: z.string(), duplicate: z.boolean() },

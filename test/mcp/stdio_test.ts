@@ -101,8 +101,19 @@ async function everyTool(client: Client, repo: string): Promise<void> {
   ok(
     await client.callTool({
       name: "remember",
-      arguments: { content: "Postgres backups run nightly.", kind: "fact", tags: ["ops"] },
+      arguments: {
+        content: "Postgres backups run nightly.",
+        kind: "fact",
+        tags: ["ops"],
+        source: "docs/ops.md",
+        relations: [{ from: "billing", to: "Postgres", relationType: "stores data in" }],
+      },
     }),
+  );
+  assert.match(
+    text(await client.callTool({ name: "open_nodes", arguments: { names: ["billing"] } })),
+    /billing —stores data in→ Postgres/,
+    "remember's relations are in the graph",
   );
   refused(await client.callTool({ name: "remember", arguments: { content: " " } }), /empty/);
   refused(
@@ -128,6 +139,7 @@ async function everyTool(client: Client, repo: string): Promise<void> {
   assert.ok((json.notes as string[]).some((note) => /capped at 50/.test(note)));
   const results = json.results as Array<Record<string, unknown>>;
   assert.equal(results[0]?.content, "Postgres backups run nightly.");
+  assert.equal(results[0]?.source, "docs/ops.md");
   assert.doesNotMatch(JSON.stringify(results), /embedding|vector"/, "no embeddings returned");
   refused(
     await client.callTool({ name: "recall", arguments: { query: "q".repeat(4097) } }),
