@@ -20,16 +20,39 @@ export interface Bm25Options {
   coord?: boolean;
 }
 
-interface IndexedDoc<Meta> {
-  meta: Meta;
-  length: number;
-  terms: Map<string, number>;
+/**
+ * Which documents contain a term and how often, in the order they were
+ * indexed: pairs (document number, term frequency) in one growable array.
+ */
+class Posting {
+  pairs: Uint32Array;
+  /** Numbers held in `pairs`: twice the entries. */
+  length = 0;
+  /** Live documents among the entries (removed ones stay until the next compaction). */
+  df = 0;
+
+  constructor(entries = 1) {
+    this.pairs = new Uint32Array(2 * Math.max(1, entries));
+  }
+
+  push(doc: number, tf: number): void {
+    if (this.length === this.pairs.length) {
+      const grown = new Uint32Array(this.pairs.length * 2);
+      grown.set(this.pairs);
+      this.pairs = grown;
+    }
+    this.pairs[this.length++] = doc;
+    this.pairs[this.length++] = tf;
+  }
 }
 
 /**
  * An in-memory BM25 inverted index (Robertson idf `ln(1 + (N - df + .5) / (df + .5))`,
  * k1 1.2, b 0.75) that takes upserts and removals at any time. Collection
  * statistics are over every document, so scores stay comparable under a filter.
+ * Postings are typed arrays of document numbers, a few bytes each, so that a
+ * million code chunks fit: a removed document's entries are skipped, then
+ * dropped once they outnumber the live ones.
  *
  * @example
  * ```ts
@@ -39,9 +62,18 @@ interface IndexedDoc<Meta> {
  * ```
  */
 export class Bm25Index<Meta> {
-  #docs = new Map<string, IndexedDoc<Meta>>();
-  #postings = new Map<string, Map<string, number>>();
+  /** Document number by key, for the live documents. */
+  #numbers = new Map<string, number>();
+  /** By document number: key, metadata, length in tokens and distinct terms; undefined once removed. */
+  #keys: Array<string | undefined> = [];
+  #metas: Array<Meta | undefined> = [];
+  #lengths: number[] = [];
+  #terms: Array<Uint32Array | undefined> = [];
+  #termIds = new Map<string, number>();
+  #postings: Posting[] = [];
   #totalLength = 0;
+  #livePostings = 0;
+  #deadPostings = 0;
 
   constructor(
     private readonly tokenize: (text: string) => string[],
@@ -50,84 +82,169 @@ export class Bm25Index<Meta> {
 
   /** Number of documents held. */
   get size(): number {
-    return this.#docs.size;
+    return this.#numbers.size;
   }
 
   /** The metadata of a document, if held. */
   meta(key: string): Meta | undefined {
-    return this.#docs.get(key)?.meta;
+    const number = this.#numbers.get(key);
+    return number === undefined ? undefined : this.#metas[number];
   }
 
   /** Every document key, in insertion order. */
   keys(): IterableIterator<string> {
-    return this.#docs.keys();
+    return this.#numbers.keys();
   }
 
   /** Indexes `text` under `key`, replacing any earlier document with that key. */
   set(key: string, text: string, meta: Meta): void {
     this.delete(key);
     const tokens = this.tokenize(text);
-    const terms = new Map<string, number>();
-    for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
-    for (const [term, tf] of terms) {
-      let posting = this.#postings.get(term);
-      if (!posting) this.#postings.set(term, posting = new Map());
-      posting.set(key, tf);
+    const counts = new Map<string, number>();
+    for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+    const number = this.#keys.length;
+    const terms = new Uint32Array(counts.size);
+    let i = 0;
+    for (const [term, tf] of counts) {
+      let id = this.#termIds.get(term);
+      if (id === undefined) {
+        id = this.#postings.length;
+        this.#termIds.set(term, id);
+        this.#postings.push(new Posting());
+      }
+      const posting = this.#postings[id]!;
+      posting.push(number, tf);
+      posting.df++;
+      terms[i++] = id;
     }
-    this.#docs.set(key, { meta, length: tokens.length, terms });
+    this.#numbers.set(key, number);
+    this.#keys.push(key);
+    this.#metas.push(meta);
+    this.#lengths.push(tokens.length);
+    this.#terms.push(terms);
     this.#totalLength += tokens.length;
+    this.#livePostings += terms.length;
   }
 
   /** Removes a document; false when it was not there. */
   delete(key: string): boolean {
-    const doc = this.#docs.get(key);
-    if (!doc) return false;
-    for (const term of doc.terms.keys()) {
-      const posting = this.#postings.get(term)!;
-      posting.delete(key);
-      if (posting.size === 0) this.#postings.delete(term);
-    }
-    this.#totalLength -= doc.length;
-    this.#docs.delete(key);
+    const number = this.#numbers.get(key);
+    if (number === undefined) return false;
+    const terms = this.#terms[number]!;
+    for (const id of terms) this.#postings[id]!.df--;
+    this.#totalLength -= this.#lengths[number]!;
+    this.#livePostings -= terms.length;
+    this.#deadPostings += terms.length;
+    this.#numbers.delete(key);
+    this.#keys[number] = undefined;
+    this.#metas[number] = undefined;
+    this.#terms[number] = undefined;
+    if (this.#deadPostings > Math.max(this.#livePostings, 4096)) this.#compact();
     return true;
   }
 
   /** Drops every document. */
   clear(): void {
-    this.#docs.clear();
-    this.#postings.clear();
+    this.#numbers.clear();
+    this.#keys = [];
+    this.#metas = [];
+    this.#lengths = [];
+    this.#terms = [];
+    this.#termIds.clear();
+    this.#postings = [];
     this.#totalLength = 0;
+    this.#livePostings = 0;
+    this.#deadPostings = 0;
   }
 
   /** The best `limit` documents for `query` that `accept` lets through, best first. */
   search(query: string, limit: number, accept?: (meta: Meta) => boolean): Bm25Hit<Meta>[] {
-    const n = this.#docs.size;
+    const n = this.#numbers.size;
     if (n === 0 || limit <= 0) return [];
     const average = this.#totalLength / n || 1;
     const { k1 = 1.2, b = 0.75, delta = 0, coord = false } = this.options;
-    const scores = new Map<string, number>();
-    const matched = new Map<string, number>();
-    const rejected = new Set<string>();
+    const count = this.#keys.length;
+    const scores = new Float64Array(count);
+    const matched = new Uint16Array(count);
+    // Per document: 0 not met yet, 1 scored, 2 refused by `accept` (asked once).
+    const state = new Uint8Array(count);
+    const touched: number[] = [];
     for (const term of new Set(this.tokenize(query))) {
-      const posting = this.#postings.get(term);
-      if (!posting) continue;
-      const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
-      for (const [key, tf] of posting) {
-        if (rejected.has(key)) continue;
-        const doc = this.#docs.get(key)!;
-        if (accept && !scores.has(key) && !accept(doc.meta)) {
-          rejected.add(key);
-          continue;
+      const id = this.#termIds.get(term);
+      const posting = id === undefined ? undefined : this.#postings[id]!;
+      if (!posting || posting.df === 0) continue;
+      const idf = Math.log(1 + (n - posting.df + 0.5) / (posting.df + 0.5));
+      const pairs = posting.pairs;
+      for (let i = 0; i < posting.length; i += 2) {
+        const number = pairs[i]!;
+        if (this.#keys[number] === undefined || state[number] === 2) continue;
+        if (state[number] === 0) {
+          if (accept && !accept(this.#metas[number] as Meta)) {
+            state[number] = 2;
+            continue;
+          }
+          state[number] = 1;
+          touched.push(number);
         }
-        const norm = k1 * (1 - b + b * doc.length / average);
-        scores.set(key, (scores.get(key) ?? 0) + idf * (delta + tf * (k1 + 1) / (tf + norm)));
-        matched.set(key, (matched.get(key) ?? 0) + 1);
+        const tf = pairs[i + 1]!;
+        const norm = k1 * (1 - b + b * this.#lengths[number]! / average);
+        scores[number]! += idf * (delta + tf * (k1 + 1) / (tf + norm));
+        matched[number]!++;
       }
     }
-    if (coord) { for (const [key, count] of matched) scores.set(key, scores.get(key)! * count); }
-    return [...scores]
-      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+    const keys = this.#keys;
+    return touched
+      .map((number) => ({
+        number,
+        score: coord ? scores[number]! * matched[number]! : scores[number]!,
+      }))
+      .sort((x, y) => {
+        const [a, b] = [keys[x.number]!, keys[y.number]!];
+        return y.score - x.score || (a < b ? -1 : a > b ? 1 : 0);
+      })
       .slice(0, limit)
-      .map(([key, score]) => ({ key, meta: this.#docs.get(key)!.meta, score }));
+      .map(({ number, score }) => ({ key: keys[number]!, meta: this.#metas[number]!, score }));
+  }
+
+  /** Renumbers the live documents densely and drops the removed ones' postings. */
+  #compact(): void {
+    const renumbered = new Int32Array(this.#keys.length).fill(-1);
+    const keys: string[] = [];
+    const metas: Meta[] = [];
+    const lengths: number[] = [];
+    const terms: Uint32Array[] = [];
+    for (const [number, key] of this.#keys.entries()) {
+      if (key === undefined) continue;
+      renumbered[number] = keys.length;
+      keys.push(key);
+      metas.push(this.#metas[number]!);
+      lengths.push(this.#lengths[number]!);
+      terms.push(this.#terms[number]!);
+    }
+    // Insertion order of the live keys is kept: the map is rebuilt in document order.
+    this.#numbers = new Map(keys.map((key, number) => [key, number]));
+    const termIds = new Map<string, number>();
+    const postings: Posting[] = [];
+    const remap = new Int32Array(this.#postings.length).fill(-1);
+    for (const [term, id] of this.#termIds) {
+      const old = this.#postings[id]!;
+      if (old.df === 0) continue;
+      const posting = new Posting(old.df);
+      posting.df = old.df;
+      for (let i = 0; i < old.length; i += 2) {
+        const number = renumbered[old.pairs[i]!]!;
+        if (number >= 0) posting.push(number, old.pairs[i + 1]!);
+      }
+      remap[id] = postings.length;
+      termIds.set(term, postings.length);
+      postings.push(posting);
+    }
+    this.#keys = keys;
+    this.#metas = metas;
+    this.#lengths = lengths;
+    this.#terms = terms.map((ids) => ids.map((id) => remap[id]!));
+    this.#termIds = termIds;
+    this.#postings = postings;
+    this.#deadPostings = 0;
   }
 }

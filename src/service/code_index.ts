@@ -238,7 +238,6 @@ export class CodeIndex {
     return report;
   }
 
-  /** The indexed projects (or one of them), from the log, with their last run's report. */
   /** Every indexed project's name and folders (sessions are matched to them). */
   async projects(): Promise<IndexedProject[]> {
     return [...(await this.#load())].map(([name, { root, gitRoot }]) => ({
@@ -248,6 +247,7 @@ export class CodeIndex {
     }));
   }
 
+  /** The indexed projects (or one of them), from the log, with their last run's report. */
   async status(project?: string): Promise<ProjectStatus[]> {
     const known = await this.#load();
     const names = project ? [project] : [...known.keys()].sort();

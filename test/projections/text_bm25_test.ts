@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { Bm25Index, type Bm25Options } from "../../projections/text_bm25.ts";
+
+const words = (text: string) => text.toLowerCase().split(/\W+/).filter(Boolean);
+
+/** BM25 computed from scratch over `docs` for one query: the figures the index must give. */
+function expected(
+  docs: ReadonlyMap<string, { text: string; meta: number }>,
+  query: string,
+  options: Bm25Options,
+  accept: (meta: number) => boolean,
+): Array<{ key: string; score: number }> {
+  const { k1 = 1.2, b = 0.75, delta = 0, coord = false } = options;
+  const tokens = new Map([...docs].map(([key, doc]) => [key, words(doc.text)]));
+  const average = [...tokens.values()].reduce((sum, t) => sum + t.length, 0) / docs.size || 1;
+  const scores: Array<{ key: string; score: number }> = [];
+  for (const [key, doc] of docs) {
+    if (!accept(doc.meta)) continue;
+    const own = tokens.get(key)!;
+    let score = 0;
+    let matched = 0;
+    for (const term of new Set(words(query))) {
+      const tf = own.filter((t) => t === term).length;
+      if (tf === 0) continue;
+      const df = [...tokens.values()].filter((t) => t.includes(term)).length;
+      const idf = Math.log(1 + (docs.size - df + 0.5) / (df + 0.5));
+      score += idf * (delta + tf * (k1 + 1) / (tf + k1 * (1 - b + b * own.length / average)));
+      matched++;
+    }
+    if (matched > 0) scores.push({ key, score: coord ? score * matched : score });
+  }
+  return scores.sort((x, y) => y.score - x.score || (x.key < y.key ? -1 : 1));
+}
+
+Deno.test("Bm25Index scores as BM25 from scratch does, through upserts and removals, and keeps insertion order", () => {
+  const vocabulary = "alpha beta gamma delta epsilon zeta eta theta iota kappa".split(" ");
+  let seed = 7;
+  const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+  for (const options of [{}, { delta: 0.5, coord: true }] as Bm25Options[]) {
+    const index = new Bm25Index<number>(words, options);
+    const docs = new Map<string, { text: string; meta: number }>();
+    // Enough churn that removed documents outnumber live ones and the postings are compacted.
+    for (let step = 0; step < 12_000; step++) {
+      const key = `doc-${random(300)}`;
+      if (random(4) === 0) {
+        assert.equal(index.delete(key), docs.delete(key));
+        continue;
+      }
+      const text = Array.from({ length: 1 + random(12) }, () => vocabulary[random(10)]).join(" ");
+      const doc = { text, meta: random(3) };
+      index.set(key, doc.text, doc.meta);
+      docs.delete(key);
+      docs.set(key, doc);
+      if (step % 1000 !== 999) continue;
+      assert.equal(index.size, docs.size);
+      assert.deepEqual([...index.keys()], [...docs.keys()]);
+      const key0 = [...docs.keys()][0]!;
+      assert.equal(index.meta(key0), docs.get(key0)!.meta);
+      for (const query of ["alpha", "beta gamma", "theta iota kappa unknown"]) {
+        const accept = (meta: number) => meta !== 1;
+        const hits = index.search(query, 20, accept);
+        const want = expected(docs, query, options, accept).slice(0, 20);
+        assert.deepEqual(hits.map((hit) => hit.key), want.map((hit) => hit.key));
+        for (const [i, hit] of hits.entries()) {
+          assert.ok(Math.abs(hit.score - want[i]!.score) < 1e-9, `${query}: ${hit.key}`);
+          assert.equal(hit.meta, docs.get(hit.key)!.meta);
+        }
+      }
+    }
+  }
+  const index = new Bm25Index<null>(words);
+  index.set("a", "alpha", null);
+  index.clear();
+  assert.deepEqual([index.size, index.search("alpha", 5)], [0, []]);
+  assert.equal(index.meta("a"), undefined);
+});
