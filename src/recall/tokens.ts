@@ -36,23 +36,36 @@ const CASE_PARTS = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;
  * ```
  */
 export function codeTokens(text: string, { stem = true }: { stem?: boolean } = {}): string[] {
-  const reduce = stem ? lightStem : (word: string) => word;
+  const memo = stem ? STEMMED : UNSTEMMED;
   const out: string[] = [];
-  for (const match of text.matchAll(COMPOUND)) {
-    const whole = match[0];
-    const parts = identifierParts(whole);
-    const lower = whole.toLowerCase();
-    if (parts.length <= 1) {
-      if (!STOP_WORDS.has(lower)) out.push(reduce(lower));
-      continue;
+  for (const whole of text.match(COMPOUND) ?? []) {
+    let terms = memo.get(whole);
+    if (!terms) {
+      terms = compoundTerms(whole, stem ? lightStem : (word: string) => word);
+      // Code repeats its identifiers: the terms of the most recent ones are kept.
+      if (memo.size >= MEMO_SIZE) memo.clear();
+      memo.set(whole, terms);
     }
-    // The whole identifier is kept as written (`getusername`); only its parts are stemmed.
-    out.push(lower, ...parts.map(reduce));
-    const slash = Math.max(lower.lastIndexOf("/"), lower.lastIndexOf("\\"));
-    // The file name of a path, so `login.ts` matches `src/auth/login.ts`.
-    if (slash >= 0 && lower.slice(slash + 1).includes(".")) out.push(lower.slice(slash + 1));
+    for (const term of terms) out.push(term);
   }
   return out;
+}
+
+const MEMO_SIZE = 100_000;
+const STEMMED = new Map<string, readonly string[]>();
+const UNSTEMMED = new Map<string, readonly string[]>();
+
+/** The terms of one identifier-like run (see {@linkcode codeTokens}). */
+function compoundTerms(whole: string, reduce: (word: string) => string): string[] {
+  const parts = identifierParts(whole);
+  const lower = whole.toLowerCase();
+  if (parts.length <= 1) return STOP_WORDS.has(lower) ? [] : [reduce(lower)];
+  // The whole identifier is kept as written (`getusername`); only its parts are stemmed.
+  const terms = [lower, ...parts.map(reduce)];
+  const slash = Math.max(lower.lastIndexOf("/"), lower.lastIndexOf("\\"));
+  // The file name of a path, so `login.ts` matches `src/auth/login.ts`.
+  if (slash >= 0 && lower.slice(slash + 1).includes(".")) terms.push(lower.slice(slash + 1));
+  return terms;
 }
 
 /**
