@@ -1,3 +1,4 @@
+import { relationFromText } from "../service/relation_text.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { memoryLine } from "../recall/format.ts";
@@ -53,12 +54,11 @@ export const remember: Command = {
 
 /** `FROM|RELATION|TO` as a relation, or a {@linkcode UsageError} saying how to write one. */
 function parseRelation(text: string): { from: string; relation_type: string; to: string } {
-  const parts = text.split("|").map((part) => part.trim());
-  if (parts.length !== 3 || parts.some((part) => part === "")) {
+  const relation = relationFromText(text);
+  if (!relation) {
     throw new UsageError(
       `--relation takes FROM|RELATION|TO, like 'Ada|maintains|billing', not "${text}"`,
     );
   }
-  const [from, relation_type, to] = parts as [string, string, string];
-  return { from, relation_type, to };
+  return relation;
 }

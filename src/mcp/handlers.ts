@@ -3,6 +3,7 @@
  * with compact markdown (or JSON when asked) and a small structured summary.
  * @module
  */
+import { relationFromText } from "../service/relation_text.ts";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { BlobError } from "../../events/blobs.ts";
@@ -97,10 +98,7 @@ const HANDLERS: Record<string, Handler> = {
       project: (args.project as string | undefined) ?? null,
       ...optional(args, "kind", "tags", "entities", "source", "valid_from", "valid_to", "force"),
       ...(args.relations
-        ? {
-          relations: (args.relations as Array<{ from: string; to: string; relationType: string }>)
-            .map(({ from, to, relationType }) => ({ from, to, relation_type: relationType })),
-        }
+        ? { relations: (args.relations as string[]).map((text) => relationFromText(text)!) }
         : {}),
     });
     const head = duplicate ? "already known (force: true stores it again):" : "remembered:";

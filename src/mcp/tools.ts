@@ -11,6 +11,7 @@ import { MAX_QUERY_CHARS } from "../recall/recall.ts";
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
 import { GRAPH_TOOLS } from "./graph_tools.ts";
 import { isoDate, timeInput } from "./time_input.ts";
+import { relationFromText } from "../service/relation_text.ts";
 
 /** Which tools a server lists: all of them, or the few most agents need. */
 export type ToolProfile = "core" | "all";
@@ -133,11 +134,12 @@ export const TOOLS: readonly ToolDefinition[] = [
       project: project.optional().describe("omit for a global memory"),
       entities: z.array(z.string().min(1).max(200)).max(50).optional()
         .describe("names it is about"),
-      relations: z.array(z.object({
-        from: z.string().min(1).max(200),
-        to: z.string().min(1).max(200),
-        relationType: z.string().min(1).max(200),
-      })).max(50).optional().describe("graph facts it states, as in create_relations"),
+      relations: z.array(
+        z.string().max(600).refine(
+          (text) => relationFromText(text) !== undefined,
+          "write a relation as FROM|RELATION|TO, like Ada|maintains|billing",
+        ),
+      ).max(50).optional().describe("FROM|RELATION|TO"),
       source: z.string().min(1).max(2000).optional().describe("where it comes from"),
       force: z.boolean().optional().describe("store even if already known"),
     },

@@ -106,7 +106,7 @@ async function everyTool(client: Client, repo: string): Promise<void> {
         kind: "fact",
         tags: ["ops"],
         source: "docs/ops.md",
-        relations: [{ from: "billing", to: "Postgres", relationType: "stores data in" }],
+        relations: ["billing|stores data in|Postgres"],
       },
     }),
   );
@@ -123,6 +123,13 @@ async function everyTool(client: Client, repo: string): Promise<void> {
   refused(
     await client.callTool({ name: "remember", arguments: { content: "x", kind: "rumour" } }),
     /kind/,
+  );
+  refused(
+    await client.callTool({
+      name: "remember",
+      arguments: { content: "x", relations: ["billing uses Postgres"] },
+    }),
+    /FROM\|RELATION\|TO/,
   );
 
   const markdown = await client.callTool({
