@@ -17,26 +17,54 @@ export async function syncDir(path: string): Promise<void> {
 }
 
 /**
- * Replaces `path` with `bytes` so that a crash leaves either the old or the new
- * content: write a temporary file, fsync it, rename over, fsync the directory.
+ * Replaces `path` with `content` so that a crash leaves either the old or the
+ * new content: write a temporary file, fsync it, rename over, fsync the
+ * directory. Content too large for one string (V8 caps strings at about 512
+ * MiB) comes as parts, written in order. Resolves to the bytes written.
  */
-export async function writeFileAtomic(path: string, bytes: Uint8Array | string): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  content: Uint8Array | string | Iterable<string>,
+): Promise<number> {
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
-  const file = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
+  let written = 0;
   try {
-    await writeAll(file, data);
-    await file.sync();
-  } finally {
-    file.close();
-  }
-  try {
+    const file = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
+    try {
+      for (const bytes of encodedBlocks(content)) {
+        await writeAll(file, bytes);
+        written += bytes.length;
+      }
+      await file.sync();
+    } finally {
+      file.close();
+    }
     await Deno.rename(tmp, path);
   } catch (error) {
     await Deno.remove(tmp).catch(() => {});
     throw error;
   }
   await syncDir(dirname(path));
+  return written;
+}
+
+const encoder = new TextEncoder();
+
+/** `content` as UTF-8 blocks of about 1 MiB (a part longer than that is one block). */
+function* encodedBlocks(content: Uint8Array | string | Iterable<string>): Iterable<Uint8Array> {
+  if (content instanceof Uint8Array) return yield content;
+  if (typeof content === "string") return yield encoder.encode(content);
+  let pending: string[] = [];
+  let size = 0;
+  for (const part of content) {
+    pending.push(part);
+    size += part.length;
+    if (size < 1 << 20) continue;
+    yield encoder.encode(pending.join(""));
+    pending = [];
+    size = 0;
+  }
+  if (pending.length > 0) yield encoder.encode(pending.join(""));
 }
 
 /** True when `path` exists. */

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { exists, syncDir, writeAll, writeFileAtomic } from "../events/durable_fs.ts";
+import { fileLines } from "../events/file_lines.ts";
 
 /** The kinds of documents the lexical index holds. */
 export type TextSource = "memory" | "code" | "turn";
@@ -54,11 +55,10 @@ export class TextStore {
     const snapshotPath = join(dir, SNAPSHOT);
     let snapshotBytes = 0;
     if (await exists(snapshotPath)) {
-      const text = await Deno.readTextFile(snapshotPath);
-      snapshotBytes = text.length;
-      for (const line of text.split("\n")) {
-        if (line === "") continue;
-        const doc = JSON.parse(line) as TextDoc;
+      for await (const line of fileLines(snapshotPath)) {
+        snapshotBytes = line.next;
+        if (line.text === "") continue;
+        const doc = JSON.parse(line.text) as TextDoc;
         docs.set(doc.key, doc);
       }
     }
@@ -91,13 +91,14 @@ export class TextStore {
 
   /** Writes every document as the new snapshot, atomically, then empties the journal. */
   async snapshot(docs: Iterable<TextDoc>): Promise<void> {
-    const lines = [...docs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map((doc) => JSON.stringify(doc) + "\n");
-    const text = lines.join("");
-    await writeFileAtomic(join(this.dir, SNAPSHOT), text);
+    const sorted = [...docs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const bytes = await writeFileAtomic(
+      join(this.dir, SNAPSHOT),
+      sorted.values().map((doc) => JSON.stringify(doc) + "\n"),
+    );
     await this.journal.truncate(0);
     await this.journal.sync();
-    this.#snapshotBytes = text.length;
+    this.#snapshotBytes = bytes;
     this.#journalBytes = 0;
   }
 
@@ -119,32 +120,38 @@ export class TextStore {
   }
 }
 
-/** Applies the journal's ops to `docs`; cuts a torn last line (a batch never acknowledged). */
+/**
+ * Applies the journal's ops to `docs` and returns its length in bytes; cuts a
+ * torn last line (a batch never acknowledged).
+ */
 async function replayJournal(path: string, docs: Map<string, TextDoc>): Promise<number> {
   if (!(await exists(path))) return 0;
-  const text = await Deno.readTextFile(path);
-  const lines = text.split("\n");
-  const tail = lines.pop()!;
-  let good = text.length - tail.length;
-  for (const [i, line] of lines.entries()) {
+  let good = 0;
+  let number = 0;
+  // A complete line that does not parse is a torn write only when no complete line follows.
+  let unreadable: number | undefined;
+  for await (const line of fileLines(path)) {
+    number++;
+    if (!line.complete) break;
+    if (unreadable !== undefined) {
+      throw new Error(
+        `the lexical index journal ${path} is damaged at line ${unreadable}; ` +
+          "run `cairn replay --projection text` to rebuild it",
+      );
+    }
     let ops: TextOp[];
     try {
-      ops = JSON.parse(line) as TextOp[];
+      ops = JSON.parse(line.text) as TextOp[];
     } catch {
-      if (i < lines.length - 1) {
-        throw new Error(
-          `the lexical index journal ${path} is damaged at line ${i + 1}; ` +
-            "run `cairn replay --projection text` to rebuild it",
-        );
-      }
-      good -= line.length + 1;
-      break;
+      unreadable = number;
+      continue;
     }
     for (const op of ops) {
       if ("removed" in op) docs.delete(op.key);
       else docs.set(op.key, op);
     }
+    good = line.next;
   }
-  if (good < text.length) await Deno.truncate(path, encoder.encode(text.slice(0, good)).length);
+  if (good < (await Deno.stat(path)).size) await Deno.truncate(path, good);
   return good;
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { Index, MetricKind, ScalarKind } from "usearch";
-import { syncDir, writeAll } from "../../events/durable_fs.ts";
+import { exists, syncDir, writeAll, writeFileAtomic } from "../../events/durable_fs.ts";
+import { fileLines } from "../../events/file_lines.ts";
 
 /** A nearest neighbour: the document id and its cosine distance (0 = same direction). */
 export interface VectorHit {
@@ -9,12 +10,21 @@ export interface VectorHit {
 }
 
 const encoder = new TextEncoder();
+/** Vectors added since the last save of the whole index, at which it is saved again (see `save`). */
+const MIN_PENDING = 4096;
+const PENDING_SHARE = 0.25;
 
 /**
  * One HNSW index (USearch, int8, cosine) of one source in one project, with
- * the map from cairn's string ids to USearch's integer keys kept in an
- * append-only journal beside it (`+ key id textHash group` / `- key`). A group
- * (a file, for code chunks) lets all of a file's vectors be replaced together.
+ * the map from cairn's string ids to USearch's integer keys kept in a journal
+ * beside it (`+ key id textHash group` / `- key`). A group (a file, for code
+ * chunks) lets all of a file's vectors be replaced together.
+ *
+ * Saving the whole index costs time in proportion to its size, so a batch
+ * appends only its journal lines and its new vectors (`<name>.pending`: key
+ * u64 and the vector, little-endian); the index is saved whole, and the
+ * journal rewritten to the live entries, once the pending vectors reach a
+ * quarter of it. Opening loads the index and adds the pending vectors back.
  */
 export class VectorPartition {
   #index: Index;
@@ -23,6 +33,11 @@ export class VectorPartition {
   #groups = new Map<string, Set<string>>();
   #nextKey = 1n;
   #journal: string[] = [];
+  /** Vectors added since the last `save`, to append to the pending file. */
+  #added: Array<{ key: bigint; vector: Float32Array }> = [];
+  /** Vectors in the pending file: added since the index was last saved whole. */
+  #pending = 0;
+  #synced = false;
   #dirty = false;
 
   private constructor(
@@ -33,31 +48,43 @@ export class VectorPartition {
     this.#index = newIndex(dims);
   }
 
-  /** Opens the partition `name` in `dir`, loading its index and journal if they exist. */
+  /** Opens the partition `name` in `dir`, loading its index, journal and pending vectors. */
   static async open(dir: string, name: string, dims: number): Promise<VectorPartition> {
     const partition = new VectorPartition(dir, name, dims);
-    let journal = "";
-    try {
-      journal = await Deno.readTextFile(partition.#journalPath());
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-    for (const line of journal.split("\n")) {
-      const [op, keyText, id, text, group = ""] = line.split("\t");
-      if (!keyText) continue;
-      const key = BigInt(keyText);
-      if (op === "+" && id !== undefined && text !== undefined) {
-        partition.#remember(id, key, text, group);
+    const removed = new Set<bigint>();
+    if (await exists(partition.#path("keys"))) {
+      for await (const line of fileLines(partition.#path("keys"))) {
+        if (!line.complete) {
+          // A torn last line (a batch never acknowledged) is cut off: appends start on a new line.
+          await Deno.truncate(partition.#path("keys"), line.offset);
+          break;
+        }
+        const [op, keyText, id, text, group = ""] = line.text.split("\t");
+        if (!keyText) continue;
+        const key = BigInt(keyText);
+        if (op === "+" && id !== undefined && text !== undefined) {
+          partition.#remember(id, key, text, group);
+        }
+        if (op === "-") {
+          partition.#forget(key);
+          removed.add(key);
+        }
+        if (key >= partition.#nextKey) partition.#nextKey = key + 1n;
       }
-      if (op === "-") partition.#forget(key);
-      if (key >= partition.#nextKey) partition.#nextKey = key + 1n;
     }
     try {
-      partition.#index.load(partition.#indexPath());
+      partition.#index.load(partition.#path("usearch"));
     } catch {
-      // No saved index yet: every journal entry below is dropped and re-applied events fill it.
+      // No saved index yet: the pending vectors hold every vector so far.
     }
-    // A crash between journal and index writes leaves keys the index lacks: forget them.
+    partition.#pending = await partition.#addPending();
+    for (const key of removed) {
+      if (!partition.#idOf.has(key) && partition.#index.contains(key)) {
+        partition.#index.remove(key);
+      }
+    }
+    // A crash between journal and vector writes leaves keys without vectors: forget them (their
+    // batch was not acknowledged, so its events are applied again).
     for (const [key] of partition.#idOf) {
       if (!partition.#index.contains(key)) partition.#forget(key);
     }
@@ -86,6 +113,7 @@ export class VectorPartition {
     this.#index.add(key, vector);
     this.#remember(id, key, textHash, group);
     this.#journal.push(`+\t${key}\t${id}\t${textHash}\t${group}`);
+    this.#added.push({ key, vector });
     this.#dirty = true;
   }
 
@@ -116,19 +144,28 @@ export class VectorPartition {
     return hits;
   }
 
-  /** Writes the journal (fsynced) and the index (atomically) if anything changed. */
+  /**
+   * Makes what changed since the last call durable: journal lines and new
+   * vectors appended and fsynced; the whole index saved (atomically) once the
+   * pending vectors reach a quarter of it.
+   */
   async save(): Promise<void> {
     if (!this.#dirty) return;
     await Deno.mkdir(this.dir, { recursive: true });
-    const file = await Deno.open(this.#journalPath(), { create: true, append: true, mode: 0o600 });
-    try {
-      await writeAll(file, encoder.encode(this.#journal.map((line) => `${line}\n`).join("")));
-      await file.syncData();
-    } finally {
-      file.close();
-    }
+    await appendDurably(
+      this.#path("keys"),
+      encoder.encode(this.#journal.map((l) => `${l}\n`).join("")),
+    );
     this.#journal = [];
-    const tmp = `${this.#indexPath()}.tmp`;
+    await appendDurably(this.#path("pending"), this.#encode(this.#added));
+    // The files may be new: their names must be durable too (once a process is enough).
+    if (!this.#synced) await syncDir(this.dir);
+    this.#synced = true;
+    this.#pending += this.#added.length;
+    this.#added = [];
+    this.#dirty = false;
+    if (this.#pending < Math.max(MIN_PENDING, PENDING_SHARE * this.#keyOf.size)) return;
+    const tmp = `${this.#path("usearch")}.tmp`;
     this.#index.save(tmp);
     const written = await Deno.open(tmp, { read: true, write: true });
     try {
@@ -136,9 +173,51 @@ export class VectorPartition {
     } finally {
       written.close();
     }
-    await Deno.rename(tmp, this.#indexPath());
+    await Deno.rename(tmp, this.#path("usearch"));
     await syncDir(this.dir);
-    this.#dirty = false;
+    // The index holds everything now: the journal shrinks to the live entries, the pending file empties.
+    await writeFileAtomic(
+      this.#path("keys"),
+      [...this.#keyOf].map(([id, { key, text, group }]) => `+\t${key}\t${id}\t${text}\t${group}\n`),
+    );
+    await Deno.truncate(this.#path("pending"), 0);
+    this.#pending = 0;
+  }
+
+  /** Adds the pending file's vectors that the loaded index lacks; returns how many it holds. */
+  async #addPending(): Promise<number> {
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(this.#path("pending"));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return 0;
+      throw error;
+    }
+    const size = 8 + 4 * this.dims;
+    // A torn last record (a crash mid-append; its batch was not acknowledged) is cut off, so the
+    // next append starts on a record's boundary.
+    const count = Math.floor(bytes.length / size);
+    if (count * size < bytes.length) await Deno.truncate(this.#path("pending"), count * size);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < count; i++) {
+      const key = view.getBigUint64(i * size, true);
+      if (!this.#idOf.has(key) || this.#index.contains(key)) continue;
+      const vector = new Float32Array(this.dims);
+      for (let d = 0; d < this.dims; d++) vector[d] = view.getFloat32(i * size + 8 + 4 * d, true);
+      this.#index.add(key, vector);
+    }
+    return count;
+  }
+
+  #encode(added: ReadonlyArray<{ key: bigint; vector: Float32Array }>): Uint8Array {
+    const size = 8 + 4 * this.dims;
+    const bytes = new Uint8Array(added.length * size);
+    const view = new DataView(bytes.buffer);
+    for (const [i, { key, vector }] of added.entries()) {
+      view.setBigUint64(i * size, key, true);
+      for (let d = 0; d < this.dims; d++) view.setFloat32(i * size + 8 + 4 * d, vector[d]!, true);
+    }
+    return bytes;
   }
 
   #remember(id: string, key: bigint, text: string, group: string): void {
@@ -165,12 +244,20 @@ export class VectorPartition {
     if (members?.size === 0) this.#groups.delete(entry.group);
   }
 
-  #journalPath(): string {
-    return join(this.dir, `${this.name}.keys`);
+  #path(kind: "keys" | "usearch" | "pending"): string {
+    return join(this.dir, `${this.name}.${kind}`);
   }
+}
 
-  #indexPath(): string {
-    return join(this.dir, `${this.name}.usearch`);
+/** Appends `bytes` to the file at `path` (creating it) and fsyncs it. */
+async function appendDurably(path: string, bytes: Uint8Array): Promise<void> {
+  if (bytes.length === 0) return;
+  const file = await Deno.open(path, { create: true, append: true, mode: 0o600 });
+  try {
+    await writeAll(file, bytes);
+    await file.syncData();
+  } finally {
+    file.close();
   }
 }
 

@@ -189,6 +189,25 @@ Deno.test("TextProjection.open() cuts a torn last journal line", async () => {
   await again.close();
 });
 
+Deno.test("TextProjection.open() takes an unreadable last journal line for a torn write, and refuses one in the middle", async () => {
+  await using dir = await tempDir();
+  const { projection, blobs } = await given(dir.path);
+  const digest = await projection.digest();
+  await projection.close();
+  const journal = join(dir.path, "text", "journal.jsonl");
+  const good = await Deno.readTextFile(journal);
+  await Deno.writeTextFile(journal, good + "[{not json\n");
+  const reopened = await TextProjection.open(join(dir.path, "text"), blobs);
+  assert.equal(await reopened.digest(), digest);
+  await reopened.close();
+  assert.equal(await Deno.readTextFile(journal), good, "the torn line is cut off");
+  await Deno.writeTextFile(journal, "[{not json\n" + good);
+  await assert.rejects(
+    TextProjection.open(join(dir.path, "text"), blobs),
+    /journal .* is damaged at line 1; run `cairn replay --projection text`/,
+  );
+});
+
 Deno.test("TextProjection.apply() twice gives the same digest, whatever the history", async () => {
   await using dir = await tempDir();
   const { projection, batch } = await given(dir.path);
