@@ -3,6 +3,7 @@
  * string cannot hold more than about 512 MiB).
  * @module
  */
+import { concatBytes } from "./bytes.ts";
 
 /** A line of a file, without its newline. */
 export interface FileLine {
@@ -30,7 +31,7 @@ export async function* fileLines(path: string): AsyncGenerator<FileLine> {
     const bytes = block.subarray(0, read);
     let start = 0;
     for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, start)) {
-      const line = joined([...pending, bytes.subarray(start, at)]);
+      const line = concatBytes([...pending, bytes.subarray(start, at)]);
       const next = offset + line.length + 1;
       yield { text: decoder.decode(line), offset, next, complete: true };
       offset = next;
@@ -39,19 +40,8 @@ export async function* fileLines(path: string): AsyncGenerator<FileLine> {
     }
     if (start < read) pending.push(bytes.slice(start));
   }
-  const last = joined(pending);
+  const last = concatBytes(pending);
   if (last.length > 0) {
     yield { text: decoder.decode(last), offset, next: offset + last.length, complete: false };
   }
-}
-
-function joined(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

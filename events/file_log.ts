@@ -1,3 +1,4 @@
+import { concatBytes } from "./bytes.ts";
 import { join } from "node:path";
 import { encodeRecord } from "./record.ts";
 import { decodeEvent, validateEvent } from "./schema.ts";
@@ -226,7 +227,7 @@ export class FileLog implements EventLog {
       );
       try {
         const records = stored.flat().map((event) => encodeRecord(event.seq, payloadOf(event)));
-        const bytes = concat(records);
+        const bytes = concatBytes(records);
         await this.#ensureRoom(bytes.length, this.#head + 1);
         const active = this.#segments.at(-1)!;
         try {
@@ -284,16 +285,6 @@ async function* keepOnly(
 function payloadOf(event: StoredEvent): unknown {
   const { seq: _seq, ...payload } = event;
   return payload;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 async function startManifest(dir: string, options: FileLogOptions): Promise<Manifest> {

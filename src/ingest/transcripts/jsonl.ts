@@ -1,3 +1,4 @@
+import { concatBytes } from "../../../events/bytes.ts";
 import type { RawLine } from "./entry.ts";
 
 /** The lines of a JSONL file from a byte offset on. */
@@ -95,18 +96,8 @@ export async function readFirstLine(path: string): Promise<RawLine | null> {
     if (end !== -1) break;
     total += read;
   }
-  const text = decoder.decode(concat(chunks));
+  const text = decoder.decode(concatBytes(chunks));
   return text ? { index: 0, offset: 0, text } : null;
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }
 
 function isJson(text: string): boolean {
