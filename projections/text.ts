@@ -264,9 +264,9 @@ export class TextProjection implements Projection {
     if (this.#built) return this.#built;
     const built = new Indexes((key) => this.#docs.get(key), this.#threads, this.#files);
     for (const doc of this.#docs.values()) {
-      built.put(doc, doc.thread === undefined ? [] : [doc.key]);
+      if (doc.file === undefined) built.put(doc, doc.thread === undefined ? [] : [doc.key]);
     }
-    built.refreshWholeFiles();
+    built.putFiles();
     return this.#built = built;
   }
 
@@ -347,6 +347,29 @@ class Indexes {
       for (const key of neighbours) this.#refreshContext(key);
     }
     if (doc.file !== undefined) this.#staleFiles.add(doc.file);
+  }
+
+  /**
+   * Indexes every code file, its chunks and the file whole, tokenizing each
+   * chunk once for both (a text's terms are its fields' terms one after the
+   * other: no term spans a line break).
+   */
+  putFiles(): void {
+    for (const [file, keys] of this.files) {
+      const chunks = [...keys].map((key) => this.doc(key)!);
+      const fieldTerms = chunks.map((chunk) => chunk.fields.map(tokenize));
+      for (const [i, chunk] of chunks.entries()) {
+        this.bySource.code.setTokens(chunk.key, fieldTerms[i]!.flat(), {
+          id: chunk.id,
+          project: chunk.project,
+        });
+      }
+      this.wholeFiles.setTokens(
+        file,
+        [...tokenize(chunks[0]!.fields[1] ?? ""), ...fieldTerms.flatMap((terms) => terms[2] ?? [])],
+        { file, project: chunks[0]!.project },
+      );
+    }
   }
 
   /** Rebuilds the whole-file documents of the files whose chunks changed. */

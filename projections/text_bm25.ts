@@ -98,8 +98,15 @@ export class Bm25Index<Meta> {
 
   /** Indexes `text` under `key`, replacing any earlier document with that key. */
   set(key: string, text: string, meta: Meta): void {
+    this.setTokens(key, this.tokenize(text), meta);
+  }
+
+  /**
+   * Indexes a document already tokenized with this index's tokenizer (which
+   * must give the same terms as {@linkcode Bm25Index.set} would for its text).
+   */
+  setTokens(key: string, tokens: readonly string[], meta: Meta): void {
     this.delete(key);
-    const tokens = this.tokenize(text);
     const counts = new Map<string, number>();
     for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
     const number = this.#keys.length;

@@ -333,6 +333,10 @@ Deno.test("TextProjection builds its search index on the first search, finding w
         { id: "h1", name: "register_hook", text: "def register_hook(event, hook): ..." },
         { id: "h2", name: "dispatch", text: "def dispatch(response): call every callback" },
       ]),
+      await fileIndexed(blobs, "p", "src/models.py", [
+        { id: "m1", name: "Response", text: "class Response: holds the hook results" },
+        { id: "m2", name: "Response.json", text: "def json(self): decode the response body" },
+      ]),
     ),
     stored(
       thread("c", "I loved the studio."),
