@@ -124,7 +124,8 @@ export async function benchScale(): Promise<void> {
         recallPeakMiB: asked.peakMiB,
         replaySeconds: replay.seconds,
       });
-      console.error(`scale: ${chunks} chunks measured`);
+      // Each size's figures as soon as they are in: a run stopped before the next size keeps them.
+      console.error(`scale: ${chunks} chunks measured: ${JSON.stringify(steps.at(-1))}`);
     }
     const modelQuery = await modelQueryLatency(dir);
     const body = report(steps, corpus.length, modelQuery);
