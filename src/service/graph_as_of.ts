@@ -3,6 +3,7 @@ import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import { parseAsOf } from "./dates.ts";
+import { storeLayout } from "./paths.ts";
 import type { Store } from "./store.ts";
 
 /** Events of code and sessions: the knowledge graph's reads never show them. */
@@ -11,7 +12,7 @@ const NOT_ENTITIES = /^(file|turn|transcript)\./;
 /**
  * The knowledge graph as it was at `asOf`: the log's events of memories,
  * entities and relations up to then, replayed into a throwaway graph database
- * inside the store, which is deleted when disposed. The log is the history,
+ * in the store's scratch folder, which is deleted when disposed. The log is the history,
  * so the live graph keeps no old versions.
  */
 export async function graphAsOf(
@@ -19,7 +20,9 @@ export async function graphAsOf(
   asOf: string,
 ): Promise<{ db: KuzuDb } & AsyncDisposable> {
   const limit = parseAsOf(asOf);
-  const dir = await Deno.makeTempDir({ dir: store.dir, prefix: ".graph-as-of-" });
+  const scratch = storeLayout(store.dir).scratch;
+  await Deno.mkdir(scratch, { recursive: true, mode: 0o700 });
+  const dir = await Deno.makeTempDir({ dir: scratch, prefix: "graph-as-of-" });
   const remove = () => Deno.remove(dir, { recursive: true });
   let graph: GraphProjection | undefined;
   try {

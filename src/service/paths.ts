@@ -27,5 +27,7 @@ export function storeLayout(dir: string) {
     log: join(dir, "log"),
     blobs: join(dir, "blobs"),
     projections: join(dir, "projections"),
+    /** Throwaway working folders of the process holding the store; emptied when it is opened. */
+    scratch: join(dir, "tmp"),
   };
 }

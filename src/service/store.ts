@@ -50,6 +50,10 @@ export class Store {
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     const lock = await StoreLock.acquire(dir);
     try {
+      // What a process that died left in the scratch folder is of no use to anyone.
+      await Deno.remove(layout.scratch, { recursive: true }).catch((error) => {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      });
       const log = await FileLog.open(layout.log, {
         ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}),
         ...(options.clock ? { clock: options.clock } : {}),
