@@ -26,7 +26,7 @@ export async function rebuildGraph(
   });
   const fresh = await GraphProjection.open(aside);
   try {
-    await replay(fresh, log, upTo);
+    await replayInto(fresh, log, { past: (event) => event.seq > upTo });
   } finally {
     await fresh.close();
   }
@@ -34,10 +34,22 @@ export async function rebuildGraph(
   await Deno.remove(aside, { recursive: true });
 }
 
-async function replay(graph: GraphProjection, log: EventLog, upTo: number): Promise<void> {
+/**
+ * Applies the log's events to `graph` in batches, from the first until one is
+ * `past` the end, leaving out those `skip` names.
+ */
+export async function replayInto(
+  graph: GraphProjection,
+  log: EventLog,
+  { past, skip = () => false }: {
+    past: (event: StoredEvent) => boolean;
+    skip?: (event: StoredEvent) => boolean;
+  },
+): Promise<void> {
   let batch: StoredEvent[] = [];
   for await (const event of log.read(1)) {
-    if (event.seq > upTo) break;
+    if (past(event)) break;
+    if (skip(event)) continue;
     batch.push(event);
     if (batch.length === APPLY_BATCH) {
       await graph.apply(batch);

@@ -2,13 +2,7 @@
  * The time arguments the query tools share.
  * @module
  */
-import { z } from "zod";
-
-/** An ISO 8601 date or date-time. */
-export const isoDate = z.string().refine(
-  (s) => !Number.isNaN(Date.parse(s)),
-  "must be an ISO 8601 date",
-);
+import { isoDate } from "../service/dates.ts";
 
 /** What a query of the past asks: what was known then. */
 export const asOfInput = { as_of: isoDate.optional().describe("ISO date: as known then") };

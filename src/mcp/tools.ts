@@ -10,7 +10,8 @@ import { MAX_MEMORY_CHARS } from "../service/memories.ts";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
 import { GRAPH_TOOLS } from "./graph_tools.ts";
-import { isoDate, timeInput } from "./time_input.ts";
+import { isoDate } from "../service/dates.ts";
+import { timeInput } from "./time_input.ts";
 import { relationFromText } from "../service/relation_text.ts";
 
 /** Which tools a server lists: all of them, or the few most agents need. */

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { UserError } from "./errors.ts";
 
 /**
@@ -9,6 +10,12 @@ export function parseDate(text: string): number | undefined {
   const moment = Date.parse(text);
   return Number.isNaN(moment) ? undefined : moment;
 }
+
+/** An ISO 8601 date or date-time, as the service's and the MCP tools' inputs take them. */
+export const isoDate = z.string().refine(
+  (text) => parseDate(text) !== undefined,
+  "must be an ISO 8601 date",
+);
 
 /** The moment of a query's `as_of`; refuses one that names no moment rather than answer with today. */
 export function parseAsOf(asOf: string): number {

@@ -1,7 +1,6 @@
-import { APPLY_BATCH } from "../../projections/runner.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
+import { replayInto } from "../../projections/graph/graph_rebuild.ts";
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
-import type { StoredEvent } from "../../events/schema.ts";
 import { parseAsOf } from "./dates.ts";
 import { storeLayout } from "./paths.ts";
 import type { Store } from "./store.ts";
@@ -27,16 +26,10 @@ export async function graphAsOf(
   let graph: GraphProjection | undefined;
   try {
     graph = await GraphProjection.open(dir);
-    let batch: StoredEvent[] = [];
-    for await (const event of store.log.read(1)) {
-      if (Date.parse(event.ts) > limit) break;
-      if (NOT_ENTITIES.test(event.type)) continue;
-      batch.push(event);
-      if (batch.length < APPLY_BATCH) continue;
-      await graph.apply(batch);
-      batch = [];
-    }
-    await graph.apply(batch);
+    await replayInto(graph, store.log, {
+      past: (event) => Date.parse(event.ts) > limit,
+      skip: (event) => NOT_ENTITIES.test(event.type),
+    });
   } catch (error) {
     await graph?.close();
     await remove();

@@ -3,6 +3,7 @@ import { MemoryKind, RelationRef } from "../../events/kinds/memory.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { contentKey, type GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { compactStore } from "./compact.ts";
+import { isoDate } from "./dates.ts";
 import { UserError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import { withoutUndefined } from "./objects.ts";
@@ -12,8 +13,6 @@ import type { Store } from "./store.ts";
 
 /** Largest memory content accepted, in characters. */
 export const MAX_MEMORY_CHARS = 64 * 1024;
-
-const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "must be an ISO 8601 date");
 
 /** What `remember` accepts. */
 export const RememberInput = z.object({
