@@ -364,11 +364,7 @@ class Indexes {
           project: chunk.project,
         });
       }
-      this.wholeFiles.setTokens(
-        file,
-        [...tokenize(chunks[0]!.fields[1] ?? ""), ...fieldTerms.flatMap((terms) => terms[2] ?? [])],
-        { file, project: chunks[0]!.project },
-      );
+      this.#putWholeFile(file, chunks, fieldTerms.map((terms) => terms[2] ?? []));
     }
   }
 
@@ -376,15 +372,19 @@ class Indexes {
   refreshWholeFiles(): void {
     for (const file of this.#staleFiles) {
       const chunks = [...this.files.get(file) ?? []].map((key) => this.doc(key)!);
-      if (chunks.length === 0) {
-        this.wholeFiles.delete(file);
-        continue;
-      }
-      const [, path = ""] = chunks[0]!.fields;
-      const text = [path, ...chunks.map((chunk) => chunk.fields[2] ?? "")].join("\n");
-      this.wholeFiles.set(file, text, { file, project: chunks[0]!.project });
+      if (chunks.length === 0) this.wholeFiles.delete(file);
+      else this.#putWholeFile(file, chunks, chunks.map((chunk) => tokenize(chunk.fields[2] ?? "")));
     }
     this.#staleFiles.clear();
+  }
+
+  /** Indexes a file whole: its path, then the terms of each chunk's text (`textTerms`). */
+  #putWholeFile(file: string, chunks: readonly TextDoc[], textTerms: readonly string[][]): void {
+    const [, path = ""] = chunks[0]!.fields;
+    this.wholeFiles.setTokens(file, [...tokenize(path), ...textTerms.flat()], {
+      file,
+      project: chunks[0]!.project,
+    });
   }
 
   #refreshContext(key: string): void {
