@@ -5,6 +5,7 @@
  * page cannot reach the store through DNS rebinding.
  * @module
  */
+import { concatBytes } from "../../events/bytes.ts";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
@@ -105,12 +106,7 @@ async function withBoundedBody(request: Request): Promise<Request | undefined> {
     if (size > MAX_BODY_BYTES) return undefined;
     chunks.push(chunk);
   }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.length;
-  }
+  const body = concatBytes(chunks);
   return new Request(request.url, { method: request.method, headers: request.headers, body });
 }
 
