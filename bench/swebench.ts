@@ -64,7 +64,9 @@ interface RepoRun {
  * commit it ranked, so a long run can span sessions; with
  * CAIRN_BENCH_KEEP_STORES=1 too, the store as indexed at each base commit is
  * kept beside them (`owner+name.stores/COMMIT`), and CAIRN_BENCH_RESCORE=1 asks
- * cairn again over those kept stores without indexing (for changes to recall).
+ * cairn again over those kept stores (for changes to recall or chunking: each
+ * store is first re-indexed from its commit's tree, which only chunks again
+ * what the current chunker cuts differently).
  * CAIRN_BENCH_CONFIG names a config.json each new store starts with (another
  * embedding model, for instance).
  */
@@ -264,13 +266,23 @@ async function rankWithCairn(
  * Asks cairn again over the stores a run kept (CAIRN_BENCH_KEEP_STORES), as
  * they were at each base commit, and replaces its rankings; the baselines and
  * the index timings stay those of the run (saved back, so the rankings can be
- * studied). For changes to recall alone.
+ * studied). Each store is first re-indexed from its commit's tree: a no-op
+ * unless the chunker changed since (CHUNKER_VERSION), when the files are cut
+ * again and only chunks with new text are embedded.
  */
 async function rescore(work: string, run: RepoRun, instances: Instance[]): Promise<RepoRun> {
+  const gitDir = join(MIRRORS, run.repo.replace("/", "+"), "repo");
   const stores = join(work, `${run.repo.replace("/", "+")}.stores`);
   const project = run.repo.split("/")[1]!;
   for (const commit of new Set(instances.map((i) => i.base_commit))) {
     const here = instances.filter((i) => i.base_commit === commit);
+    const tree = await Deno.makeTempDir({ dir: work, prefix: "rescore-tree-" });
+    try {
+      await writeTree(gitDir, commit, tree);
+      await timedIndex(join(stores, commit), tree, project);
+    } finally {
+      await Deno.remove(tree, { recursive: true });
+    }
     const ranked = await rankWithCairn(join(stores, commit), project, here, work);
     for (const instance of here) Object.assign(run.rankings[instance.id]!, ranked[instance.id]);
   }

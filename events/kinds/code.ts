@@ -49,6 +49,8 @@ export const FileIndexed = z.object({
     size: z.number().int().nonnegative(),
     mtime_ms: z.number(),
     language: z.string(),
+    /** The chunker that cut it (absent: the first one). */
+    chunker: z.number().int().positive().optional(),
     chunks: z.array(Chunk),
     references: z.array(SymbolReference),
   }),

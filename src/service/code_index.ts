@@ -4,7 +4,7 @@ import { sha256Hex } from "../../events/blobs.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
-import { type ChunkedFile, chunkFile } from "../ingest/code/source_file.ts";
+import { type ChunkedFile, CHUNKER_VERSION, chunkFile } from "../ingest/code/source_file.ts";
 import { UserError } from "./errors.ts";
 import type { Store } from "./store.ts";
 import type { IndexedProject } from "../ingest/transcripts/project.ts";
@@ -68,6 +68,8 @@ interface KnownFile {
   size: number;
   mtimeMs: number;
   chunks: number;
+  /** The chunker version that cut it. */
+  chunker: number;
 }
 
 interface KnownProject {
@@ -167,7 +169,10 @@ export class CodeIndex {
         const pending: Pending[] = [];
         const todo = batch.filter((file) => {
           const before = project.files.get(file.path);
-          if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) {
+          if (
+            before?.chunker === CHUNKER_VERSION && before.size === file.size &&
+            before.mtimeMs === file.mtimeMs
+          ) {
             seen.add(file.path);
             report.unchanged++;
             return false;
@@ -183,7 +188,7 @@ export class CodeIndex {
           }
           const hash = await sha256Hex(source.bytes);
           const before = project.files.get(file.path);
-          if (before?.hash === hash) {
+          if (before?.hash === hash && before.chunker === CHUNKER_VERSION) {
             seen.add(file.path);
             before.mtimeMs = file.mtimeMs;
             report.unchanged++;
@@ -307,6 +312,7 @@ export class CodeIndex {
           size: file.size,
           mtime_ms: file.mtimeMs,
           language: chunked.language,
+          chunker: CHUNKER_VERSION,
           chunks: chunked.chunks.map((chunk) => {
             const base = `${project}:${file.path}:${chunk.start_line}-${chunk.end_line}`;
             let id = base;
@@ -326,6 +332,7 @@ export class CodeIndex {
         size: file.size,
         mtimeMs: file.mtimeMs,
         chunks: chunked.chunks.length,
+        chunker: CHUNKER_VERSION,
       });
     }
     state.lastIndexed = stored.at(-1)?.ts ?? state.lastIndexed;
@@ -351,13 +358,14 @@ export class CodeIndex {
           known.delete(event.data.project);
           break;
         case "file.indexed": {
-          const { hash, size, mtime_ms, chunks } = event.data;
+          const { hash, size, mtime_ms, chunks, chunker = 1 } = event.data;
           const project = projectOf(event.data.project);
           project.files.set(event.data.path, {
             hash,
             size,
             mtimeMs: mtime_ms,
             chunks: chunks.length,
+            chunker,
           });
           project.lastIndexed = event.ts;
           break;

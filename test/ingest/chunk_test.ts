@@ -210,6 +210,26 @@ Deno.test("chunkCode() splits a large function into overlapping parts within the
   assert.match(result[1]!.text, /^in function big \(continued\)\n/);
 });
 
+Deno.test("chunkCode() keeps a small function whole with its closures and cuts a large one at them", async () => {
+  const small = `def retry(times):
+    def wrap(fn):
+${body("        ")}        return fn
+    return wrap
+`;
+  assert.deepEqual((await chunks("retry.py", small)).names, ["function retry 1-5"]);
+
+  const big = `def outer(items):
+${body("    ").repeat(12)}    def inner(item):
+${body("        ").repeat(8)}        return item
+${body("    ").repeat(12)}    return [inner(i) for i in items]
+`;
+  assert.deepEqual((await chunks("outer.py", big)).names, [
+    "function outer 1-13",
+    "function outer.inner 14-23",
+    "function outer 24-36",
+  ]);
+});
+
 Deno.test("chunkCode() gives up on a parse that takes too long", async () => {
   const source = "def f():\n    return 1\n".repeat(20_000);
   const language = await loadLanguage(languageOf("slow.py")!);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import type { StoredEvent } from "../../events/schema.ts";
+import { CHUNKER_VERSION } from "../../src/ingest/code/source_file.ts";
 import { CodeIndex } from "../../src/service/code_index.ts";
 import { UserError } from "../../src/service/errors.ts";
 import { Store } from "../../src/service/store.ts";
@@ -88,6 +89,34 @@ Deno.test("CodeIndex.index() writes chunks once, then only what was edited, dele
     assert.deepEqual([report.indexed, report.unchanged, report.removed], [0, 3, 0]);
   } finally {
     await reopened.close();
+  }
+});
+
+Deno.test("CodeIndex.index() chunks again the files an older chunker cut, even when unchanged", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "shop");
+  await Deno.mkdir(join(repo, ".git"), { recursive: true });
+  await write(repo, { "cart.py": FUNCTION("add_item"), "pay.py": FUNCTION("charge") });
+  const store = await Store.open(join(tmp.path, "store"));
+  try {
+    await new CodeIndex(store).index({ path: repo });
+    const events: StoredEvent[] = await collect(store.log.read());
+    const cart = events.find((e) => e.type === "file.indexed" && e.data.path === "cart.py");
+    assert.ok(cart?.type === "file.indexed");
+    assert.equal(cart.data.chunker, CHUNKER_VERSION);
+    // What a cairn before chunker versions wrote: the same file, no version.
+    const { chunker: _chunker, ...unversioned } = cart.data;
+    await store.append([{ type: "file.indexed", v: 1, data: unversioned }]);
+
+    const head = store.log.head;
+    const report = await new CodeIndex(store).index({ path: repo });
+    assert.deepEqual([report.indexed, report.unchanged], [1, 1]);
+    const [again] = await collect<StoredEvent>(store.log.read(head + 1));
+    assert.ok(again?.type === "file.indexed");
+    assert.deepEqual([again.data.path, again.data.chunker], ["cart.py", CHUNKER_VERSION]);
+    assert.equal((await new CodeIndex(store).index({ path: repo })).unchanged, 2);
+  } finally {
+    await store.close();
   }
 });
 

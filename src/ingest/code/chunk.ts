@@ -1,6 +1,6 @@
 import type { Node, QueryCapture } from "web-tree-sitter";
 import type { LoadedLanguage } from "./languages.ts";
-import { type Piece, piecesToChunks, splitLines, type TextChunk } from "./pieces.ts";
+import { CHUNK_BUDGET, type Piece, piecesToChunks, splitLines, type TextChunk } from "./pieces.ts";
 
 /** Longest a file may take to parse and query before it is skipped. */
 export const PARSE_TIMEOUT_MS = 2000;
@@ -55,7 +55,8 @@ const CONTAINERS = new Set(["class", "struct", "interface", "impl", "enum"]);
  * Cuts a source file into chunks: one per definition (function, method,
  * class, impl, …) named by its nesting (`Request.register_hook`), the lines
  * between definitions as chunks of their enclosing scope, all within the
- * budget of `pieces.ts`. Each chunk's text starts with its enclosing scope
+ * budget of `pieces.ts`. A function that fits the budget is one chunk with
+ * the closures and helpers defined inside it. Each chunk's text starts with its enclosing scope
  * (`in class Request`). Files with syntax errors still give chunks.
  *
  * @throws {ParseTimeoutError} when parsing takes over {@linkcode PARSE_TIMEOUT_MS}
@@ -90,6 +91,7 @@ export function chunkCode(
     }
     const lines = splitLines(source);
     const roots = nest([...definitions.values()]);
+    keepSmallFunctionsWhole(roots, lines);
     const pieces: Piece[] = [];
     cover(0, Math.max(0, lines.length - 1), roots, undefined, moduleName(path), pieces);
     return { chunks: piecesToChunks(lines, pieces), references: [...references.values()] };
@@ -219,6 +221,21 @@ function nest(definitions: Definition[]): Definition[] {
     stack.push(definition);
   }
   return roots;
+}
+
+/**
+ * Drops the nested definitions of every function or method that fits the
+ * chunk budget, so it becomes one chunk: a closure is read with the function
+ * that holds it. Larger functions are still cut at their nested definitions.
+ */
+function keepSmallFunctionsWhole(definitions: readonly Definition[], lines: readonly string[]) {
+  for (const definition of definitions) {
+    if (definition.children.length === 0) continue;
+    const whole = (definition.kind === "function" || definition.kind === "method") &&
+      lines.slice(definition.start, definition.end + 1).join("\n").length <= CHUNK_BUDGET;
+    if (whole) definition.children = [];
+    else keepSmallFunctionsWhole(definition.children, lines);
+  }
 }
 
 /** Pieces for lines `from`..`to` of `owner` (or the file): its definitions, and the lines between them. */

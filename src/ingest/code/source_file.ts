@@ -10,6 +10,14 @@ export interface ChunkedFile {
   references: CodeReference[];
 }
 
+/**
+ * The chunker's version, stamped on every `file.indexed` event. Raise it
+ * when the same text would now be cut into different chunks: files indexed
+ * by an older chunker are chunked again at their next index, whatever their
+ * mtime, and only chunks whose text changed need a new embedding.
+ */
+export const CHUNKER_VERSION = 2;
+
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 
 /** Every language a chunk can be filed under, for filters and their error messages. */
