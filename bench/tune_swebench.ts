@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
-import type { SignalWeights } from "../src/recall/fuse.ts";
+import { DEFAULT_WEIGHTS, type SignalWeights } from "../src/recall/fuse.ts";
 import { openCairn } from "../src/service/cairn.ts";
 import { EVAL_DIR, readJsonl } from "./cli.ts";
 import { mean } from "./metrics.ts";
@@ -96,12 +96,14 @@ const rows = grid.map((weights, g) => {
   return { weights, a1: at(1), a5: at(5), a10: at(10), fn10 };
 });
 rows.sort((a, b) => b.a5 + b.fn10 - (a.a5 + a.fn10));
-console.log(`${ids.length} issues`);
-for (const row of rows.slice(0, 40)) {
+console.log(`${ids.length} issues, best first; * marks the weights code has now`);
+const current = JSON.stringify(DEFAULT_WEIGHTS);
+for (const row of rows) {
+  const weights = JSON.stringify(row.weights);
   console.log(
-    `${JSON.stringify(row.weights)} file@1 ${row.a1.toFixed(3)} file@5 ${row.a5.toFixed(3)} @10 ${
-      row.a10.toFixed(3)
-    } ` +
+    `${weights === current ? "*" : " "} ${weights} file@1 ${row.a1.toFixed(3)} file@5 ${
+      row.a5.toFixed(3)
+    } @10 ${row.a10.toFixed(3)} ` +
       `fn@10 ${row.fn10.toFixed(3)}`,
   );
 }
