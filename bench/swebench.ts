@@ -195,10 +195,20 @@ async function readProgress(
   }
 }
 
+/**
+ * Copies a store as it is now. The blobs (content-addressed, never rewritten)
+ * and the embedding cache (append-only) are hard-linked rather than copied:
+ * a repository with many base commits (sympy: 74) would otherwise need tens
+ * of gigabytes.
+ */
 async function keepStore(store: string, copy: string): Promise<void> {
   await Deno.mkdir(copy, { recursive: true });
-  const output = await new Deno.Command("cp", { args: ["-a", `${store}/.`, copy] }).output();
-  if (!output.success) throw new Error(`could not copy ${store} to ${copy}`);
+  for await (const entry of Deno.readDir(store)) {
+    const shared = entry.name === "blobs" || entry.name === "cache";
+    const args = [shared ? "-al" : "-a", join(store, entry.name), join(copy, entry.name)];
+    const output = await new Deno.Command("cp", { args }).output();
+    if (!output.success) throw new Error(`could not copy ${store} to ${copy}`);
+  }
 }
 
 async function chronological(gitDir: string, commits: string[]): Promise<string[]> {
