@@ -129,7 +129,7 @@ export function formatDebug(answer: RecallAnswer): string {
       c.lexical ? `lexical #${c.lexical.rank} s=${round(c.lexical.score)}` : "lexical -",
       c.context ? `context #${c.context.rank} s=${round(c.context.score)}` : "context -",
       c.graph ? `graph #${c.graph.rank} ppr=${round(c.graph.ppr)}` : "graph -",
-      ...(c.testPrior === undefined ? [] : [`test file x${c.testPrior}`]),
+      ...(c.prior === undefined ? [] : [`${c.prior.kind} x${c.prior.factor}`]),
       ...(c.rerank === undefined ? [] : [`rerank ${round(c.rerank)}`]),
     ];
     const { label, text } = describe(item);

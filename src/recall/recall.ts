@@ -12,7 +12,7 @@ import {
 import { type CodeFiles, neighbourhood, type Seeds } from "./graph_neighbourhood.ts";
 import { personalizedPageRank } from "./ppr.ts";
 import { sessionPipeline } from "./session_files.ts";
-import { asksAboutTests, isTestPath, TEST_FILE_PRIOR } from "./test_files.ts";
+import { LOWERED_FILE_PRIOR, type LoweredKind, loweredKinds } from "./path_priors.ts";
 import type {
   HitComponents,
   LexicalSearch,
@@ -172,7 +172,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   }
 
   const ranked: RankedHit[] = [];
-  const lowerTests = !asksAboutTests(request.query);
+  const lowerKinds = loweredKinds(request.query);
   for (const [source, entry] of lists) {
     const signals: Partial<Record<Signal, RankedList>> = {};
     if (request.mode !== "lexical") signals.vector = entry.vector;
@@ -182,12 +182,15 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     }
     if (request.mode === "hybrid") signals.graph = entry.graph;
     let fused = reciprocalRankFusion(signals, weightsOf(source, request));
-    const lowered = new Set<string>();
-    if (source === "code" && lowerTests) fused = lowerTestFiles(fused, deps.codePath, lowered);
+    const lowered = new Map<string, string>();
+    if (source === "code" && lowerKinds.length > 0) {
+      fused = lowerFiles(fused, lowerKinds, deps.codePath, lowered);
+    }
     const z = zScores(fused.map((f) => f.score));
     fused.forEach((f, i) => {
       const components: HitComponents = { fused: f.score };
-      if (lowered.has(f.id)) components.testPrior = TEST_FILE_PRIOR;
+      const kind = lowered.get(f.id);
+      if (kind) components.prior = { kind, factor: LOWERED_FILE_PRIOR };
       if (f.ranks.vector) {
         components.vector = { rank: f.ranks.vector, distance: entry.distance.get(f.id)! };
       }
@@ -207,19 +210,22 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
 }
 
 /**
- * Multiplies the fused score of chunks in test files by TEST_FILE_PRIOR,
- * records which ones in `lowered`, and re-sorts.
+ * Multiplies the fused score of chunks in files of the `kinds` the query does
+ * not ask for (tests, changelogs) by LOWERED_FILE_PRIOR, records which kind
+ * each lowered chunk was in `lowered`, and re-sorts.
  */
-function lowerTestFiles(
+function lowerFiles(
   fused: Fused[],
+  kinds: readonly LoweredKind[],
   pathOf: ((chunkId: string) => string | undefined) | undefined,
-  lowered: Set<string>,
+  lowered: Map<string, string>,
 ): Fused[] {
   const scored = fused.map((f) => {
     const path = pathOf?.(f.id);
-    if (path === undefined || !isTestPath(path)) return f;
-    lowered.add(f.id);
-    return { ...f, score: f.score * TEST_FILE_PRIOR };
+    const kind = path === undefined ? undefined : kinds.find((k) => k.matches(path));
+    if (!kind) return f;
+    lowered.set(f.id, kind.label);
+    return { ...f, score: f.score * LOWERED_FILE_PRIOR };
   });
   return scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }

@@ -61,8 +61,8 @@ export interface HitComponents {
   context?: { rank: number; score: number };
   graph?: { rank: number; ppr: number };
   fused: number;
-  /** The factor a test file's fused score was multiplied by (code, query not about tests). */
-  testPrior?: number;
+  /** The kind of file (test file, changelog) whose fused score was lowered, and by what factor. */
+  prior?: { kind: string; factor: number };
   /** The cross-encoder's score, when a reranker reordered the top results. */
   rerank?: number;
 }

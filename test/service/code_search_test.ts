@@ -113,7 +113,7 @@ Deno.test("searchCode() finds indexed code by meaning and words, filtered by lan
   }
 });
 
-Deno.test("searchCode() ranks the implementation above the tests that repeat its words, unless asked about tests", async () => {
+Deno.test("searchCode() ranks the implementation above tests and changelogs that repeat its words, unless asked about them", async () => {
   await using tmp = await tempDir();
   const repo = join(tmp.path, "shop");
   const files: Record<string, string> = {
@@ -126,6 +126,12 @@ Deno.test("searchCode() ranks the implementation above the tests that repeat its
 def test_apply_discount_lowers_cart_total():
     # apply discount code to the cart total: the discount lowers the total
     assert apply_discount(100, "TEN") == 90  # discount code, cart total, discount
+`,
+    "CHANGES.rst": `Release 2.0
+===========
+
+- apply_discount: apply the discount code to the cart total once, not twice (the cart total
+  was lowered by the discount code twice when a discount code was applied to the cart total).
 `,
   };
   for (const [path, text] of Object.entries(files)) {
@@ -141,9 +147,21 @@ def test_apply_discount_lowers_cart_total():
     const test = found.items.find((item) =>
       item.type === "code" && item.code.path.startsWith("tests/")
     );
-    assert.equal(test?.components.testPrior, 0.25, "the test file was lowered");
+    assert.deepEqual(test?.components.prior, { kind: "test file", factor: 0.25 });
     const aboutTests = await searchCode(cairn, { query: "the test of apply discount" });
-    assert.ok(aboutTests.items.every((item) => item.components.testPrior === undefined));
+    assert.ok(
+      aboutTests.items.every((item) => item.components.prior?.kind !== "test file"),
+      "asked about tests, tests keep their score",
+    );
+    const changelog = found.items.find((item) =>
+      item.type === "code" && item.code.path === "CHANGES.rst"
+    );
+    assert.deepEqual(changelog?.components.prior, { kind: "changelog", factor: 0.25 });
+    const aboutRelease = await searchCode(cairn, {
+      query: "which release changed apply discount code to the cart total",
+    });
+    assert.equal(places(aboutRelease)[0], "CHANGES.rst:1 CHANGES.rst");
+    assert.ok(aboutRelease.items.every((item) => item.components.prior?.kind !== "changelog"));
   } finally {
     await cairn.close();
   }

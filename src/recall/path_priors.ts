@@ -1,0 +1,64 @@
+/**
+ * Files that code recall lowers unless the query is about them. Asked "where
+ * is X done?", an agent wants the implementation: a test that exercises X
+ * shares its words, and a changelog mentions everything the project ever
+ * changed; either would crowd the code out (docs/decisions.md has the
+ * measurements).
+ * @module
+ */
+
+/** What a lowered file's fused score is multiplied by. */
+export const LOWERED_FILE_PRIOR = 0.25;
+
+/** A kind of file recall lowers: how its path looks, and how a query asks for it. */
+export interface LoweredKind {
+  /** How `--format debug` names it: `test file`, `changelog`. */
+  label: string;
+  matches(path: string): boolean;
+  askedFor(query: string): boolean;
+}
+
+const TEST_FOLDER = /(^|\/)(tests?|testing|__tests__|specs?|e2e)\//i;
+const TEST_FILE = new RegExp(
+  [
+    String.raw`(^|/)test_[^/]*$`, // Python: test_models.py
+    String.raw`(^|/)conftest\.py$`, // pytest fixtures
+    String.raw`_(test|spec)\.[a-z]+$`, // Go, Ruby, Python: models_test.go, user_spec.rb
+    String.raw`\.(test|spec)\.[a-z]+$`, // JavaScript, TypeScript: app.test.ts
+    String.raw`[a-z0-9](Test|Tests|IT)\.(java|kt|cs|php)$`, // JUnit, xUnit, PHPUnit: FooTest.java
+  ].join("|"),
+);
+const ABOUT_TESTS = /\b(tests?|testing|unit ?tests?|test ?cases?|specs?|fixtures?)\b/i;
+
+/** Prose files only (no extension, or a prose one): a module named `changes.py` is code. */
+const PROSE = /(^|\/)[^/.]+$|\.(md|markdown|rst|txt|adoc)$/i;
+const CHANGELOG_FILE =
+  /(^|\/)(change[_-]?logs?|changes|history|news|release[_-]?notes|releases|whats[_-]?new)(\.[a-z]+)?$/i;
+const CHANGELOG_FOLDER =
+  /(^|\/)(change[_-]?logs?|changelog\.d|changes|newsfragments|release[_-]?notes)\//i;
+const ABOUT_CHANGES =
+  /\b(change ?logs?|changes|history|news|releases?|released|release notes|versions?|what'?s new|deprecat\w*)\b/i;
+
+/** Whether a project-relative path is a test (by folder or by file name). */
+export function isTestPath(path: string): boolean {
+  return TEST_FOLDER.test(path) || TEST_FILE.test(path);
+}
+
+/** Whether a project-relative path is a changelog, release notes or a news fragment (prose only). */
+export function isChangelogPath(path: string): boolean {
+  return PROSE.test(path) && (CHANGELOG_FILE.test(path) || CHANGELOG_FOLDER.test(path));
+}
+
+const KINDS: readonly LoweredKind[] = [
+  { label: "test file", matches: isTestPath, askedFor: (query) => ABOUT_TESTS.test(query) },
+  {
+    label: "changelog",
+    matches: isChangelogPath,
+    askedFor: (query) => ABOUT_CHANGES.test(query),
+  },
+];
+
+/** The kinds of file that `query` does not ask for: recall lowers those. */
+export function loweredKinds(query: string): LoweredKind[] {
+  return KINDS.filter((kind) => !kind.askedFor(query));
+}

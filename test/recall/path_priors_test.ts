@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { isChangelogPath, isTestPath, loweredKinds } from "../../src/recall/path_priors.ts";
+
+Deno.test("isTestPath() knows test folders and each ecosystem's test file names", () => {
+  for (
+    const path of [
+      "tests/test_models.py",
+      "src/_pytest/testing/helpers.py",
+      "testing/python/metafunc.py",
+      "requests/test_utils.py",
+      "conftest.py",
+      "pkg/server/handler_test.go",
+      "spec/models/user_spec.rb",
+      "web/src/app.test.tsx",
+      "web/src/__tests__/app.ts",
+      "lib/api.spec.js",
+      "src/main/java/org/shop/CartTest.java",
+      "Shop.Tests/CartTests.cs",
+    ]
+  ) assert.ok(isTestPath(path), path);
+  for (
+    const path of [
+      "requests/models.py",
+      "src/_pytest/python_api.py",
+      "src/attestation.ts",
+      "src/contest/Contest.java",
+      "docs/testing.md",
+      "src/latest.py",
+      "lib/inspect.js",
+    ]
+  ) assert.ok(!isTestPath(path), path);
+});
+
+Deno.test("isChangelogPath() knows changelogs, release notes and news fragments, never code", () => {
+  for (
+    const path of [
+      "CHANGES.rst",
+      "CHANGELOG.md",
+      "HISTORY.rst",
+      "NEWS",
+      "docs/release-notes.md",
+      "changelog/1234.bugfix.rst",
+      "docs/changes/13.feature.rst",
+      "newsfragments/99.removal.txt",
+    ]
+  ) assert.ok(isChangelogPath(path), path);
+  for (
+    const path of [
+      "src/changes.py",
+      "lib/history.ts",
+      "docs/usage.md",
+      "changes/apply.go",
+      "README.md",
+    ]
+  ) assert.ok(!isChangelogPath(path), path);
+});
+
+Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, not for words containing it", () => {
+  const lowered = (query: string) => loweredKinds(query).map((kind) => kind.label);
+  for (const query of ["why does this test fail", "unit tests for the parser", "the db fixture"]) {
+    assert.deepEqual(lowered(query), ["changelog"], query);
+  }
+  for (
+    const query of ["what changed in release 2.0", "the changelog of the parser", "deprecated"]
+  ) {
+    assert.deepEqual(lowered(query), ["test file"], query);
+  }
+  for (const query of ["pytest crashes on import", "latest patch", "attestation of builds"]) {
+    assert.deepEqual(lowered(query), ["test file", "changelog"], query);
+  }
+});
