@@ -112,6 +112,14 @@ export async function benchScale(): Promise<void> {
         indexPeakMiB = Math.max(indexPeakMiB, indexed.peakMiB);
       }
       const asked = await askAll(store, dir);
+      // A replay of a million chunks takes half an hour: what came before it is shown first.
+      console.error(
+        `scale: ${chunks} chunks indexed (${indexSeconds.toFixed(0)} s, peak ${
+          indexPeakMiB.toFixed(0)
+        } MiB, disk ${(await diskMiB(store)).toFixed(0)} MiB); recall ms ${
+          JSON.stringify(asked.elapsed.map((ms) => Math.round(ms)))
+        }, peak ${asked.peakMiB.toFixed(0)} MiB; replaying`,
+      );
       const replay = replayed((await timed(["--store", store, "replay"])).stdout);
       steps.push({
         chunks,
