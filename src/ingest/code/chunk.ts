@@ -56,8 +56,9 @@ const CONTAINERS = new Set(["class", "struct", "interface", "impl", "enum"]);
  * class, impl, …) named by its nesting (`Request.register_hook`), the lines
  * between definitions as chunks of their enclosing scope, all within the
  * budget of `pieces.ts`. A function that fits the budget is one chunk with
- * the closures and helpers defined inside it. Each chunk's text starts with its enclosing scope
- * (`in class Request`). Files with syntax errors still give chunks.
+ * the closures and helpers defined inside it. Each chunk's text starts with
+ * its enclosing scope (`in class Request`). Files with syntax errors still
+ * give chunks.
  *
  * @throws {ParseTimeoutError} when parsing takes over {@linkcode PARSE_TIMEOUT_MS}
  */
