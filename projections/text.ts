@@ -63,7 +63,8 @@ export class TextProjection implements Projection {
    * process that never searches, does not tokenize anything.
    */
   #built: Indexes | undefined;
-  #codePaths = new Map<string, string>();
+  /** Each code chunk's document by chunk id: its fields are name, path, text. */
+  #codeDocs = new Map<string, TextDoc>();
   /** Each code chunk's file (`project\0path`, the graph's File key). */
   #chunkFiles = new Map<string, string>();
 
@@ -145,7 +146,12 @@ export class TextProjection implements Projection {
 
   /** The path of an indexed code chunk, relative to its project's root. */
   codePath(id: string): string | undefined {
-    return this.#codePaths.get(id);
+    return this.#codeDocs.get(id)?.fields[1];
+  }
+
+  /** The qualified name of an indexed code chunk (`Request.register_hook`). */
+  codeName(id: string): string | undefined {
+    return this.#codeDocs.get(id)?.fields[0];
   }
 
   /** The file of an indexed code chunk, as the graph keys it (`project\0path`). */
@@ -169,7 +175,7 @@ export class TextProjection implements Projection {
     this.#files.clear();
     this.#threads.clear();
     this.#built = undefined;
-    this.#codePaths.clear();
+    this.#codeDocs.clear();
     this.#chunkFiles.clear();
     await this.store.reset();
   }
@@ -278,7 +284,7 @@ export class TextProjection implements Projection {
       ? []
       : this.#threads.insert(doc.thread, doc.key, doc.order ?? 0);
     if (doc.file !== undefined) {
-      this.#codePaths.set(doc.id, doc.fields[1]!);
+      this.#codeDocs.set(doc.id, doc);
       this.#chunkFiles.set(doc.id, doc.file);
       let keys = this.#files.get(doc.file);
       if (!keys) this.#files.set(doc.file, keys = new Set());
@@ -295,7 +301,7 @@ export class TextProjection implements Projection {
     const neighbours = doc.thread === undefined ? [] : this.#threads.remove(doc.thread, key);
     this.#built?.remove(doc, neighbours);
     if (doc.file === undefined) return;
-    this.#codePaths.delete(doc.id);
+    this.#codeDocs.delete(doc.id);
     this.#chunkFiles.delete(doc.id);
     const keys = this.#files.get(doc.file)!;
     keys.delete(key);

@@ -130,6 +130,7 @@ export function formatDebug(answer: RecallAnswer): string {
       c.context ? `context #${c.context.rank} s=${round(c.context.score)}` : "context -",
       c.graph ? `graph #${c.graph.rank} ppr=${round(c.graph.ppr)}` : "graph -",
       ...(c.prior === undefined ? [] : [`${c.prior.kind} x${c.prior.factor}`]),
+      ...(c.namesSymbol ? ["names the symbol"] : []),
       ...(c.rerank === undefined ? [] : [`rerank ${round(c.rerank)}`]),
     ];
     const { label, text } = describe(item);

@@ -13,6 +13,7 @@ import { type CodeFiles, neighbourhood, type Seeds } from "./graph_neighbourhood
 import { personalizedPageRank } from "./ppr.ts";
 import { sessionPipeline } from "./session_files.ts";
 import { LOWERED_FILE_PRIOR, type LoweredKind, loweredKinds } from "./path_priors.ts";
+import { namesSymbol, symbolOf } from "./symbol_query.ts";
 import type {
   HitComponents,
   LexicalSearch,
@@ -53,6 +54,8 @@ export interface RecallDeps {
   languageOf?: (chunkId: string) => string | undefined;
   /** The path of a code chunk relative to its project's root (for the `pathPrefix` filter). */
   codePath?: (chunkId: string) => string | undefined;
+  /** The qualified name of a code chunk (to put a named symbol's definition first). */
+  codeName?: (chunkId: string) => string | undefined;
   /** Documents still waiting for their vectors, by source. */
   pendingVectors?: () => number;
   /** Which file holds which chunk, so the graph walk needs no query for it. */
@@ -173,6 +176,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
 
   const ranked: RankedHit[] = [];
   const lowerKinds = loweredKinds(request.query);
+  const symbol = symbolOf(request.query);
   for (const [source, entry] of lists) {
     const signals: Partial<Record<Signal, RankedList>> = {};
     if (request.mode !== "lexical") signals.vector = entry.vector;
@@ -186,11 +190,16 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     if (source === "code" && lowerKinds.length > 0) {
       fused = lowerFiles(fused, lowerKinds, deps.codePath, lowered);
     }
+    const named = new Set<string>();
+    if (source === "code" && symbol !== undefined && deps.codeName) {
+      fused = definitionsFirst(fused, symbol, deps.codeName, named);
+    }
     const z = zScores(fused.map((f) => f.score));
     fused.forEach((f, i) => {
       const components: HitComponents = { fused: f.score };
       const kind = lowered.get(f.id);
       if (kind) components.prior = { kind, factor: LOWERED_FILE_PRIOR };
+      if (named.has(f.id)) components.namesSymbol = true;
       if (f.ranks.vector) {
         components.vector = { rank: f.ranks.vector, distance: entry.distance.get(f.id)! };
       }
@@ -228,6 +237,32 @@ function lowerFiles(
     return { ...f, score: f.score * LOWERED_FILE_PRIOR };
   });
   return scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * Puts the chunks whose qualified name is the queried symbol (or ends with it)
+ * before the others, keeping the fused order within each group, and records
+ * them in `named`. Their fused scores are raised to the best one, so the
+ * z-scores across sources keep them on top as well.
+ */
+function definitionsFirst(
+  fused: Fused[],
+  symbol: string,
+  nameOf: (chunkId: string) => string | undefined,
+  named: Set<string>,
+): Fused[] {
+  const defines = (f: Fused) => {
+    const name = nameOf(f.id);
+    return name !== undefined && namesSymbol(name, symbol);
+  };
+  const definitions = fused.filter(defines);
+  if (definitions.length === 0) return fused;
+  const top = fused[0]!.score;
+  for (const f of definitions) named.add(f.id);
+  return [
+    ...definitions.map((f, i) => ({ ...f, score: top + (definitions.length - i) * 1e-9 })),
+    ...fused.filter((f) => !named.has(f.id)),
+  ];
 }
 
 /** Whether `path` is the file `prefix` or lies in the folder `prefix`. */

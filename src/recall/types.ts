@@ -63,6 +63,8 @@ export interface HitComponents {
   fused: number;
   /** The kind of file (test file, changelog) whose fused score was lowered, and by what factor. */
   prior?: { kind: string; factor: number };
+  /** Its qualified name is the symbol the query named, so it was put first. */
+  namesSymbol?: true;
   /** The cross-encoder's score, when a reranker reordered the top results. */
   rerank?: number;
 }

@@ -112,6 +112,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
           return path === undefined ? undefined : languageOfPath(path);
         },
         codePath: (id) => text!.codePath(id),
+        codeName: (id) => text!.codeName(id),
         codeFiles: text!,
         pendingVectors,
       },

@@ -166,3 +166,36 @@ def test_apply_discount_lowers_cart_total():
     await cairn.close();
   }
 });
+
+Deno.test("searchCode() puts the definition of a named symbol first, however its words rank", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "web");
+  await Deno.mkdir(repo);
+  await Deno.writeTextFile(
+    join(repo, "sessions.py"),
+    `class Session:
+    def request(self, method, url):
+        """Sends a request."""
+        return self.send(method, url)
+
+
+def session():
+    """Returns a Session: a session request helper, for a session request, any session request."""
+    return Session()
+`,
+  );
+  const cairn = await openCairn(join(tmp.path, "store"));
+  try {
+    await cairn.code.index({ path: repo, project: "web" });
+    await cairn.store.runner.settled();
+    const words = await searchCode(cairn, { query: "session request" });
+    assert.equal(places(words)[0], "sessions.py:7 session", "by words, the helper leads");
+    for (const query of ["Session.request", "Session::request", "Session#request()", "request"]) {
+      const named = await searchCode(cairn, { query });
+      assert.equal(places(named)[0], "sessions.py:2 Session.request", query);
+      assert.equal(named.items[0]!.components.namesSymbol, true, query);
+    }
+  } finally {
+    await cairn.close();
+  }
+});
