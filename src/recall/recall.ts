@@ -215,7 +215,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     });
   }
   ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-  return { hits: ranked.slice(0, limit), notes };
+  return { hits: onePartPerDefinition(ranked, deps).slice(0, limit), notes };
 }
 
 /**
@@ -263,6 +263,25 @@ function definitionsFirst(
     ...definitions.map((f, i) => ({ ...f, score: top + (definitions.length - i) * 1e-9 })),
     ...fused.filter((f) => !named.has(f.id)),
   ];
+}
+
+/**
+ * Keeps the best part of each code definition: a large function is indexed
+ * in several overlapping parts under one name, and listing each would spend
+ * the answer's places (and the agent's tokens) on one function.
+ */
+function onePartPerDefinition(ranked: RankedHit[], deps: RecallDeps): RankedHit[] {
+  const seen = new Set<string>();
+  return ranked.filter((hit) => {
+    if (hit.source !== "code") return true;
+    const file = deps.codeFiles?.fileOf(hit.id);
+    const name = deps.codeName?.(hit.id);
+    if (file === undefined || name === undefined) return true;
+    const definition = `${file}\0${name}`;
+    if (seen.has(definition)) return false;
+    seen.add(definition);
+    return true;
+  });
 }
 
 /** Whether `path` is the file `prefix` or lies in the folder `prefix`. */

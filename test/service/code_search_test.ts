@@ -199,3 +199,30 @@ def session():
     await cairn.close();
   }
 });
+
+Deno.test("searchCode() lists a large function once, by its best part", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "calc");
+  await Deno.mkdir(repo);
+  const steps = Array.from(
+    { length: 200 },
+    (_, i) => `    total += compound_interest_step_${i}(principal, rate)`,
+  );
+  await Deno.writeTextFile(
+    join(repo, "interest.py"),
+    `def compound_interest(principal, rate):\n    total = 0\n${
+      steps.join("\n")
+    }\n    return total\n\n\n` +
+      `def simple_interest(principal, rate):\n    return principal * rate\n`,
+  );
+  const cairn = await openCairn(join(tmp.path, "store"));
+  try {
+    await cairn.code.index({ path: repo, project: "calc" });
+    await cairn.store.runner.settled();
+    const found = await searchCode(cairn, { query: "compound interest step of the principal" });
+    const names = places(found).map((place) => place.split(" ")[1]);
+    assert.deepEqual(names, ["compound_interest", "simple_interest"]);
+  } finally {
+    await cairn.close();
+  }
+});
