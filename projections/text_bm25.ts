@@ -18,12 +18,6 @@ export interface Bm25Options {
    * (Lucene's classic coordination factor); off unless given.
    */
   coord?: boolean;
-  /**
-   * Query-term saturation (Robertson's k3): a term the query repeats counts
-   * `(k3 + 1) qtf / (k3 + qtf)` times. Off unless given: each distinct query
-   * term then counts once.
-   */
-  k3?: number;
 }
 
 /**
@@ -175,21 +169,18 @@ export class Bm25Index<Meta> {
     const n = this.#numbers.size;
     if (n === 0 || limit <= 0) return [];
     const average = this.#totalLength / n || 1;
-    const { k1 = 1.2, b = 0.75, delta = 0, coord = false, k3 } = this.options;
+    const { k1 = 1.2, b = 0.75, delta = 0, coord = false } = this.options;
     const count = this.#keys.length;
     const scores = new Float64Array(count);
     const matched = new Uint16Array(count);
     // Per document: 0 not met yet, 1 scored, 2 refused by `accept` (asked once).
     const state = new Uint8Array(count);
     const touched: number[] = [];
-    const repeats = new Map<string, number>();
-    for (const term of this.tokenize(query)) repeats.set(term, (repeats.get(term) ?? 0) + 1);
-    for (const [term, qtf] of repeats) {
+    for (const term of new Set(this.tokenize(query))) {
       const id = this.#termIds.get(term);
       const posting = id === undefined ? undefined : this.#postings[id]!;
       if (!posting || posting.df === 0) continue;
-      const weight = k3 === undefined ? 1 : (k3 + 1) * qtf / (k3 + qtf);
-      const idf = weight * Math.log(1 + (n - posting.df + 0.5) / (posting.df + 0.5));
+      const idf = Math.log(1 + (n - posting.df + 0.5) / (posting.df + 0.5));
       const pairs = posting.pairs;
       for (let i = 0; i < posting.length; i += 2) {
         const number = pairs[i]!;
