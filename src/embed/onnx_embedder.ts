@@ -123,11 +123,10 @@ export class OnnxEmbedder implements Embedder {
     return this.tokenizer.encode(text);
   }
 
-  /** Terminates the workers. */
-  close(): Promise<void> {
+  /** Stops the workers, once their current calls into onnxruntime return. */
+  async close(): Promise<void> {
     this.#closed = true;
-    this.pool.close();
-    return Promise.resolve();
+    await this.pool.close();
   }
 
   async #embed(encoded: readonly TokenizedText[]): Promise<Float32Array[]> {

@@ -25,12 +25,18 @@ export interface RunRequest {
   seqLen: number;
 }
 
+/** Stops the worker once its calls into onnxruntime have returned. */
+export interface CloseRequest {
+  type: "close";
+}
+
 /** Anything the embedder sends a worker. */
-export type WorkerRequest = InitRequest | RunRequest;
+export type WorkerRequest = InitRequest | RunRequest | CloseRequest;
 
 /** Anything a worker answers. */
 export type WorkerResponse =
   | { type: "ready" }
   | { type: "init_failed"; message: string }
   | { type: "result"; id: number; vectors: Float32Array<ArrayBuffer> }
-  | { type: "run_failed"; id: number; message: string };
+  | { type: "run_failed"; id: number; message: string }
+  | { type: "closed" };

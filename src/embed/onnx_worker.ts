@@ -36,8 +36,29 @@ async function run(request: RunRequest): Promise<void> {
   }
 }
 
+/** Loads and runs not yet finished: a close waits for them. */
+const inFlight = new Set<Promise<void>>();
+
+/**
+ * Releases the session once every call into onnxruntime has returned, then
+ * stops: a worker cut off in the middle of one brings the whole process down
+ * (onnxruntime aborts with `std::bad_alloc`).
+ */
+async function close(): Promise<void> {
+  await Promise.all(inFlight);
+  await session?.release().catch(() => {});
+  session = undefined;
+  reply({ type: "closed" });
+  self.close();
+}
+
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
-  if (request.type === "init") void init(request);
-  else void run(request);
+  if (request.type === "close") {
+    void close();
+    return;
+  }
+  const work = request.type === "init" ? init(request) : run(request);
+  inFlight.add(work);
+  void work.finally(() => inFlight.delete(work));
 };

@@ -4,7 +4,7 @@
  * @module
  */
 import { EmbedderError } from "./embedder.ts";
-import type { InitRequest, RunRequest, WorkerResponse } from "./onnx_protocol.ts";
+import type { CloseRequest, InitRequest, RunRequest, WorkerResponse } from "./onnx_protocol.ts";
 
 interface Job {
   request: RunRequest;
@@ -18,6 +18,56 @@ interface Slot {
 }
 
 const WORKER_URL = new URL("./onnx_worker.ts", import.meta.url);
+
+/**
+ * Every inference worker started and not yet stopped, with its stop once one
+ * is asked for. A worker must not be terminated, nor the process exit, while
+ * it is inside onnxruntime: onnxruntime then aborts the whole process.
+ */
+const live = new Map<Worker, Promise<void> | undefined>();
+
+/**
+ * Stops a worker after its calls into onnxruntime return, and resolves once
+ * it has (at once for a worker already stopped or dead).
+ */
+function stop(worker: Worker): Promise<void> {
+  if (!live.has(worker)) return Promise.resolve();
+  let stopping = live.get(worker);
+  if (!stopping) {
+    stopping = new Promise<void>((resolve) => {
+      const done = () => {
+        live.delete(worker);
+        worker.terminate();
+        resolve();
+      };
+      // Listeners beside the pool's handlers: answers to calls still running go where they went.
+      worker.addEventListener("message", (event: MessageEvent<WorkerResponse>) => {
+        if (event.data.type === "closed") done();
+      });
+      worker.addEventListener("error", (event: ErrorEvent) => {
+        event.preventDefault();
+        done();
+      });
+      worker.postMessage({ type: "close" } satisfies CloseRequest);
+    });
+    live.set(worker, stopping);
+  }
+  return stopping;
+}
+
+/** A worker that crashed: nothing runs in it any more, so it can go at once. */
+function forget(worker: Worker): void {
+  live.delete(worker);
+  worker.terminate();
+}
+
+/**
+ * Stops every inference worker still running, each after its current call
+ * (a model still loading included): what a process awaits before it exits.
+ */
+export async function stopInferenceWorkers(): Promise<void> {
+  await Promise.all([...live.keys()].map(stop));
+}
 
 /** Inference workers sharing one queue of batches. */
 export class WorkerPool {
@@ -33,6 +83,7 @@ export class WorkerPool {
         this.#answer(slot, event.data);
       slot.worker.onerror = (event: ErrorEvent) => {
         event.preventDefault();
+        forget(slot.worker);
         this.#fail(
           new EmbedderError("inference_failed", `an inference worker crashed: ${event.message}`),
         );
@@ -43,10 +94,11 @@ export class WorkerPool {
   /** Starts `count` workers and loads the model in each; rejects if any cannot load it. */
   static async start(count: number, init: InitRequest): Promise<WorkerPool> {
     const workers = Array.from({ length: count }, () => new Worker(WORKER_URL, { type: "module" }));
+    for (const worker of workers) live.set(worker, undefined);
     try {
       await Promise.all(workers.map((worker) => ready(worker, init)));
     } catch (error) {
-      for (const worker of workers) worker.terminate();
+      await Promise.all(workers.map(stop));
       throw error;
     }
     return new WorkerPool(workers.map((worker) => ({ worker, job: undefined })));
@@ -66,9 +118,13 @@ export class WorkerPool {
     });
   }
 
-  /** Terminates the workers; queued and running batches are rejected. */
-  close(): void {
+  /**
+   * Rejects queued and running batches, and stops the workers once their
+   * current calls return (resolves then).
+   */
+  async close(): Promise<void> {
     this.#fail(new EmbedderError("closed", "the embedder is closed"));
+    await Promise.all(this.#slots.map((slot) => stop(slot.worker)));
   }
 
   #pump(): void {
@@ -96,7 +152,7 @@ export class WorkerPool {
     if (this.#failure) return;
     this.#failure = error;
     for (const slot of this.#slots) {
-      slot.worker.terminate();
+      void stop(slot.worker);
       slot.job?.reject(error);
       slot.job = undefined;
     }

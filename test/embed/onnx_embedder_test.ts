@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { EmbedderError } from "../../src/embed/embedder.ts";
 import { DEFAULT_MODEL, shippedModelDir } from "../../src/embed/load.ts";
 import { OnnxEmbedder } from "../../src/embed/onnx_embedder.ts";
+import { stopInferenceWorkers } from "../../src/embed/worker_pool.ts";
 import { embedderContract } from "./embedder_contract.ts";
 import { SHIPPED_MODELS } from "./shipped_models.ts";
 
@@ -64,6 +65,38 @@ for (const name of SHIPPED_MODELS) {
     });
   });
 }
+
+Deno.test("stopInferenceWorkers() lets a model still loading finish before the process may exit", async () => {
+  // Exiting while onnxruntime reads the model lets it parse freed memory and abort the process.
+  let loaded = false;
+  const opening = OnnxEmbedder.open(shippedModelDir(DEFAULT_MODEL), { verify: false }).then(
+    (embedder) => {
+      loaded = true;
+      return embedder;
+    },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await stopInferenceWorkers();
+  assert.ok(loaded, "the load ran to its end before the workers stopped");
+  await (await opening).close();
+});
+
+Deno.test("OnnxEmbedder.close() in the middle of a batch waits for it, rejecting it as closed", async () => {
+  const embedder = await OnnxEmbedder.open(shippedModelDir(DEFAULT_MODEL), { verify: false });
+  const texts = Array.from(
+    { length: 32 },
+    (_, i) => `text ${i} ${"a long text to embed ".repeat(60)}`,
+  );
+  const rejected = assert.rejects(embedder.embedDocuments(texts), (error: unknown) => {
+    assert.ok(error instanceof EmbedderError);
+    assert.equal(error.code, "closed");
+    return true;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await embedder.close();
+  await rejected;
+  await stopInferenceWorkers();
+});
 
 Deno.test("shippedModelDir() points at models/bge-small-en-v1.5 beside the source", () => {
   assert.equal(DEFAULT_MODEL, "bge-small-en-v1.5");
