@@ -1,8 +1,8 @@
 /**
  * Tunes recall's weights for code on the stores a `deno task bench code` run
- * kept (CAIRN_BENCH_WORK=DIR CAIRN_BENCH_KEEP_STORES=1): every issue is asked
- * in-process at its base commit with each weight combination of a small grid,
- * then scored (file Acc@1/5/10, function Acc@10; the gold read only for
+ * kept (CAIRN_BENCH_WORK=DIR CAIRN_BENCH_KEEP_STORES=1) for the repositories it
+ * finished: every issue is asked in-process at its base commit with each
+ * weight combination of a small grid, then scored (file Acc@1/5/10, function Acc@10; the gold read only for
  * scoring). Run: `deno run -A bench/tune_swebench.ts DIR`; CAIRN_TUNE_GRID
  * (a JSON array of weights) replaces the default grid.
  * @module
@@ -37,10 +37,14 @@ if (grid.length === 0) {
 }
 
 const instances = await readJsonl<Instance>(DATA);
+const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 const rankings = new Map<string, Array<{ files: string[]; functions: string[] }>>();
 for await (const entry of Deno.readDir(work)) {
   if (!entry.name.endsWith(".stores")) continue;
-  const repo = entry.name.slice(0, -".stores".length).replace("+", "/");
+  const base = entry.name.slice(0, -".stores".length);
+  // A repository still being run shares its embedding cache with the stores kept so far.
+  if (!await exists(join(work, `${base}.json`))) continue;
+  const repo = base.replace("+", "/");
   for await (const commit of Deno.readDir(join(work, entry.name))) {
     const here = instances.filter((i) => i.repo === repo && i.base_commit === commit.name);
     const app = await openCairn(join(work, entry.name, commit.name));
