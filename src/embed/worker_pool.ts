@@ -36,8 +36,7 @@ function stop(worker: Worker): Promise<void> {
   if (!stopping) {
     stopping = new Promise<void>((resolve) => {
       const done = () => {
-        live.delete(worker);
-        worker.terminate();
+        forget(worker);
         resolve();
       };
       // Listeners beside the pool's handlers: answers to calls still running go where they went.
@@ -55,7 +54,7 @@ function stop(worker: Worker): Promise<void> {
   return stopping;
 }
 
-/** A worker that crashed: nothing runs in it any more, so it can go at once. */
+/** A worker that has stopped or crashed: nothing runs in it any more, so it can go at once. */
 function forget(worker: Worker): void {
   live.delete(worker);
   worker.terminate();
