@@ -242,8 +242,8 @@ function lowerFiles(
 /**
  * Puts the chunks whose qualified name is the queried symbol (or ends with it)
  * before the others, keeping the fused order within each group, and records
- * them in `named`. Their fused scores are raised to the best one, so the
- * z-scores across sources keep them on top as well.
+ * them in `named`. The best fused score is added to theirs, so the z-scores
+ * across sources keep them on top as well.
  */
 function definitionsFirst(
   fused: Fused[],
@@ -260,7 +260,7 @@ function definitionsFirst(
   const top = fused[0]!.score;
   for (const f of definitions) named.add(f.id);
   return [
-    ...definitions.map((f, i) => ({ ...f, score: top + (definitions.length - i) * 1e-9 })),
+    ...definitions.map((f) => ({ ...f, score: top + f.score })),
     ...fused.filter((f) => !named.has(f.id)),
   ];
 }
