@@ -191,6 +191,7 @@ export class TextProjection implements Projection {
   }
 
   close(): Promise<void> {
+    this.#built = undefined;
     this.store.close();
     return Promise.resolve();
   }
@@ -265,14 +266,31 @@ export class TextProjection implements Projection {
       .flatMap(([, keys]) => [...keys].map((key) => ({ key, removed: true as const })));
   }
 
+  /**
+   * Builds the search indexes ahead of the first search (`cairn serve` does
+   * at start), some documents at a time with a turn of the event loop between,
+   * so that the process goes on answering; a search meanwhile finishes the
+   * build at once. Documents applied meanwhile are indexed as usual.
+   */
+  async warm(docsPerTurn = 256): Promise<void> {
+    const indexes = this.#startBuild();
+    while (this.#built === indexes && indexes.build(docsPerTurn)) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
   /** The search indexes, built from every document on first use. */
   #indexes(): Indexes {
+    const indexes = this.#startBuild();
+    indexes.build(Infinity);
+    return indexes;
+  }
+
+  /** The indexes, begun if need be: every document queued, none indexed yet. */
+  #startBuild(): Indexes {
     if (this.#built) return this.#built;
     const built = new Indexes((key) => this.#docs.get(key), this.#threads, this.#files);
-    for (const doc of this.#docs.values()) {
-      if (doc.file === undefined) built.put(doc, doc.thread === undefined ? [] : [doc.key]);
-    }
-    built.putFiles();
+    built.queue(this.#docs.values());
     return this.#built = built;
   }
 
@@ -328,6 +346,11 @@ class Indexes {
     CODE_RANKING,
   );
   #staleFiles = new Set<string>();
+  /** What the first build has yet to index: memories and turns by key, then code files. */
+  #queuedDocs: string[] = [];
+  #queuedFiles: string[] = [];
+  #docsDone = 0;
+  #filesDone = 0;
 
   constructor(
     private readonly doc: (key: string) => TextDoc | undefined,
@@ -355,23 +378,46 @@ class Indexes {
     if (doc.file !== undefined) this.#staleFiles.add(doc.file);
   }
 
+  /** Queues every document for the first build: those outside code files, then each file. */
+  queue(docs: Iterable<TextDoc>): void {
+    for (const doc of docs) if (doc.file === undefined) this.#queuedDocs.push(doc.key);
+    this.#queuedFiles = [...this.files.keys()];
+  }
+
   /**
-   * Indexes every code file, its chunks and the file whole, tokenizing each
-   * chunk once for both (a text's terms are its fields' terms one after the
-   * other: no term spans a line break).
+   * Indexes about `count` queued documents (a file's chunks all at once) as
+   * they are now (one removed since it was queued is skipped); whether any are left.
    */
-  putFiles(): void {
-    for (const [file, keys] of this.files) {
-      const chunks = [...keys].map((key) => this.doc(key)!);
-      const fieldTerms = chunks.map((chunk) => chunk.fields.map(tokenize));
-      for (const [i, chunk] of chunks.entries()) {
-        this.bySource.code.setTokens(chunk.key, fieldTerms[i]!.flat(), {
-          id: chunk.id,
-          project: chunk.project,
-        });
-      }
-      this.#putWholeFile(file, chunks, fieldTerms.map((terms) => terms[2] ?? []));
+  build(count: number): boolean {
+    for (let done = 0; done < count;) {
+      if (this.#docsDone < this.#queuedDocs.length) {
+        const doc = this.doc(this.#queuedDocs[this.#docsDone++]!);
+        if (doc) this.put(doc, doc.thread === undefined ? [] : [doc.key]);
+        done++;
+      } else if (this.#filesDone < this.#queuedFiles.length) {
+        done += Math.max(1, this.#putFile(this.#queuedFiles[this.#filesDone++]!));
+      } else break;
     }
+    return this.#docsDone < this.#queuedDocs.length || this.#filesDone < this.#queuedFiles.length;
+  }
+
+  /**
+   * Indexes a code file's chunks and the file whole, tokenizing each chunk
+   * once for both (a text's terms are its fields' terms one after the other:
+   * no term spans a line break); how many chunks it had.
+   */
+  #putFile(file: string): number {
+    const chunks = [...this.files.get(file) ?? []].map((key) => this.doc(key)!);
+    if (chunks.length === 0) return 0;
+    const fieldTerms = chunks.map((chunk) => chunk.fields.map(tokenize));
+    for (const [i, chunk] of chunks.entries()) {
+      this.bySource.code.setTokens(chunk.key, fieldTerms[i]!.flat(), {
+        id: chunk.id,
+        project: chunk.project,
+      });
+    }
+    this.#putWholeFile(file, chunks, fieldTerms.map((terms) => terms[2] ?? []));
+    return chunks.length;
   }
 
   /** Rebuilds the whole-file documents of the files whose chunks changed. */

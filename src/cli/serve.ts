@@ -81,6 +81,10 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
           log(`cairn serve: the embedding model did not load: ${(error as Error).message}`);
         }
       });
+      // And the lexical index, a few documents at a time between requests, for the first search.
+      cairn.text.warm().catch((error) => {
+        log(`cairn serve: the lexical index could not be built: ${(error as Error).message}`);
+      });
       await untilStopped(idleSeconds, () => lastRequest);
       stopping = true;
       log("cairn serve: stopping");

@@ -367,3 +367,60 @@ Deno.test("TextProjection builds its search index on the first search, finding w
     await lazy.close();
   }
 });
+
+Deno.test("TextProjection.warm() builds the index a few documents per turn, following what is applied meanwhile", async () => {
+  await using tmp = await tempDir();
+  const blobs = new BlobStore(join(tmp.path, "blobs"));
+  const cold = await TextProjection.open(join(tmp.path, "cold"), blobs);
+  const warmed = await TextProjection.open(join(tmp.path, "warmed"), blobs);
+  const interrupted = await TextProjection.open(join(tmp.path, "interrupted"), blobs);
+  const thread = (id: string, content: string): NewEvent => {
+    const event = remembered(id, content, "p");
+    return { ...event, data: { ...event.data, source: "chat" } } as NewEvent;
+  };
+  const first = stored(
+    thread("a", "Did you ever try pottery?"),
+    thread("b", "Yes, last summer at the community studio."),
+    await fileIndexed(blobs, "p", "src/hooks.py", [
+      { id: "h1", name: "register_hook", text: "def register_hook(event, hook): ..." },
+      { id: "h2", name: "dispatch", text: "def dispatch(response): call every callback" },
+    ]),
+    await fileIndexed(blobs, "p", "src/models.py", [
+      { id: "m1", name: "Response", text: "class Response: holds the hook results" },
+    ]),
+    await fileIndexed(blobs, "p", "src/session.py", [
+      { id: "s1", name: "Session.send", text: "def send(self, request): adapters send it" },
+    ]),
+  );
+  const second = stored(
+    thread("c", "I loved the studio."),
+    { type: "memory.forgotten", v: 1, data: { id: "a" } },
+    await fileIndexed(blobs, "p", "src/hooks.py", [
+      { id: "h3", name: "register_hook", text: "def register_hook(event, hook, callback): ..." },
+    ]),
+    { type: "file.removed", v: 1, data: { project: "p", path: "src/session.py" } },
+  );
+  const answers = (projection: TextProjection) =>
+    ["pottery studio", "hook callback", "summer", "dispatch response", "send request"].map((
+      query,
+    ) => ({
+      search: projection.search(query, ALL),
+      memory: projection.searchContext(query, { source: "memory", project: "p", limit: 5 }),
+      code: projection.searchContext(query, { source: "code", project: "p", limit: 5 }),
+    }));
+  const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
+  try {
+    for (const projection of [cold, warmed, interrupted]) await projection.apply(first);
+    const warming = warmed.warm(1);
+    const cutShort = interrupted.warm(1);
+    await nextTurn();
+    for (const projection of [cold, warmed, interrupted]) await projection.apply(second);
+    // A search in the middle of the build finishes it.
+    assert.deepEqual(answers(interrupted), answers(cold));
+    await Promise.all([warming, cutShort]);
+    assert.deepEqual(answers(warmed), answers(cold));
+    assert.deepEqual(answers(interrupted), answers(cold));
+  } finally {
+    for (const projection of [cold, warmed, interrupted]) await projection.close();
+  }
+});
