@@ -30,7 +30,11 @@ if (grid.length === 0) {
   for (const vector of [0.1, 0.2, 0.4]) {
     for (const lexical of [0.1, 0.2, 0.4]) {
       for (const context of [0, 0.2, 0.4]) {
-        for (const graph of [0, 0.2]) grid.push({ vector, lexical, context, graph });
+        for (const graph of [0, 0.2]) {
+          for (const mention of [0, 0.15, 0.3, 0.6]) {
+            grid.push({ vector, lexical, context, graph, mention });
+          }
+        }
       }
     }
   }

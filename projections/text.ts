@@ -1,6 +1,7 @@
 import { type BlobStore, sha256Hex } from "../events/blobs.ts";
 import type { StoredEvent } from "../events/schema.ts";
 import { codeTokens } from "../src/recall/tokens.ts";
+import type { Definition } from "../src/recall/code_mentions.ts";
 import type { Projection } from "./projection.ts";
 import { Bm25Index, type Bm25Options } from "./text_bm25.ts";
 import { type TextDoc, type TextOp, type TextSource, TextStore } from "./text_store.ts";
@@ -67,6 +68,8 @@ export class TextProjection implements Projection {
   #codeDocs = new Map<string, TextDoc>();
   /** Each code chunk's file (`project\0path`, the graph's File key). */
   #chunkFiles = new Map<string, string>();
+  /** Code chunk keys by the last part of their qualified name (`register_hook`). */
+  #definitions = new Map<string, Set<string>>();
 
   private constructor(private readonly store: TextStore, private readonly blobs: BlobStore) {}
 
@@ -154,6 +157,18 @@ export class TextProjection implements Projection {
     return this.#codeDocs.get(id)?.fields[0];
   }
 
+  /**
+   * The code chunks whose qualified name's last part is `name`, within
+   * `project` when given: id, qualified name and path.
+   */
+  definitionsNamed(name: string, project?: string | null): Definition[] {
+    return [...this.#definitions.get(name) ?? []].flatMap((key) => {
+      const doc = this.#docs.get(key)!;
+      if (project != null && doc.project !== project) return [];
+      return [{ id: doc.id, name: doc.fields[0]!, path: doc.fields[1]! }];
+    });
+  }
+
   /** The file of an indexed code chunk, as the graph keys it (`project\0path`). */
   fileOf(id: string): string | undefined {
     return this.#chunkFiles.get(id);
@@ -177,6 +192,7 @@ export class TextProjection implements Projection {
     this.#built = undefined;
     this.#codeDocs.clear();
     this.#chunkFiles.clear();
+    this.#definitions.clear();
     await this.store.reset();
   }
 
@@ -307,6 +323,10 @@ export class TextProjection implements Projection {
       let keys = this.#files.get(doc.file);
       if (!keys) this.#files.set(doc.file, keys = new Set());
       keys.add(doc.key);
+      const name = lastPart(doc.fields[0]!);
+      let namesakes = this.#definitions.get(name);
+      if (!namesakes) this.#definitions.set(name, namesakes = new Set());
+      namesakes.add(doc.key);
     }
     this.#built?.put(doc, around);
   }
@@ -324,6 +344,10 @@ export class TextProjection implements Projection {
     const keys = this.#files.get(doc.file)!;
     keys.delete(key);
     if (keys.size === 0) this.#files.delete(doc.file);
+    const name = lastPart(doc.fields[0]!);
+    const namesakes = this.#definitions.get(name)!;
+    namesakes.delete(key);
+    if (namesakes.size === 0) this.#definitions.delete(name);
   }
 }
 
@@ -486,6 +510,11 @@ class Threads {
   clear(): void {
     this.#members.clear();
   }
+}
+
+/** The last part of a qualified name (`register_hook` of `Request.register_hook`). */
+function lastPart(name: string): string {
+  return name.slice(name.lastIndexOf(".") + 1);
 }
 
 /** A document with its fields in a fixed order, so equal content digests equally. */

@@ -74,6 +74,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         lexical: weight,
         context: weight,
         graph: weight,
+        mention: weight,
       }).partial().strict().optional().describe("fusion weights, 0-10"),
     },
     outputSchema: searchOutput,

@@ -1,9 +1,9 @@
 /**
  * The rank lists that can vote for a candidate: vector similarity, lexical
  * (BM25) match, lexical match in context (a conversation turn with its
- * neighbours), and the graph walk.
+ * neighbours), the graph walk, and the definitions the query names (code).
  */
-export type Signal = "vector" | "lexical" | "context" | "graph";
+export type Signal = "vector" | "lexical" | "context" | "graph" | "mention";
 
 /** How much each signal's vote counts. */
 export type SignalWeights = Record<Signal, number>;
@@ -18,6 +18,7 @@ export const DEFAULT_WEIGHTS: SignalWeights = {
   lexical: 0.2,
   context: 0.3,
   graph: 0.2,
+  mention: 0.3,
 };
 
 /**

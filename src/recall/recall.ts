@@ -14,6 +14,7 @@ import { personalizedPageRank } from "./ppr.ts";
 import { sessionPipeline } from "./session_files.ts";
 import { LOWERED_FILE_PRIOR, type LoweredKind, loweredKinds } from "./path_priors.ts";
 import { namesSymbol, symbolOf } from "./symbol_query.ts";
+import { codeMentions, type Definition, mentionedDefinitions } from "./code_mentions.ts";
 import type {
   HitComponents,
   LexicalSearch,
@@ -60,6 +61,8 @@ export interface RecallDeps {
   pendingVectors?: () => number;
   /** Which file holds which chunk, so the graph walk needs no query for it. */
   codeFiles?: CodeFiles;
+  /** The code chunks whose qualified name ends with `name`, in `project` (every one when null). */
+  definitionsNamed?: (name: string, project: string | null) => Definition[];
 }
 
 interface Lists {
@@ -67,6 +70,7 @@ interface Lists {
   lexical: string[];
   context: Array<string | string[]>;
   graph: string[];
+  mention: string[][];
   distance: Map<string, number>;
   lexicalScore: Map<string, number>;
   contextScore: Map<string, number>;
@@ -116,6 +120,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       lexical: [],
       context: [],
       graph: [],
+      mention: [],
       distance: new Map(),
       lexicalScore: new Map(),
       contextScore: new Map(),
@@ -164,6 +169,12 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
         for (const id of ids) entry.contextScore.set(id, hit.score);
       }
     }
+    if (source === "code" && request.mode === "hybrid" && deps.definitionsNamed) {
+      const named = (name: string) => deps.definitionsNamed!(name, request.project ?? null);
+      entry.mention = mentionedDefinitions(codeMentions(request.query), named)
+        .map((ids) => ids.filter((id) => keep(source, id)))
+        .filter((ids) => ids.length > 0);
+    }
     lists.set(source, entry);
   }
 
@@ -184,7 +195,10 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       signals.lexical = entry.lexical;
       signals.context = entry.context;
     }
-    if (request.mode === "hybrid") signals.graph = entry.graph;
+    if (request.mode === "hybrid") {
+      signals.graph = entry.graph;
+      signals.mention = entry.mention;
+    }
     let fused = reciprocalRankFusion(signals, weightsOf(source, request));
     const lowered = new Map<string, string>();
     if (source === "code" && lowerKinds.length > 0) {
@@ -210,6 +224,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
         components.context = { rank: f.ranks.context, score: entry.contextScore.get(f.id)! };
       }
       if (f.ranks.graph) components.graph = { rank: f.ranks.graph, ppr: entry.ppr.get(f.id)! };
+      if (f.ranks.mention) components.mention = { rank: f.ranks.mention };
       // A single source needs no standardising: keep its fused order.
       ranked.push({ source, id: f.id, score: lists.size > 1 ? z[i]! : f.score, components });
     });

@@ -60,6 +60,8 @@ export interface HitComponents {
   lexical?: { rank: number; score: number };
   context?: { rank: number; score: number };
   graph?: { rank: number; ppr: number };
+  /** Its rank among the definitions the query names (a stack frame, `Request.send`). */
+  mention?: { rank: number };
   fused: number;
   /** The kind of file (test file, changelog) whose fused score was lowered, and by what factor. */
   prior?: { kind: string; factor: number };

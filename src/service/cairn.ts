@@ -114,6 +114,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
         codePath: (id) => text!.codePath(id),
         codeName: (id) => text!.codeName(id),
         codeFiles: text!,
+        definitionsNamed: (name, project) => text!.definitionsNamed(name, project),
         pendingVectors,
       },
       memories,

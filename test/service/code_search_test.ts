@@ -200,6 +200,58 @@ def session():
   }
 });
 
+Deno.test("searchCode() ranks the definitions a pasted traceback names first, in the frame's file", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "fits");
+  const sources: Record<string, string> = {
+    "pkg/header.py": `def parse_header(text):\n    return text.splitlines()\n`,
+    "vendor/header.py": `def parse_header(blob):\n    return blob.split(b"\\n")\n`,
+    "pkg/cards.py": `def card_value(card):
+    """Reading a header card value: the header card has a value attribute; header cards
+    split their lines (splitlines) into header card values, header card keywords."""
+    return card.split("=")[1]
+`,
+  };
+  for (const [path, text] of Object.entries(sources)) {
+    await Deno.mkdir(dirname(join(repo, path)), { recursive: true });
+    await Deno.writeTextFile(join(repo, path), text);
+  }
+  const cairn = await openCairn(join(tmp.path, "store"));
+  try {
+    await cairn.code.index({ path: repo, project: "fits" });
+    await cairn.store.runner.settled();
+    const query = `Reading a header card fails
+Traceback (most recent call last):
+  File "/usr/lib/python3/site-packages/pkg/header.py", line 2, in parse_header
+AttributeError: header card value has no attribute splitlines`;
+    const byWords = await cairn.recall.run({
+      query,
+      project: null,
+      sources: ["code"],
+      limit: 10,
+      mode: "lexical",
+    });
+    assert.equal(
+      places(byWords)[0],
+      "pkg/cards.py:1 card_value",
+      "by words, the card helper leads",
+    );
+    const found = await searchCode(cairn, { query });
+    assert.equal(places(found)[0], "pkg/header.py:1 parse_header");
+    assert.deepEqual(found.items[0]!.components.mention, { rank: 1 });
+    const vendored = found.items.find((item) =>
+      item.type === "code" && item.code.path === "vendor/header.py"
+    );
+    assert.equal(
+      vendored?.components.mention,
+      undefined,
+      "the namesake in another file is not named",
+    );
+  } finally {
+    await cairn.close();
+  }
+});
+
 Deno.test("searchCode() lists a large function once, by its best part", async () => {
   await using tmp = await tempDir();
   const repo = join(tmp.path, "calc");
