@@ -15,6 +15,8 @@ import { writeAll } from "../../events/durable_fs.ts";
 import type { Embedder, Truncation } from "./embedder.ts";
 
 const MAGIC = 0x45425645; // "EVBE"
+/** Queries whose vectors a {@linkcode CachedEmbedder} keeps in memory. */
+const RECENT_QUERIES = 64;
 const HEADER_BYTES = 44;
 
 /** Counters of a {@linkcode CachedEmbedder}. */
@@ -147,6 +149,9 @@ function encodeRecord(out: Uint8Array, key: string, vector: Float32Array): void 
 export class CachedEmbedder implements Embedder {
   readonly #stats = { hits: 0, misses: 0 };
 
+  /** Recent queries' vectors, least recently used first. */
+  readonly #queries = new Map<string, Float32Array>();
+
   private constructor(private readonly inner: Embedder, private readonly cache: EmbeddingCache) {}
 
   /** Wraps `inner` with the cache of its model in the store at `storeDir`. */
@@ -186,9 +191,23 @@ export class CachedEmbedder implements Embedder {
     return keys.map((key) => this.cache.get(key)!.slice());
   }
 
-  /** Embeds a query with the wrapped model. */
-  embedQuery(text: string): Promise<Float32Array> {
-    return this.inner.embedQuery(text);
+  /**
+   * Embeds a query with the wrapped model, remembering the last few in memory
+   * (an agent often asks the same thing twice: `recall`, then `search_code`).
+   */
+  async embedQuery(text: string): Promise<Float32Array> {
+    const known = this.#queries.get(text);
+    if (known) {
+      this.#queries.delete(text);
+      this.#queries.set(text, known);
+      return known.slice();
+    }
+    const vector = await this.inner.embedQuery(text);
+    this.#queries.set(text, vector.slice());
+    if (this.#queries.size > RECENT_QUERIES) {
+      this.#queries.delete(this.#queries.keys().next().value!);
+    }
+    return vector;
   }
 
   /** What the wrapped model cut (cache hits are not embedded, so not counted). */

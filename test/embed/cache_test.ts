@@ -27,6 +27,25 @@ Deno.test("CachedEmbedder.embedDocuments() computes only the misses and counts h
   assert.ok(fake.closed);
 });
 
+Deno.test("CachedEmbedder.embedQuery() embeds a recent query once, and forgets the least recent", async () => {
+  await using dir = await tempDir();
+  const fake = new FakeEmbedder();
+  const cached = await CachedEmbedder.open(fake, dir.path);
+  const first = await cached.embedQuery("q0");
+  first.fill(0);
+  assert.notDeepEqual(await cached.embedQuery("q0"), first, "a caller's changes stay its own");
+  for (let i = 1; i <= 64; i++) await cached.embedQuery(`q${i}`);
+  await cached.embedQuery("q1");
+  assert.equal(fake.queries.filter((query) => query === "q0").length, 1);
+  assert.equal(fake.queries.filter((query) => query === "q1").length, 1);
+  await cached.embedQuery("q65");
+  await cached.embedQuery("q0");
+  await cached.embedQuery("q1");
+  assert.equal(fake.queries.filter((query) => query === "q0").length, 2, "q0 was the least recent");
+  assert.equal(fake.queries.filter((query) => query === "q1").length, 1, "q1 was asked again");
+  await cached.close();
+});
+
 Deno.test("CachedEmbedder.open() finds the vectors written before a reopen", async () => {
   await using dir = await tempDir();
   const before = await CachedEmbedder.open(new FakeEmbedder(), dir.path);

@@ -7,10 +7,11 @@ export function hashVector(text: string, dims: number): Float32Array {
   return normalize(Float32Array.from({ length: dims }, (_, i) => digest[i % 32]! - 127.5 + i));
 }
 
-/** An in-memory embedder that counts the texts it was asked to embed. */
+/** An in-memory embedder that records the texts and queries it was asked to embed. */
 export class FakeEmbedder implements Embedder {
   readonly id = "fake-model";
   embedded: string[] = [];
+  queries: string[] = [];
   closed = false;
 
   constructor(readonly dims = 8) {}
@@ -21,6 +22,7 @@ export class FakeEmbedder implements Embedder {
   }
 
   embedQuery(text: string): Promise<Float32Array> {
+    this.queries.push(text);
     return Promise.resolve(hashVector(`query: ${text}`, this.dims));
   }
 
