@@ -36,6 +36,7 @@ const excludes = [
 const args = [
   "compile",
   "--allow-all",
+  "--v8-flags=--max-old-space-size=16384",
   "--output",
   join(root, "dist", "cairn"),
   ...includes.flatMap((path) => ["--include", path]),

@@ -22,6 +22,12 @@ const CALL_TIMEOUT_MS = 30 * 60 * 1000;
 
 /** An owner started by a relay exits after this long without a request. */
 const OWNER_IDLE_SECONDS = 30 * 60;
+/**
+ * The owner's JavaScript heap limit, as in deno.json's `cairn` task: V8's
+ * default (4 GiB here) is reached near a million code chunks, whose texts
+ * and word index the owner holds (docs/decisions.md).
+ */
+const OWNER_HEAP_FLAG = "--v8-flags=--max-old-space-size=16384";
 
 /** Options for {@linkcode OwnerRelay}. */
 export interface RelayOptions {
@@ -117,7 +123,7 @@ function startOwner(storeDir: string): Promise<unknown> {
   const exec = Deno.execPath();
   // Under `deno run` the owner runs the same main module; a compiled cairn is its own binary.
   const args = /^deno(\.exe)?$/i.test(basename(exec))
-    ? ["run", "--allow-all", "--quiet", Deno.mainModule, ...serve, "--log", log]
+    ? ["run", "--allow-all", "--quiet", OWNER_HEAP_FLAG, Deno.mainModule, ...serve, "--log", log]
     : [...serve, "--log", log];
   const child = new Deno.Command(exec, {
     args,
