@@ -99,7 +99,7 @@ export interface Definition {
   path: string;
 }
 
-/** The code chunks whose qualified name ends with `name` (one part, `register_hook`). */
+/** The code chunks whose qualified name's last part is `name` (`register_hook`). */
 export type DefinitionLookup = (name: string) => Definition[];
 
 /**

@@ -61,7 +61,7 @@ export interface RecallDeps {
   pendingVectors?: () => number;
   /** Which file holds which chunk, so the graph walk needs no query for it. */
   codeFiles?: CodeFiles;
-  /** The code chunks whose qualified name ends with `name`, in `project` (every one when null). */
+  /** The code chunks whose qualified name ends in the part `name`, in `project` (all if null). */
   definitionsNamed?: (name: string, project: string | null) => Definition[];
 }
 
