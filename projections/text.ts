@@ -255,8 +255,10 @@ export class TextProjection implements Projection {
         const stale = [...this.#files.get(file) ?? []].filter((key) => !kept.has(key));
         return [...stale.map((key) => ({ key, removed: true as const })), ...upserts];
       }
-      case "file.removed":
-        return this.#removeFiles((file) => file === `${event.data.project}\0${event.data.path}`);
+      case "file.removed": {
+        const keys = this.#files.get(`${event.data.project}\0${event.data.path}`) ?? [];
+        return [...keys].map((key) => ({ key, removed: true as const }));
+      }
       case "project.deleted":
         return this.#removeFiles((file) => file.startsWith(`${event.data.project}\0`));
       case "turn.ingested": {

@@ -9,6 +9,14 @@ export interface VectorHit {
   distance: number;
 }
 
+/** A vector to store: its document id, the hash of the text it came from, its group if any. */
+export interface VectorEntry {
+  id: string;
+  textHash: string;
+  vector: Float32Array;
+  group?: string;
+}
+
 const encoder = new TextEncoder();
 /** Vectors added since the last save of the whole index, at which it is saved again (see `save`). */
 const MIN_PENDING = 4096;
@@ -108,12 +116,30 @@ export class VectorPartition {
 
   /** Adds or replaces the vector of `id`, optionally as a member of `group`. */
   upsert(id: string, textHash: string, vector: Float32Array, group = ""): void {
-    this.remove(id);
-    const key = this.#nextKey++;
-    this.#index.add(key, vector);
-    this.#remember(id, key, textHash, group);
-    this.#journal.push(`+\t${key}\t${id}\t${textHash}\t${group}`);
-    this.#added.push({ key, vector });
+    this.upsertMany([{ id, textHash, vector, group }]);
+  }
+
+  /**
+   * Adds or replaces several vectors in one insertion into the index, which
+   * spreads it over the cores (an id given twice keeps its last vector).
+   */
+  upsertMany(entries: readonly VectorEntry[]): void {
+    const last = [...new Map(entries.map((entry) => [entry.id, entry])).values()];
+    if (last.length === 0) return;
+    const keys = new BigUint64Array(last.length);
+    const vectors = new Float32Array(last.length * this.dims);
+    for (const [i, entry] of last.entries()) {
+      this.remove(entry.id);
+      keys[i] = this.#nextKey++;
+      vectors.set(entry.vector, i * this.dims);
+    }
+    this.#index.add(keys, vectors);
+    for (const [i, { id, textHash, vector, group = "" }] of last.entries()) {
+      const key = keys[i]!;
+      this.#remember(id, key, textHash, group);
+      this.#journal.push(`+\t${key}\t${id}\t${textHash}\t${group}`);
+      this.#added.push({ key, vector });
+    }
     this.#dirty = true;
   }
 
@@ -132,7 +158,7 @@ export class VectorPartition {
     this.#dirty = true;
   }
 
-  /** The `k` nearest vectors to `query`. */
+  /** The `k` nearest vectors to `query`, nearest first. */
   search(query: Float32Array, k: number): VectorHit[] {
     if (this.#keyOf.size === 0) return [];
     const matches = this.#index.search(query, Math.min(k, this.#keyOf.size), 0);
@@ -141,7 +167,8 @@ export class VectorPartition {
       const id = this.#idOf.get(key);
       if (id !== undefined) hits.push({ id, distance: matches.distances[i]! });
     });
-    return hits;
+    // Equal distances (int8 vectors tie often) in id order, however the index was built.
+    return hits.sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /**
@@ -199,12 +226,20 @@ export class VectorPartition {
     const count = Math.floor(bytes.length / size);
     if (count * size < bytes.length) await Deno.truncate(this.#path("pending"), count * size);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const keys = new BigUint64Array(count);
+    const vectors = new Float32Array(count * this.dims);
+    const taken = new Set<bigint>();
     for (let i = 0; i < count; i++) {
       const key = view.getBigUint64(i * size, true);
-      if (!this.#idOf.has(key) || this.#index.contains(key)) continue;
-      const vector = new Float32Array(this.dims);
-      for (let d = 0; d < this.dims; d++) vector[d] = view.getFloat32(i * size + 8 + 4 * d, true);
-      this.#index.add(key, vector);
+      if (!this.#idOf.has(key) || this.#index.contains(key) || taken.has(key)) continue;
+      keys[taken.size] = key;
+      for (let d = 0; d < this.dims; d++) {
+        vectors[taken.size * this.dims + d] = view.getFloat32(i * size + 8 + 4 * d, true);
+      }
+      taken.add(key);
+    }
+    if (taken.size > 0) {
+      this.#index.add(keys.slice(0, taken.size), vectors.slice(0, taken.size * this.dims));
     }
     return count;
   }

@@ -6,7 +6,7 @@ import type { Embedder } from "../../src/embed/embedder.ts";
 import { UnavailableEmbedder } from "../../src/embed/unavailable_embedder.ts";
 import { turnWindows } from "../../src/ingest/transcripts/turn_windows.ts";
 import type { Projection } from "../projection.ts";
-import { type VectorHit, VectorPartition } from "./vector_partition.ts";
+import { type VectorEntry, type VectorHit, VectorPartition } from "./vector_partition.ts";
 
 /** The kinds of documents that have vectors. */
 export type VectorSource = "memory" | "code" | "turn";
@@ -121,15 +121,19 @@ export class VectorsProjection implements Projection {
     // Awaited by the race below, or abandoned if the projection stops first.
     embedding.catch(() => {});
     const vectors = await Promise.race([embedding, this.#stopped]);
+    const byPartition = new Map<string, VectorEntry[]>();
     for (const [i, upsert] of upserts.entries()) {
-      (await this.#partition(upsert.partition)).upsert(
-        upsert.id,
-        upsert.hash,
-        vectors[i]!,
-        upsert.group,
-      );
+      let entries = byPartition.get(upsert.partition);
+      if (!entries) byPartition.set(upsert.partition, entries = []);
+      entries.push({
+        id: upsert.id,
+        textHash: upsert.hash,
+        vector: vectors[i]!,
+        group: upsert.group,
+      });
       this.#partitionOf.set(upsert.id, upsert.partition);
     }
+    for (const [name, entries] of byPartition) (await this.#partition(name)).upsertMany(entries);
     for (const partition of this.#partitions.values()) await partition.save();
   }
 

@@ -82,3 +82,29 @@ Deno.test("VectorPartition after a crash: a torn pending record is ignored, and 
   assert.equal(again.search(vector(11), 1)[0]?.id, "m11");
   assert.equal(again.size, 12);
 });
+
+Deno.test("VectorPartition.upsertMany() stores a batch like single upserts, the last of a repeated id winning", async () => {
+  await using dir = await tempDir();
+  const one = await VectorPartition.open(dir.path, "one", DIMS);
+  const many = await VectorPartition.open(dir.path, "many", DIMS);
+  for (let i = 0; i < 300; i++) one.upsert(`c${i}`, `h${i}`, vector(i), `f${i % 7}`);
+  one.upsert("c5", "h5-new", vector(1000), "f5");
+  many.upsertMany([
+    ...Array.from({ length: 300 }, (_, i) => ({
+      id: `c${i}`,
+      textHash: `h${i}`,
+      vector: vector(i),
+      group: `f${i % 7}`,
+    })),
+    { id: "c5", textHash: "h5-new", vector: vector(1000), group: "f5" },
+  ]);
+  assert.equal(many.size, 300);
+  assert.ok(many.holds("c5", "h5-new"));
+  assert.deepEqual(many.members("f3").sort(), one.members("f3").sort());
+  for (const probe of [0, 42, 299, 1000]) {
+    assert.deepEqual(many.search(vector(probe), 5), one.search(vector(probe), 5));
+  }
+  await many.save();
+  const reopened = await VectorPartition.open(dir.path, "many", DIMS);
+  assert.deepEqual(reopened.search(vector(42), 5), one.search(vector(42), 5));
+});
