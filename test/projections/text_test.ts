@@ -316,19 +316,30 @@ Deno.test("TextProjection.searchContext() finds code chunks through their whole 
   }
 });
 
+/** A memory of the `chat` conversation, so that it is also indexed with its neighbours. */
+function threaded(id: string, content: string): NewEvent {
+  const event = remembered(id, content, "p");
+  return { ...event, data: { ...event.data, source: "chat" } } as NewEvent;
+}
+
+/** What each query finds: by source, and in context (memories with neighbours, whole files). */
+function answersOf(projection: TextProjection, queries: string[]) {
+  return queries.map((query) => ({
+    search: projection.search(query, ALL),
+    memory: projection.searchContext(query, { source: "memory", project: "p", limit: 5 }),
+    code: projection.searchContext(query, { source: "code", project: "p", limit: 5 }),
+  }));
+}
+
 Deno.test("TextProjection builds its search index on the first search, finding what a live one finds", async () => {
   await using tmp = await tempDir();
   const blobs = new BlobStore(join(tmp.path, "blobs"));
   const live = await TextProjection.open(join(tmp.path, "live"), blobs);
   const lazy = await TextProjection.open(join(tmp.path, "lazy"), blobs);
-  const thread = (id: string, content: string): NewEvent => {
-    const event = remembered(id, content, "p");
-    return { ...event, data: { ...event.data, source: "chat" } } as NewEvent;
-  };
   const batches = [
     stored(
-      thread("a", "Did you ever try pottery?"),
-      thread("b", "Yes, last summer at the community studio."),
+      threaded("a", "Did you ever try pottery?"),
+      threaded("b", "Yes, last summer at the community studio."),
       await fileIndexed(blobs, "p", "src/hooks.py", [
         { id: "h1", name: "register_hook", text: "def register_hook(event, hook): ..." },
         { id: "h2", name: "dispatch", text: "def dispatch(response): call every callback" },
@@ -339,7 +350,7 @@ Deno.test("TextProjection builds its search index on the first search, finding w
       ]),
     ),
     stored(
-      thread("c", "I loved the studio."),
+      threaded("c", "I loved the studio."),
       { type: "memory.forgotten", v: 1, data: { id: "a" } },
       await fileIndexed(blobs, "p", "src/hooks.py", [
         { id: "h3", name: "register_hook", text: "def register_hook(event, hook, callback): ..." },
@@ -347,11 +358,7 @@ Deno.test("TextProjection builds its search index on the first search, finding w
     ),
   ];
   const answers = (projection: TextProjection) =>
-    ["pottery studio", "hook callback", "summer", "dispatch response"].map((query) => ({
-      search: projection.search(query, ALL),
-      memory: projection.searchContext(query, { source: "memory", project: "p", limit: 5 }),
-      code: projection.searchContext(query, { source: "code", project: "p", limit: 5 }),
-    }));
+    answersOf(projection, ["pottery studio", "hook callback", "summer", "dispatch response"]);
   try {
     answers(live);
     for (const batch of batches) {
@@ -374,13 +381,9 @@ Deno.test("TextProjection.warm() builds the index a few documents per turn, foll
   const cold = await TextProjection.open(join(tmp.path, "cold"), blobs);
   const warmed = await TextProjection.open(join(tmp.path, "warmed"), blobs);
   const interrupted = await TextProjection.open(join(tmp.path, "interrupted"), blobs);
-  const thread = (id: string, content: string): NewEvent => {
-    const event = remembered(id, content, "p");
-    return { ...event, data: { ...event.data, source: "chat" } } as NewEvent;
-  };
   const first = stored(
-    thread("a", "Did you ever try pottery?"),
-    thread("b", "Yes, last summer at the community studio."),
+    threaded("a", "Did you ever try pottery?"),
+    threaded("b", "Yes, last summer at the community studio."),
     await fileIndexed(blobs, "p", "src/hooks.py", [
       { id: "h1", name: "register_hook", text: "def register_hook(event, hook): ..." },
       { id: "h2", name: "dispatch", text: "def dispatch(response): call every callback" },
@@ -393,7 +396,7 @@ Deno.test("TextProjection.warm() builds the index a few documents per turn, foll
     ]),
   );
   const second = stored(
-    thread("c", "I loved the studio."),
+    threaded("c", "I loved the studio."),
     { type: "memory.forgotten", v: 1, data: { id: "a" } },
     await fileIndexed(blobs, "p", "src/hooks.py", [
       { id: "h3", name: "register_hook", text: "def register_hook(event, hook, callback): ..." },
@@ -401,13 +404,13 @@ Deno.test("TextProjection.warm() builds the index a few documents per turn, foll
     { type: "file.removed", v: 1, data: { project: "p", path: "src/session.py" } },
   );
   const answers = (projection: TextProjection) =>
-    ["pottery studio", "hook callback", "summer", "dispatch response", "send request"].map((
-      query,
-    ) => ({
-      search: projection.search(query, ALL),
-      memory: projection.searchContext(query, { source: "memory", project: "p", limit: 5 }),
-      code: projection.searchContext(query, { source: "code", project: "p", limit: 5 }),
-    }));
+    answersOf(projection, [
+      "pottery studio",
+      "hook callback",
+      "summer",
+      "dispatch response",
+      "send request",
+    ]);
   const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
   try {
     for (const projection of [cold, warmed, interrupted]) await projection.apply(first);
