@@ -7,8 +7,9 @@
  * symbolic links followed, so a link inside a root cannot lead out of it.
  * @module
  */
-import { delimiter, resolve, sep } from "node:path";
+import { delimiter, resolve } from "node:path";
 import { UserError } from "../service/errors.ts";
+import { isWithin } from "../service/paths.ts";
 
 /**
  * Folders never read, nor anything inside them. A root that itself lies inside
@@ -65,7 +66,7 @@ export function checkAllowedPath(
   if (target === undefined) throw new UserError(`no file or folder at ${given}`);
   const via = target === given ? "" : ` (where ${given} leads)`;
   const admitting = roots.flatMap((root) => realPath(root) ?? [])
-    .filter((root) => root !== resolve("/") && within(target, root));
+    .filter((root) => root !== resolve("/") && isWithin(target, root));
   if (admitting.length === 0) {
     throw new UserError(
       `${target}${via} is outside the folders cairn may read (${roots.join(", ") || "none"}); ` +
@@ -73,7 +74,7 @@ export function checkAllowedPath(
     );
   }
   const system = systemFolders().find((folder) =>
-    within(target, folder) && !admitting.some((root) => root !== folder && within(root, folder))
+    isWithin(target, folder) && !admitting.some((root) => root !== folder && isWithin(root, folder))
   );
   if (system !== undefined) {
     throw new UserError(
@@ -82,11 +83,6 @@ export function checkAllowedPath(
     );
   }
   return given;
-}
-
-/** True when `path` is `folder` or inside it. */
-function within(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
 /** The system folders as written and as real paths (`/etc` is `/private/etc` on macOS). */

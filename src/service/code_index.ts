@@ -6,6 +6,7 @@ import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
 import { type ChunkedFile, CHUNKER_VERSION, chunkFile } from "../ingest/code/source_file.ts";
 import { UserError } from "./errors.ts";
+import { isWithin } from "./paths.ts";
 import type { Store } from "./store.ts";
 import type { IndexedProject } from "../ingest/transcripts/project.ts";
 
@@ -116,9 +117,13 @@ export class CodeIndex {
     if (!stat) throw new UserError(`${path} does not exist; give the folder to index`);
     if (!stat.isDirectory) throw new UserError(`${path} is not a folder; give the folder to index`);
     const repository = findRepository(target);
-    const root = repository?.root ?? target;
-    const gitRoot = repository?.gitRoot;
     const known = await this.#load();
+    // Outside a repository, a folder inside the named project's root is a part of it, as a
+    // repository's subfolder is; otherwise the project would move there and lose its other files.
+    const named = given === undefined ? undefined : known.get(given);
+    const root = repository?.root ??
+      (named && !named.gitRoot && isWithin(target, named.root) ? named.root : target);
+    const gitRoot = repository?.gitRoot;
     const name = given ?? uniqueName(known, defaultProjectName(gitRoot ?? root), gitRoot ?? root);
     let project = known.get(name);
     const moved = project !== undefined && project.root !== root;

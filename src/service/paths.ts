@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, sep } from "node:path";
 
 /**
  * The store used when `--store` is not given: `$CAIRN_HOME`, else the
@@ -30,4 +30,9 @@ export function storeLayout(dir: string) {
     /** Throwaway working folders of the process holding the store; emptied when it is opened. */
     scratch: join(dir, "tmp"),
   };
+}
+
+/** True when the absolute, resolved `path` is `folder` or inside it. */
+export function isWithin(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }

@@ -185,3 +185,27 @@ Deno.test("CodeIndex.index() names a second repository with the same folder name
     await store.close();
   }
 });
+
+Deno.test("CodeIndex.index() of a subfolder of a named project outside git updates that part only", async () => {
+  await using tmp = await tempDir();
+  const notes = join(tmp.path, "notes");
+  await write(notes, { "top.py": FUNCTION("top"), "sub/inner.py": FUNCTION("inner") });
+  const store = await Store.open(join(tmp.path, "store"));
+  try {
+    const code = new CodeIndex(store);
+    await code.index({ path: notes, project: "notes" });
+    await write(notes, { "sub/inner.py": FUNCTION("inner_edited") });
+    await write(notes, { "sub/added.py": FUNCTION("added") });
+    const from = store.log.head;
+    const part = await code.index({ path: join(notes, "sub"), project: "notes" });
+    assert.equal(part.root, notes);
+    assert.deepEqual([part.indexed, part.removed], [2, 0]);
+    assert.deepEqual(
+      (await eventsSince(store, from)).filter((line) => line.startsWith("file.")).sort(),
+      ["file.indexed sub/added.py", "file.indexed sub/inner.py"],
+    );
+    assert.equal((await code.status("notes"))[0]?.files, 3);
+  } finally {
+    await store.close();
+  }
+});
