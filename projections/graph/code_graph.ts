@@ -19,6 +19,12 @@ export function simpleName(name: string): string {
 /** A code file's change as the graph applies it. */
 export type FileEvent = EventOf<"file.indexed"> | EventOf<"file.removed">;
 
+// A statement is prepared before its parameters are known: the lists unwound from a parameter's
+// rows are cast to their type.
+const CHUNK_ROW = "STRUCT(id STRING, name STRING, kind STRING, start_line INT64, end_line INT64, " +
+  "symbol STRING, simple STRING)";
+const REFERENCE_ROW = "STRUCT(chunk STRING, symbol STRING, name STRING, kind STRING)";
+
 /**
  * Applies a run of file events with a handful of statements in all: each
  * file's previous chunks go, removed files go (unless a session turn touched
@@ -62,62 +68,72 @@ export async function applyFileEvents(db: KuzuDb, events: readonly FileEvent[]):
       })),
     },
   );
-  // Every node is reached by MERGE on its primary key, an index lookup: a MATCH on a key that
-  // comes from UNWIND scans the whole table. The files' old chunks went above, so each chunk and
-  // its edges are new and CREATE needs no look for an existing edge; the edges are unique as MERGE
-  // would leave them (one CONTAINS and DEFINES a chunk; REFERS deduplicated here).
-  const chunks = indexed.flatMap(({ key, data }) =>
-    data.chunks.map((chunk) => ({
-      file: key,
-      id: chunk.id,
-      project: data.project,
-      path: data.path,
-      name: chunk.name,
-      kind: chunk.kind,
-      start_line: chunk.start_line,
-      end_line: chunk.end_line,
-      symbol: symbolKey(data.project, chunk.name),
-      simple: simpleName(chunk.name),
-    }))
-  );
-  if (chunks.length > 0) {
+  // The files' old chunks went above, so every chunk is new: CREATE makes it where it is used,
+  // with its edges. Kùzu finds a node for MERGE (or a MATCH on a key from UNWIND) by comparing the
+  // key with every node of the table, milliseconds each at a million chunks: files are looked up
+  // once each, their chunks and references unwound from them (only lists that are not empty:
+  // Kùzu cannot type an empty one), and a reference finds its chunk among its file's. Edges are
+  // unique as MERGE would leave them (one CONTAINS and DEFINES a chunk; REFERS deduplicated).
+  const withChunks = indexed.filter(({ data }) => data.chunks.length > 0);
+  if (withChunks.length > 0) {
     await db.run(
-      `UNWIND $chunks AS ch
-       MERGE (f:File {key: ch.file})
-       MERGE (c:Chunk {id: ch.id})
-       SET c.project = ch.project, c.path = ch.path, c.name = ch.name, c.kind = ch.kind,
-         c.start_line = ch.start_line, c.end_line = ch.end_line
-       MERGE (s:Symbol {key: ch.symbol}) SET s.project = ch.project, s.name = ch.simple
-       CREATE (f)-[:CONTAINS]->(c), (c)-[:DEFINES]->(s)`,
-      { chunks },
+      `UNWIND $files AS x MERGE (f:File {key: x.key})
+       WITH f, x UNWIND CAST(x.chunks AS ${CHUNK_ROW}[]) AS ch
+       MERGE (s:Symbol {key: ch.symbol}) SET s.project = x.project, s.name = ch.simple
+       CREATE (f)-[:CONTAINS]->(c:Chunk {id: ch.id, project: x.project, path: x.path,
+         name: ch.name, kind: ch.kind, start_line: ch.start_line, end_line: ch.end_line})
+         -[:DEFINES]->(s)`,
+      {
+        files: withChunks.map(({ key, data }) => ({
+          key,
+          project: data.project,
+          path: data.path,
+          chunks: data.chunks.map((chunk) => ({
+            id: chunk.id,
+            name: chunk.name,
+            kind: chunk.kind,
+            start_line: chunk.start_line,
+            end_line: chunk.end_line,
+            symbol: symbolKey(data.project, chunk.name),
+            simple: simpleName(chunk.name),
+          })),
+        })),
+      },
     );
   }
+  const withRefs = indexed
+    .map(({ key, data }) => ({ key, project: data.project, refs: references(data) }))
+    .filter((file) => file.refs.length > 0);
+  if (withRefs.length > 0) {
+    await db.run(
+      `UNWIND $files AS x MERGE (f:File {key: x.key})
+       WITH f, x UNWIND CAST(x.refs AS ${REFERENCE_ROW}[]) AS r
+       MATCH (f)-[:CONTAINS]->(c:Chunk) WHERE c.id = r.chunk
+       MERGE (t:Symbol {key: r.symbol}) SET t.project = x.project, t.name = r.name
+       CREATE (c)-[:REFERS {kind: r.kind}]->(t)`,
+      { files: withRefs },
+    );
+  }
+}
+
+/**
+ * A file's references, each with the chunk it is made in (the first one holding its line), once
+ * per chunk, kind and symbol.
+ */
+function references(data: EventOf<"file.indexed">["data"]) {
   const refs = new Map<string, Record<string, string>>();
-  for (const { data } of indexed) {
-    for (const ref of data.references) {
-      const inside = data.chunks.find((chunk) =>
-        chunk.start_line <= ref.line && ref.line <= chunk.end_line
-      );
-      if (!inside) continue;
-      const symbol = symbolKey(data.project, ref.name);
-      refs.set(`${inside.id}\0${ref.kind}\0${symbol}`, {
-        chunk: inside.id,
-        project: data.project,
-        symbol,
-        name: simpleName(ref.name),
-        kind: ref.kind,
-      });
-    }
+  for (const ref of data.references) {
+    const inside = data.chunks.find((c) => c.start_line <= ref.line && ref.line <= c.end_line);
+    if (!inside) continue;
+    const symbol = symbolKey(data.project, ref.name);
+    refs.set(`${inside.id}\0${ref.kind}\0${symbol}`, {
+      chunk: inside.id,
+      symbol,
+      name: simpleName(ref.name),
+      kind: ref.kind,
+    });
   }
-  if (refs.size > 0) {
-    await db.run(
-      `UNWIND $refs AS r
-       MERGE (c:Chunk {id: r.chunk})
-       MERGE (s:Symbol {key: r.symbol}) SET s.project = r.project, s.name = r.name
-       CREATE (c)-[:REFERS {kind: r.kind}]->(s)`,
-      { refs: [...refs.values()] },
-    );
-  }
+  return [...refs.values()];
 }
 
 /** Takes every file of a project (and its chunks and symbols) out of the graph. */

@@ -200,6 +200,9 @@ Deno.test("GraphProjection applies a run of file events in one go exactly as one
     indexed("d.py", [["d1", "old", 1, 2]]),
     remembered("m1", "helper in b.py is slow", "app"),
     removed("a.py"),
+    // A file without chunks, and one whose references repeat, after files without references.
+    indexed("e.py", []),
+    indexed("f.py", [["f1", "F.go", 1, 3]], [["helper", 2], ["helper", 2], ["other", 3]]),
   ];
   const digests: string[] = [];
   for (const batchSize of [1, events.length]) {
@@ -217,7 +220,17 @@ Deno.test("GraphProjection applies a run of file events in one go exactly as one
       const rows = await graph.database.run(
         "MATCH (f:File)-[:CONTAINS]->(c:Chunk) RETURN f.path AS path, c.id AS id ORDER BY id",
       );
-      assert.deepEqual(rows.map((row) => `${row.path} ${row.id}`), ["b.py b2", "d.py d1"]);
+      assert.deepEqual(rows.map((row) => `${row.path} ${row.id}`), [
+        "b.py b2",
+        "d.py d1",
+        "f.py f1",
+      ]);
+      const refs = await graph.database.run(
+        "MATCH (c:Chunk)-[:REFERS]->(s:Symbol) RETURN c.id AS id, s.name AS name ORDER BY name",
+      );
+      assert.deepEqual(refs.map((row) => `${row.id} ${row.name}`), ["f1 helper", "f1 other"]);
+      const files = await graph.database.run("MATCH (f:File) RETURN f.path AS path ORDER BY path");
+      assert.deepEqual(files.map((row) => row.path), ["b.py", "d.py", "e.py", "f.py"]);
       digests.push(await graph.digest());
     } finally {
       await graph.close();
