@@ -53,8 +53,8 @@ export async function linkIndexedCode(
       }
     }
   }
-  // The code was just written, so MERGE finds it by key (an index lookup, where a MATCH on an
-  // UNWIND key scans the table); the few memories are matched, never made.
+  // The code was just written, so MERGE finds it, never makes it (by comparing keys along the
+  // table: links are few, one per memory that named the code); the memories are matched.
   for (const [links, label] of [[files, "File"], [symbols, "Symbol"]] as const) {
     if (links.length === 0) continue;
     await db.run(
