@@ -19,11 +19,11 @@ export function simpleName(name: string): string {
 /** A code file's change as the graph applies it. */
 export type FileEvent = EventOf<"file.indexed"> | EventOf<"file.removed">;
 
-// A statement is prepared before its parameters are known: the lists unwound from a parameter's
-// rows are cast to their type.
-const CHUNK_ROW = "STRUCT(id STRING, name STRING, kind STRING, start_line INT64, end_line INT64, " +
-  "symbol STRING, simple STRING)";
-const REFERENCE_ROW = "STRUCT(chunk STRING, symbol STRING, name STRING, kind STRING)";
+// A chunk's references travel as one string, a record per reference and a field per part
+// (Kùzu cannot take an empty list as a parameter, and unwinding lists of structs cost more than
+// the statement they replaced); the separators are control characters no name contains.
+const RECORD = "\u001e";
+const FIELD = "\u001f";
 
 /**
  * Applies a run of file events with a handful of statements in all: each
@@ -68,72 +68,60 @@ export async function applyFileEvents(db: KuzuDb, events: readonly FileEvent[]):
       })),
     },
   );
-  // The files' old chunks went above, so every chunk is new: CREATE makes it where it is used,
-  // with its edges. Kùzu finds a node for MERGE (or a MATCH on a key from UNWIND) by comparing the
-  // key with every node of the table, milliseconds each at a million chunks: files are looked up
-  // once each, their chunks and references unwound from them (only lists that are not empty:
-  // Kùzu cannot type an empty one), and a reference finds its chunk among its file's. Edges are
-  // unique as MERGE would leave them (one CONTAINS and DEFINES a chunk; REFERS deduplicated).
-  const withChunks = indexed.filter(({ data }) => data.chunks.length > 0);
-  if (withChunks.length > 0) {
-    await db.run(
-      `UNWIND $files AS x MERGE (f:File {key: x.key})
-       WITH f, x UNWIND CAST(x.chunks AS ${CHUNK_ROW}[]) AS ch
-       MERGE (s:Symbol {key: ch.symbol}) SET s.project = x.project, s.name = ch.simple
-       CREATE (f)-[:CONTAINS]->(c:Chunk {id: ch.id, project: x.project, path: x.path,
-         name: ch.name, kind: ch.kind, start_line: ch.start_line, end_line: ch.end_line})
-         -[:DEFINES]->(s)`,
-      {
-        files: withChunks.map(({ key, data }) => ({
-          key,
-          project: data.project,
-          path: data.path,
-          chunks: data.chunks.map((chunk) => ({
-            id: chunk.id,
-            name: chunk.name,
-            kind: chunk.kind,
-            start_line: chunk.start_line,
-            end_line: chunk.end_line,
-            symbol: symbolKey(data.project, chunk.name),
-            simple: simpleName(chunk.name),
-          })),
-        })),
-      },
-    );
-  }
-  const withRefs = indexed
-    .map(({ key, data }) => ({ key, project: data.project, refs: references(data) }))
-    .filter((file) => file.refs.length > 0);
-  if (withRefs.length > 0) {
-    await db.run(
-      `UNWIND $files AS x MERGE (f:File {key: x.key})
-       WITH f, x UNWIND CAST(x.refs AS ${REFERENCE_ROW}[]) AS r
-       MATCH (f)-[:CONTAINS]->(c:Chunk) WHERE c.id = r.chunk
-       MERGE (t:Symbol {key: r.symbol}) SET t.project = x.project, t.name = r.name
-       CREATE (c)-[:REFERS {kind: r.kind}]->(t)`,
-      { files: withRefs },
-    );
-  }
+  // The files' old chunks went above, so every chunk is new: CREATE makes it in the pattern that
+  // links it, and its references hang off it in the same statement. Kùzu finds the node of a
+  // MERGE (or of a MATCH on a key from UNWIND) by comparing the key with the table's rows, which
+  // took milliseconds a chunk at a million chunks; files and symbols, far fewer, are still MERGEd.
+  // Edges are unique as MERGE would leave them (one CONTAINS and DEFINES a chunk; REFERS
+  // deduplicated).
+  const chunks = indexed.flatMap(({ key, data }) => {
+    const refs = references(data);
+    return data.chunks.map((chunk) => ({
+      file: key,
+      id: chunk.id,
+      project: data.project,
+      path: data.path,
+      name: chunk.name,
+      kind: chunk.kind,
+      start_line: chunk.start_line,
+      end_line: chunk.end_line,
+      symbol: symbolKey(data.project, chunk.name),
+      simple: simpleName(chunk.name),
+      refs: refs.get(chunk.id) ?? "",
+    }));
+  });
+  if (chunks.length === 0) return;
+  await db.run(
+    `UNWIND $chunks AS ch
+     MERGE (f:File {key: ch.file})
+     MERGE (s:Symbol {key: ch.symbol}) SET s.project = ch.project, s.name = ch.simple
+     CREATE (f)-[:CONTAINS]->(c:Chunk {id: ch.id, project: ch.project, path: ch.path,
+       name: ch.name, kind: ch.kind, start_line: ch.start_line, end_line: ch.end_line})
+       -[:DEFINES]->(s)
+     WITH c, ch UNWIND string_split(ch.refs, "${RECORD}") AS record
+     WITH c, ch, record WHERE record <> ""
+     WITH c, ch, string_split(record, "${FIELD}") AS r
+     MERGE (t:Symbol {key: r[2]}) SET t.project = ch.project, t.name = r[3]
+     CREATE (c)-[:REFERS {kind: r[1]}]->(t)`,
+    { chunks },
+  );
 }
 
 /**
- * A file's references, each with the chunk it is made in (the first one holding its line), once
- * per chunk, kind and symbol.
+ * A file's references by the chunk they are made in (the first one holding their line), once per
+ * chunk, kind and symbol, each chunk's as one string of `kind symbol name` records.
  */
-function references(data: EventOf<"file.indexed">["data"]) {
-  const refs = new Map<string, Record<string, string>>();
+function references(data: EventOf<"file.indexed">["data"]): Map<string, string> {
+  const refs = new Map<string, Set<string>>();
+  const clean = (text: string) => text.replaceAll(RECORD, " ").replaceAll(FIELD, " ");
   for (const ref of data.references) {
     const inside = data.chunks.find((c) => c.start_line <= ref.line && ref.line <= c.end_line);
     if (!inside) continue;
-    const symbol = symbolKey(data.project, ref.name);
-    refs.set(`${inside.id}\0${ref.kind}\0${symbol}`, {
-      chunk: inside.id,
-      symbol,
-      name: simpleName(ref.name),
-      kind: ref.kind,
-    });
+    const record = [ref.kind, symbolKey(data.project, ref.name), simpleName(ref.name)]
+      .map(clean).join(FIELD);
+    refs.set(inside.id, (refs.get(inside.id) ?? new Set()).add(record));
   }
-  return [...refs.values()];
+  return new Map([...refs].map(([id, records]) => [id, [...records].join(RECORD)]));
 }
 
 /** Takes every file of a project (and its chunks and symbols) out of the graph. */
