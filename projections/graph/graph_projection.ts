@@ -6,6 +6,7 @@ import {
   applyFileEvents,
   applyTurnIngested,
   type FileEvent,
+  fileKey,
   removeProject,
   removeTurn,
 } from "./code_graph.ts";
@@ -91,20 +92,14 @@ export class GraphProjection implements Projection {
   }
 
   async apply(batch: readonly StoredEvent[]): Promise<void> {
-    await this.db.transaction(async () => {
-      // Consecutive file events go to the graph together: a few statements per run, not per file.
-      let files: FileEvent[] = [];
-      for (const event of batch) {
-        if (event.type === "file.indexed" || event.type === "file.removed") {
-          files.push(event as FileEvent);
-          continue;
+    for (const part of transactions(batch)) {
+      await this.db.transaction(async () => {
+        for (const item of part) {
+          if (Array.isArray(item)) await this.#applyFiles(item);
+          else await this.#apply(item as StoredEvent);
         }
-        await this.#applyFiles(files);
-        files = [];
-        await this.#apply(event);
-      }
-      await this.#applyFiles(files);
-    });
+      });
+    }
   }
 
   async reset(): Promise<void> {
@@ -310,4 +305,33 @@ export class GraphProjection implements Projection {
 /** The key under which two memories count as the same text: sha256 of the case- and space-folded content. */
 export function contentKey(content: string): Promise<string> {
   return sha256Hex(content.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim());
+}
+
+/**
+ * Cuts a batch into transactions of events and runs of consecutive file events (a run goes to the
+ * graph in a few statements, not per file). A file that an earlier run of the same transaction
+ * wrote starts a new transaction: replacing a file's chunks finds them through its edges, and Kùzu
+ * does not always find edges made earlier in the transaction (seen replaying sphinx's history in
+ * batches of 512 events: a chunk id created twice).
+ */
+function transactions(batch: readonly StoredEvent[]): Array<Array<StoredEvent | FileEvent[]>> {
+  const parts: Array<Array<StoredEvent | FileEvent[]>> = [[]];
+  let earlier = new Set<string>();
+  let run: FileEvent[] | undefined;
+  for (const event of batch) {
+    if (event.type !== "file.indexed" && event.type !== "file.removed") {
+      for (const file of run ?? []) earlier.add(fileKey(file.data.project, file.data.path));
+      run = undefined;
+      parts.at(-1)!.push(event);
+      continue;
+    }
+    if (earlier.has(fileKey(event.data.project, event.data.path))) {
+      parts.push([]);
+      earlier = new Set();
+      run = undefined;
+    }
+    if (!run) parts.at(-1)!.push(run = []);
+    run.push(event as FileEvent);
+  }
+  return parts;
 }

@@ -238,3 +238,31 @@ Deno.test("GraphProjection applies a run of file events in one go exactly as one
   }
   assert.equal(digests[0], digests[1]);
 });
+
+Deno.test("GraphProjection re-indexes files a batch already wrote, after an event of another kind", async () => {
+  await using tmp = await tempDir();
+  const graph = await GraphProjection.open(tmp.path);
+  try {
+    const files = (version: number) =>
+      Array.from({ length: 300 }, (_, f) =>
+        indexed(
+          `pkg/m${f}.py`,
+          [[`m${f}:1-9`, `M${f}.run`, 1, 9], [`m${f}:10-19`, `M${f}.stop`, 10, 19]],
+          [[`helper_${version}`, 5], [`other_${f % 7}`, 12]],
+        ));
+    const events = [...files(1), remembered("m1", "pkg/m1.py is slow", "app"), ...files(2)];
+    await graph.apply(
+      events.map((event, i) => ({ ...event, seq: i + 1, ts: "2026-01-01T00:00:00Z" })),
+    );
+    const [row] = await graph.database.run(
+      "MATCH (c:Chunk) OPTIONAL MATCH (c)-[r:REFERS]->(s:Symbol) RETURN count(DISTINCT c) AS chunks, count(r) AS refs, collect(DISTINCT s.name) AS names",
+    );
+    assert.equal(row?.chunks, 600);
+    assert.equal(row?.refs, 600);
+    assert.deepEqual((row?.names as string[]).filter((name) => name.startsWith("helper")), [
+      "helper_2",
+    ]);
+  } finally {
+    await graph.close();
+  }
+});
