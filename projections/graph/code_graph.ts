@@ -74,9 +74,14 @@ export async function applyFileEvents(db: KuzuDb, events: readonly FileEvent[]):
   // took milliseconds a chunk at a million chunks; files and symbols, far fewer, are still MERGEd.
   // Edges are unique as MERGE would leave them (one CONTAINS and DEFINES a chunk; REFERS
   // deduplicated).
+  const symbols = new Map<string, { key: string; project: string; name: string }>();
   const chunks = indexed.flatMap(({ key, data }) => {
     const refs = references(data);
-    return data.chunks.map((chunk) => ({
+    const defined = data.chunks.map((chunk) => symbolOf(data.project, chunk.name));
+    for (const symbol of [...defined, ...[...refs.values()].flat()]) {
+      symbols.set(symbol.key, { key: symbol.key, project: data.project, name: symbol.name });
+    }
+    return data.chunks.map((chunk, i) => ({
       file: key,
       id: chunk.id,
       project: data.project,
@@ -85,24 +90,14 @@ export async function applyFileEvents(db: KuzuDb, events: readonly FileEvent[]):
       kind: chunk.kind,
       start_line: chunk.start_line,
       end_line: chunk.end_line,
-      symbol: symbolKey(data.project, chunk.name),
-      simple: simpleName(chunk.name),
-      refs: refs.get(chunk.id) ?? "",
+      symbol: defined[i]!.key,
+      refs: (refs.get(chunk.id) ?? []).map((ref) => [ref.kind, ref.key, ref.name].join(FIELD))
+        .join(RECORD),
     }));
   });
   if (chunks.length === 0) return;
   // Every symbol is made first, once: MERGEs that make nodes for repeated keys along one UNWIND
   // linked chunks to the wrong symbols (replaying sphinx's history: 194 of 15,302 DEFINES edges).
-  const symbols = new Map<string, { key: string; project: string; name: string }>();
-  for (const { data } of indexed) {
-    const inChunks = data.references.filter((ref) =>
-      data.chunks.some((c) => c.start_line <= ref.line && ref.line <= c.end_line)
-    );
-    for (const named of [...data.chunks, ...inChunks]) {
-      const key = symbolKey(data.project, named.name);
-      symbols.set(key, { key, project: data.project, name: simpleName(named.name) });
-    }
-  }
   await db.run(
     "UNWIND $symbols AS x MERGE (s:Symbol {key: x.key}) SET s.project = x.project, s.name = x.name",
     { symbols: [...symbols.values()] },
@@ -123,21 +118,29 @@ export async function applyFileEvents(db: KuzuDb, events: readonly FileEvent[]):
   );
 }
 
+/** The symbol a name stands for: its key and simple name, without the separators. */
+function symbolOf(project: string, name: string): { key: string; name: string } {
+  const clean = (text: string) => text.replaceAll(RECORD, " ").replaceAll(FIELD, " ");
+  return { key: clean(symbolKey(project, name)), name: clean(simpleName(name)) };
+}
+
 /**
  * A file's references by the chunk they are made in (the first one holding their line), once per
- * chunk, kind and symbol, each chunk's as one string of `kind symbol name` records.
+ * chunk, kind and symbol.
  */
-function references(data: EventOf<"file.indexed">["data"]): Map<string, string> {
-  const refs = new Map<string, Set<string>>();
-  const clean = (text: string) => text.replaceAll(RECORD, " ").replaceAll(FIELD, " ");
+function references(
+  data: EventOf<"file.indexed">["data"],
+): Map<string, Array<{ kind: string; key: string; name: string }>> {
+  const refs = new Map<string, Map<string, { kind: string; key: string; name: string }>>();
   for (const ref of data.references) {
     const inside = data.chunks.find((c) => c.start_line <= ref.line && ref.line <= c.end_line);
     if (!inside) continue;
-    const record = [ref.kind, symbolKey(data.project, ref.name), simpleName(ref.name)]
-      .map(clean).join(FIELD);
-    refs.set(inside.id, (refs.get(inside.id) ?? new Set()).add(record));
+    const symbol = symbolOf(data.project, ref.name);
+    const mine = refs.get(inside.id) ?? new Map();
+    mine.set(`${ref.kind}\0${symbol.key}`, { kind: ref.kind, ...symbol });
+    refs.set(inside.id, mine);
   }
-  return new Map([...refs].map(([id, records]) => [id, [...records].join(RECORD)]));
+  return new Map([...refs].map(([id, mine]) => [id, [...mine.values()]]));
 }
 
 /** Takes every file of a project (and its chunks and symbols) out of the graph. */
