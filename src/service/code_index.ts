@@ -15,7 +15,9 @@ export const IndexInput = z.object({
   /** A folder: a repository, or a folder inside one (only it is scanned). */
   path: z.string().min(1),
   /** The project's name; default: the repository's (or the folder's) name. */
-  project: z.string().trim().min(1).max(200).optional(),
+  project: z.string().trim().min(1).max(200)
+    .refine((name) => !name.includes(":"), "a project name cannot contain ':' (chunk ids use it)")
+    .optional(),
 });
 
 /** Files per append: one group commit, and the blobs of their chunks written before it. */

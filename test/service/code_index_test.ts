@@ -186,6 +186,21 @@ Deno.test("CodeIndex.index() names a second repository with the same folder name
   }
 });
 
+Deno.test("CodeIndex.index() keeps ':' out of project names, which chunk ids separate with it", async () => {
+  await using tmp = await tempDir();
+  const folder = join(tmp.path, "web:api");
+  await write(folder, { "main.py": FUNCTION("serve") });
+  const store = await Store.open(join(tmp.path, "store"));
+  try {
+    const code = new CodeIndex(store);
+    await assert.rejects(code.index({ path: folder, project: "web:api" }), /cannot contain ':'/);
+    assert.equal(store.log.head, 0);
+    assert.equal((await code.index({ path: folder })).project, "web-api");
+  } finally {
+    await store.close();
+  }
+});
+
 Deno.test("CodeIndex.index() of a subfolder of a named project outside git updates that part only", async () => {
   await using tmp = await tempDir();
   const notes = join(tmp.path, "notes");

@@ -36,9 +36,9 @@ function statOrUndefined(path: string): Stats | undefined {
   }
 }
 
-/** The project name a folder gets by default: its name, spaces as dashes. */
+/** The project name a folder gets by default: its name, spaces and colons as dashes. */
 export function defaultProjectName(folder: string): string {
-  return basename(folder).trim().replace(/\s+/g, "-") || "root";
+  return basename(folder).trim().replace(/[\s:]+/g, "-") || "root";
 }
 
 /**
