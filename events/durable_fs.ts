@@ -24,7 +24,7 @@ export async function syncDir(path: string): Promise<void> {
  */
 export async function writeFileAtomic(
   path: string,
-  content: Uint8Array | string | Iterable<string>,
+  content: Uint8Array | string | Iterable<string | Uint8Array>,
 ): Promise<number> {
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
   let written = 0;
@@ -50,13 +50,25 @@ export async function writeFileAtomic(
 
 const encoder = new TextEncoder();
 
-/** `content` as UTF-8 blocks of about 1 MiB (a part longer than that is one block). */
-function* encodedBlocks(content: Uint8Array | string | Iterable<string>): Iterable<Uint8Array> {
+/**
+ * `content` as blocks of about 1 MiB, strings as UTF-8 (a part longer than
+ * that is one block; bytes are passed on as they are).
+ */
+function* encodedBlocks(
+  content: Uint8Array | string | Iterable<string | Uint8Array>,
+): Iterable<Uint8Array> {
   if (content instanceof Uint8Array) return yield content;
   if (typeof content === "string") return yield encoder.encode(content);
   let pending: string[] = [];
   let size = 0;
   for (const part of content) {
+    if (part instanceof Uint8Array) {
+      if (pending.length > 0) yield encoder.encode(pending.join(""));
+      pending = [];
+      size = 0;
+      yield part;
+      continue;
+    }
     pending.push(part);
     size += part.length;
     if (size < 1 << 20) continue;

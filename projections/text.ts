@@ -3,7 +3,8 @@ import type { StoredEvent } from "../events/schema.ts";
 import { codeTokens } from "../src/recall/tokens.ts";
 import type { Definition } from "../src/recall/code_mentions.ts";
 import type { Projection } from "./projection.ts";
-import { Bm25Index, type Bm25Options } from "./text_bm25.ts";
+import { type Bm25Image, Bm25Index, type Bm25Options } from "./text_bm25.ts";
+import { type Bm25Images, decodeImages, encodeImages } from "./text_image.ts";
 import { type TextDoc, type TextOp, type TextSource, TextStore } from "./text_store.ts";
 
 export type { TextSource } from "./text_store.ts";
@@ -34,8 +35,18 @@ export interface TextSearchOptions {
 }
 
 type Meta = { id: string; project: string | null };
+type FileMeta = { file: string; project: string | null };
 
 const tokenize = (text: string) => codeTokens(text);
+/**
+ * What the tokenizer makes of a text with every kind of word it treats apart:
+ * kept with a saved index image, which is dropped when the tokenizer changed.
+ */
+const TOKENIZER_PROBE =
+  "getUserName parse_HTTPRequest src/app/main.ts Request.register_hook std::vec::Vec " +
+  "$store->get running cities déjà-vu v2.0.1 x86_64 __init__ 東京 ID";
+let tokenizerStamp: string | undefined;
+const tokenizerOf = () => tokenizerStamp ??= JSON.stringify(tokenize(TOKENIZER_PROBE));
 /**
  * How memories and turns are ranked: BM25+ with coordination ranked best on
  * locomo-dev (docs/lexical.md): nDCG@10 0.512 vs 0.488 plain.
@@ -44,6 +55,21 @@ export const RANKING: Bm25Options = { k1: 1.2, b: 0.75, delta: 0.5, coord: true 
 // Code is asked with long texts (an issue, a stack trace): coordination then favours the longest
 // chunks and files, and plain BM25 ranked better on swebench-lite-dev (docs/decisions.md).
 const CODE_RANKING: Bm25Options = { k1: 1.2, b: 0.75 };
+
+/** Each search index's ranking, by the name its image is saved under. */
+const RANKINGS = {
+  memory: RANKING,
+  code: CODE_RANKING,
+  turn: RANKING,
+  context: RANKING,
+  wholeFiles: CODE_RANKING,
+} satisfies Record<string, Bm25Options>;
+type IndexName = keyof typeof RANKINGS;
+
+/** Whether saved images hold every search index. */
+function usableImages(images: Bm25Images | undefined): images is Bm25Images {
+  return images !== undefined && Object.keys(RANKINGS).every((name) => name in images);
+}
 
 /**
  * The lexical (BM25) index of memories, code chunks and session turns, one
@@ -64,6 +90,10 @@ export class TextProjection implements Projection {
    * process that never searches, does not tokenize anything.
    */
   #built: Indexes | undefined;
+  /** Until the search indexes are made: what changed since the saved image, when there is one. */
+  #sinceImage: Changes | undefined;
+  /** Whether the saved image could not be used (so it is replaced at close whatever its age). */
+  #imageRefused = false;
   /** Each code chunk's document by chunk id: its fields are name, path, text. */
   #codeDocs = new Map<string, TextDoc>();
   /** Each code chunk's file (`project\0path`, the graph's File key). */
@@ -73,11 +103,21 @@ export class TextProjection implements Projection {
 
   private constructor(private readonly store: TextStore, private readonly blobs: BlobStore) {}
 
-  /** Opens the index kept in `dir`; chunk and turn texts are read from `blobs`. */
+  /**
+   * Opens the index kept in `dir`; chunk and turn texts are read from `blobs`.
+   * The search indexes are made on the first search: loaded from the saved
+   * image when there is a usable one (then what changed since is indexed
+   * again), else built from every document.
+   */
   static async open(dir: string, blobs: BlobStore): Promise<TextProjection> {
-    const { store, docs } = await TextStore.open(dir);
+    const { store, docs, tail } = await TextStore.open(dir);
     const projection = new TextProjection(store, blobs);
     for (const doc of docs.values()) projection.#put(doc);
+    if (store.hasImage) projection.#sinceImage = new Changes();
+    for (const op of tail) {
+      if ("removed" in op) projection.#remove(op.key);
+      else projection.#put(op);
+    }
     return projection;
   }
 
@@ -96,7 +136,8 @@ export class TextProjection implements Projection {
       }
     }
     this.#built?.refreshWholeFiles();
-    await this.store.append(ops, () => this.#docs.values());
+    await this.store.append(ops, () => this.#docs.values(), () => this.#image());
+    if (!this.store.hasImage) this.#sinceImage = undefined;
   }
 
   /**
@@ -190,6 +231,7 @@ export class TextProjection implements Projection {
     this.#files.clear();
     this.#threads.clear();
     this.#built = undefined;
+    this.#sinceImage = undefined;
     this.#codeDocs.clear();
     this.#chunkFiles.clear();
     this.#definitions.clear();
@@ -203,13 +245,39 @@ export class TextProjection implements Projection {
 
   /** Writes a fresh snapshot and empties the journal (also done on its own as the journal grows). */
   compact(): Promise<void> {
-    return this.store.snapshot(this.#docs.values());
+    return this.store.snapshot(this.#docs.values(), () => this.#image());
   }
 
-  close(): Promise<void> {
-    this.#built = undefined;
-    this.store.close();
-    return Promise.resolve();
+  /**
+   * Makes the search indexes and saves their image, when the saved one is
+   * missing or well behind the documents: after a bulk write, so that the
+   * next process to search loads them instead of building them.
+   */
+  async saveIndexes(): Promise<void> {
+    if (!this.#imageWanted()) return;
+    this.#indexes();
+    await this.store.writeImage(this.#image()!);
+  }
+
+  /** Saves the search indexes' image when they are built and the saved one is well behind. */
+  async close(): Promise<void> {
+    try {
+      const image = this.#imageWanted() ? this.#image() : undefined;
+      if (image) await this.store.writeImage(image);
+    } finally {
+      this.#built = undefined;
+      this.store.close();
+    }
+  }
+
+  #imageWanted(): boolean {
+    return this.store.imageBehind || this.#imageRefused;
+  }
+
+  /** The image of the search indexes, when they are wholly built. */
+  #image(): Iterable<Uint8Array> | undefined {
+    const built = this.#built;
+    return built?.complete ? encodeImages(built.toImages(), tokenizerOf()) : undefined;
   }
 
   async #opsOf(event: StoredEvent): Promise<TextOp[]> {
@@ -304,15 +372,30 @@ export class TextProjection implements Projection {
     return indexes;
   }
 
-  /** The indexes, begun if need be: every document queued, none indexed yet. */
+  /**
+   * The indexes, begun if need be: loaded from the saved image and brought
+   * up to date when it is usable, else with every document queued, none
+   * indexed yet.
+   */
   #startBuild(): Indexes {
     if (this.#built) return this.#built;
+    const changes = this.#sinceImage;
+    this.#sinceImage = undefined;
+    const image = changes && this.store.readImage();
+    const images = image && decodeImages(image, tokenizerOf());
+    if (usableImages(images)) {
+      const loaded = new Indexes((key) => this.#docs.get(key), this.#threads, this.#files, images);
+      loaded.catchUp(changes!);
+      return this.#built = loaded;
+    }
+    this.#imageRefused = changes !== undefined;
     const built = new Indexes((key) => this.#docs.get(key), this.#threads, this.#files);
     built.queue(this.#docs.values());
     return this.#built = built;
   }
 
   #put(doc: TextDoc): void {
+    this.#sinceImage?.note(this.#docs.get(doc.key), doc);
     this.#remove(doc.key);
     this.#docs.set(doc.key, doc);
     this.#counts[doc.source]++;
@@ -336,6 +419,7 @@ export class TextProjection implements Projection {
   #remove(key: string): void {
     const doc = this.#docs.get(key);
     if (!doc) return;
+    this.#sinceImage?.note(doc, undefined);
     this.#docs.delete(key);
     this.#counts[doc.source]--;
     const neighbours = doc.thread === undefined ? [] : this.#threads.remove(doc.thread, key);
@@ -359,18 +443,11 @@ export class TextProjection implements Projection {
  * files the projection keeps; the projection tells it of every change.
  */
 class Indexes {
-  readonly bySource: Record<TextSource, Bm25Index<Meta>> = {
-    memory: new Bm25Index(tokenize, RANKING),
-    code: new Bm25Index(tokenize, CODE_RANKING),
-    turn: new Bm25Index(tokenize, RANKING),
-  };
+  readonly bySource: Record<TextSource, Bm25Index<Meta>>;
   /** Each threaded memory with its neighbours' text: a turn is found by what surrounds it. */
-  readonly context = new Bm25Index<Meta>(tokenize, RANKING);
+  readonly context: Bm25Index<Meta>;
   /** Each code file as one document: a chunk is found by what the rest of its file says. */
-  readonly wholeFiles = new Bm25Index<{ file: string; project: string | null }>(
-    tokenize,
-    CODE_RANKING,
-  );
+  readonly wholeFiles: Bm25Index<FileMeta>;
   #staleFiles = new Set<string>();
   /** What the first build has yet to index: memories and turns by key, then code files. */
   #queuedDocs: string[] = [];
@@ -378,11 +455,21 @@ class Indexes {
   #docsDone = 0;
   #filesDone = 0;
 
+  /** Empty indexes, or those saved as `images` (see {@linkcode usableImages}). */
   constructor(
     private readonly doc: (key: string) => TextDoc | undefined,
     private readonly threads: Threads,
     private readonly files: ReadonlyMap<string, ReadonlySet<string>>,
-  ) {}
+    images?: Bm25Images,
+  ) {
+    const index = <M>(name: IndexName) =>
+      images
+        ? Bm25Index.fromImage(images[name] as Bm25Image<M>, tokenize, RANKINGS[name])
+        : new Bm25Index<M>(tokenize, RANKINGS[name]);
+    this.bySource = { memory: index("memory"), code: index("code"), turn: index("turn") };
+    this.context = index("context");
+    this.wholeFiles = index("wholeFiles");
+  }
 
   /** Indexes a document; `around` are the thread members (itself included) whose context changed. */
   put(doc: TextDoc, around: readonly string[]): void {
@@ -402,6 +489,42 @@ class Indexes {
       for (const key of neighbours) this.#refreshContext(key);
     }
     if (doc.file !== undefined) this.#staleFiles.add(doc.file);
+  }
+
+  /**
+   * Indexes again what `changes` name (loaded from an image, these indexes
+   * hold the documents as they were then): each changed document, the
+   * context of every memory in a changed thread, each changed file whole.
+   */
+  catchUp(changes: Changes): void {
+    for (const key of changes.keys) {
+      for (const index of Object.values(this.bySource)) index.delete(key);
+      this.context.delete(key);
+      const doc = this.doc(key);
+      if (doc) this.put(doc, []);
+    }
+    for (const thread of changes.threads) {
+      for (const key of this.threads.members(thread)) this.#refreshContext(key);
+    }
+    for (const file of changes.files) this.#staleFiles.add(file);
+    this.refreshWholeFiles();
+  }
+
+  /** The indexes as images, for {@linkcode Indexes}' constructor to load again. */
+  toImages(): Bm25Images {
+    return {
+      memory: this.bySource.memory.toImage(),
+      code: this.bySource.code.toImage(),
+      turn: this.bySource.turn.toImage(),
+      context: this.context.toImage(),
+      wholeFiles: this.wholeFiles.toImage(),
+    };
+  }
+
+  /** Whether every document is indexed: nothing is left of the first build. */
+  get complete(): boolean {
+    return this.#docsDone === this.#queuedDocs.length &&
+      this.#filesDone === this.#queuedFiles.length;
   }
 
   /** Queues every document for the first build: those outside code files, then each file. */
@@ -478,6 +601,23 @@ class Indexes {
   }
 }
 
+/** The documents, threads and files that changed: what loaded indexes must index again. */
+class Changes {
+  readonly keys = new Set<string>();
+  readonly threads = new Set<string>();
+  readonly files = new Set<string>();
+
+  /** Notes a document changed from `before` to `after` (either absent). */
+  note(before: TextDoc | undefined, after: TextDoc | undefined): void {
+    for (const doc of [before, after]) {
+      if (!doc) continue;
+      this.keys.add(doc.key);
+      if (doc.thread !== undefined) this.threads.add(doc.thread);
+      if (doc.file !== undefined) this.files.add(doc.file);
+    }
+  }
+}
+
 /** Ordered memory keys per thread (a conversation or session). */
 class Threads {
   #members = new Map<string, Array<{ key: string; order: number }>>();
@@ -500,6 +640,11 @@ class Threads {
     list.splice(at, 1);
     if (list.length === 0) this.#members.delete(thread);
     return [list[at - 1]?.key, list[at]?.key].filter((k): k is string => k !== undefined);
+  }
+
+  /** The keys of a thread, in order. */
+  members(thread: string): string[] {
+    return (this.#members.get(thread) ?? []).map((member) => member.key);
   }
 
   /** The keys just before and after `key` in its thread. */

@@ -35,6 +35,15 @@ class Posting {
     this.pairs = new Uint32Array(2 * Math.max(1, entries));
   }
 
+  /** A posting over `pairs` as they are (a view, not a copy), all of them live. */
+  static of(pairs: Uint32Array): Posting {
+    const posting = new Posting(0);
+    posting.pairs = pairs.length > 0 ? pairs : new Uint32Array(2);
+    posting.length = pairs.length;
+    posting.df = pairs.length / 2;
+    return posting;
+  }
+
   push(doc: number, tf: number): void {
     if (this.length === this.pairs.length) {
       const grown = new Uint32Array(this.pairs.length * 2);
@@ -44,6 +53,24 @@ class Posting {
     this.pairs[this.length++] = doc;
     this.pairs[this.length++] = tf;
   }
+}
+
+/**
+ * A {@linkcode Bm25Index}'s content as flat arrays, to be kept on disk and
+ * loaded without tokenizing anything: its documents in order, and its terms
+ * with their postings. Numeric parts index into one another: document `d`'s
+ * term ids are `docTerms[docTermEnds[d - 1] ?? 0 .. docTermEnds[d]]`, term `t`'s
+ * (document, frequency) pairs likewise in `pairs` up to `pairEnds[t]`.
+ */
+export interface Bm25Image<Meta> {
+  keys: string[];
+  metas: Meta[];
+  lengths: Uint32Array;
+  docTermEnds: Uint32Array;
+  docTerms: Uint32Array;
+  terms: string[];
+  pairEnds: Uint32Array;
+  pairs: Uint32Array;
 }
 
 /**
@@ -148,6 +175,59 @@ export class Bm25Index<Meta> {
     this.#terms[number] = undefined;
     if (this.#deadPostings > Math.max(this.#livePostings, 4096)) this.#compact();
     return true;
+  }
+
+  /** The content as an image (removed documents dropped first). */
+  toImage(): Bm25Image<Meta> {
+    if (this.#deadPostings > 0) this.#compact();
+    const docTermEnds = new Uint32Array(this.#terms.length);
+    let end = 0;
+    this.#terms.forEach((ids, number) => docTermEnds[number] = end += ids!.length);
+    const docTerms = new Uint32Array(end);
+    this.#terms.forEach((ids, number) => docTerms.set(ids!, docTermEnds[number]! - ids!.length));
+    const pairEnds = new Uint32Array(this.#postings.length);
+    end = 0;
+    this.#postings.forEach((posting, id) => pairEnds[id] = end += posting.length);
+    const pairs = new Uint32Array(end);
+    this.#postings.forEach((posting, id) =>
+      pairs.set(posting.pairs.subarray(0, posting.length), pairEnds[id]! - posting.length)
+    );
+    return {
+      keys: this.#keys as string[],
+      metas: this.#metas as Meta[],
+      lengths: Uint32Array.from(this.#lengths),
+      docTermEnds,
+      docTerms,
+      terms: [...this.#termIds.keys()],
+      pairEnds,
+      pairs,
+    };
+  }
+
+  /**
+   * An index holding an image's content, tokenizing new documents and
+   * queries with `tokenize` (the tokenizer the image was made with).
+   */
+  static fromImage<Meta>(
+    image: Bm25Image<Meta>,
+    tokenize: (text: string) => string[],
+    options: Bm25Options = {},
+  ): Bm25Index<Meta> {
+    const index = new Bm25Index<Meta>(tokenize, options);
+    index.#keys = image.keys;
+    index.#metas = image.metas;
+    index.#lengths = Array.from(image.lengths);
+    index.#numbers = new Map(image.keys.map((key, number) => [key, number]));
+    index.#terms = image.keys.map((_, number) =>
+      image.docTerms.subarray(image.docTermEnds[number - 1] ?? 0, image.docTermEnds[number])
+    );
+    index.#termIds = new Map(image.terms.map((term, id) => [term, id]));
+    index.#postings = image.terms.map((_, id) =>
+      Posting.of(image.pairs.subarray(image.pairEnds[id - 1] ?? 0, image.pairEnds[id]))
+    );
+    index.#totalLength = index.#lengths.reduce((sum, length) => sum + length, 0);
+    index.#livePostings = image.docTerms.length;
+    return index;
   }
 
   /** Drops every document. */

@@ -31,7 +31,21 @@ export type TextOp = TextDoc | { key: string; removed: true };
 
 const SNAPSHOT = "snapshot.jsonl";
 const JOURNAL = "journal.jsonl";
+/** A search index image, named by the journal length it reflects: `index-<bytes>.image`. */
+const IMAGE = /^index-(\d+)\.image$/;
 const encoder = new TextEncoder();
+
+/** The bytes of a search index image, as parts written one after the other. */
+export type ImageParts = Iterable<Uint8Array | string>;
+
+/** What {@linkcode TextStore.open} found on disk. */
+export interface OpenedTextStore {
+  store: TextStore;
+  /** The documents as of the store's image when it has one, else as of the whole journal. */
+  docs: Map<string, TextDoc>;
+  /** The journal's ops after the image (none without one), to be applied over `docs`. */
+  tail: TextOp[];
+}
 
 /**
  * The lexical index on disk: a snapshot (one document a line, sorted) and an
@@ -41,15 +55,23 @@ const encoder = new TextEncoder();
  * writing a snapshot and emptying the journal is harmless. The journal is folded
  * into a new snapshot once it outgrows the snapshot, so a write costs one
  * appended line and a few amortised bytes, whatever the index size.
+ *
+ * Beside them it may keep an image of the search indexes built from the
+ * documents (a cache: building them tokenizes every document, 45 s at a
+ * million chunks), named by the journal length it reflects: opening gives the
+ * documents as of the image and the journal's ops after it. A new snapshot
+ * deletes the image first, so an image never outlives the journal it counts.
  */
 export class TextStore {
   #journalBytes = 0;
   #snapshotBytes = 0;
+  /** The journal length the image on disk reflects; undefined without one. */
+  #imageAt: number | undefined;
 
   private constructor(private readonly dir: string, private journal: Deno.FsFile) {}
 
-  /** Opens (creating) the store in `dir` and returns it with the documents it holds. */
-  static async open(dir: string): Promise<{ store: TextStore; docs: Map<string, TextDoc> }> {
+  /** Opens (creating) the store in `dir`: the documents it holds, and its image if any. */
+  static async open(dir: string): Promise<OpenedTextStore> {
     await Deno.mkdir(dir, { recursive: true });
     const docs = new Map<string, TextDoc>();
     const snapshotPath = join(dir, SNAPSHOT);
@@ -62,35 +84,84 @@ export class TextStore {
         docs.set(doc.key, doc);
       }
     }
+    const images = await imagesIn(dir);
+    const newest = images.at(-1);
     const journalPath = join(dir, JOURNAL);
-    const journalBytes = await replayJournal(journalPath, docs);
+    const replayed = await replayJournal(journalPath, docs, newest);
     const journal = await Deno.open(journalPath, {
       append: true,
       create: true,
       mode: 0o600,
     });
-    await syncDir(dir);
     const store = new TextStore(dir, journal);
-    store.#journalBytes = journalBytes;
+    store.#journalBytes = replayed.bytes;
     store.#snapshotBytes = snapshotBytes;
-    return { store, docs };
+    const kept = replayed.tail ? newest : undefined;
+    for (const at of images) if (at !== kept) await Deno.remove(join(dir, imageName(at)));
+    await syncDir(dir);
+    store.#imageAt = kept;
+    return { store, docs, tail: replayed.tail ?? [] };
+  }
+
+  /** Whether the store holds an image (of the documents as they were at some point of the journal). */
+  get hasImage(): boolean {
+    return this.#imageAt !== undefined;
+  }
+
+  /** The image's bytes; undefined without one, or when it cannot be read. */
+  readImage(): Uint8Array | undefined {
+    if (this.#imageAt === undefined) return undefined;
+    try {
+      return Deno.readFileSync(join(this.dir, imageName(this.#imageAt)));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Whether an image written now would save the next open real work: there
+   * is none, or the journal has grown past it by an eighth of the snapshot
+   * (and 1 MiB), ops that the next open would otherwise index one by one.
+   */
+  get imageBehind(): boolean {
+    return this.#imageAt === undefined ||
+      this.#journalBytes - this.#imageAt > Math.max(1 << 20, this.#snapshotBytes / 8);
+  }
+
+  /** Writes the image of the documents as they are now (every op appended), replacing the old one. */
+  async writeImage(parts: ImageParts): Promise<void> {
+    const at = this.#journalBytes;
+    await writeFileAtomic(join(this.dir, imageName(at)), parts);
+    if (this.#imageAt !== undefined && this.#imageAt !== at) await this.removeImage();
+    this.#imageAt = at;
   }
 
   /**
    * Appends one batch of ops durably. When the journal has outgrown the
    * snapshot (and 1 MiB), writes `current` as the new snapshot and empties it.
    */
-  async append(ops: readonly TextOp[], current: () => Iterable<TextDoc>): Promise<void> {
+  async append(
+    ops: readonly TextOp[],
+    current: () => Iterable<TextDoc>,
+    image?: () => ImageParts | undefined,
+  ): Promise<void> {
     if (ops.length === 0) return;
     const bytes = encoder.encode(JSON.stringify(ops) + "\n");
     await writeAll(this.journal, bytes);
     await this.journal.syncData();
     this.#journalBytes += bytes.length;
-    if (this.#journalBytes > Math.max(1 << 20, this.#snapshotBytes)) await this.snapshot(current());
+    if (this.#journalBytes > Math.max(1 << 20, this.#snapshotBytes)) {
+      await this.snapshot(current(), image);
+    }
   }
 
-  /** Writes every document as the new snapshot, atomically, then empties the journal. */
-  async snapshot(docs: Iterable<TextDoc>): Promise<void> {
+  /**
+   * Writes every document as the new snapshot, atomically, then empties the
+   * journal; the old image goes first, and `image` (when it gives one) is
+   * written as the new snapshot's.
+   */
+  async snapshot(docs: Iterable<TextDoc>, image?: () => ImageParts | undefined): Promise<void> {
+    await this.removeImage();
     const sorted = [...docs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const bytes = await writeFileAtomic(
       join(this.dir, SNAPSHOT),
@@ -100,10 +171,13 @@ export class TextStore {
     await this.journal.sync();
     this.#snapshotBytes = bytes;
     this.#journalBytes = 0;
+    const parts = image?.();
+    if (parts) await this.writeImage(parts);
   }
 
-  /** Deletes the snapshot and empties the journal. */
+  /** Deletes the snapshot and the image, and empties the journal. */
   async reset(): Promise<void> {
+    await this.removeImage();
     await Deno.remove(join(this.dir, SNAPSHOT)).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     });
@@ -114,18 +188,48 @@ export class TextStore {
     this.#snapshotBytes = 0;
   }
 
+  /** Deletes the image, durably. */
+  async removeImage(): Promise<void> {
+    if (this.#imageAt === undefined) return;
+    await Deno.remove(join(this.dir, imageName(this.#imageAt)));
+    await syncDir(this.dir);
+    this.#imageAt = undefined;
+  }
+
   /** Closes the journal. */
   close(): void {
     this.journal.close();
   }
 }
 
+/** The journal lengths of the images in `dir`, oldest first. */
+async function imagesIn(dir: string): Promise<number[]> {
+  const found: number[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const at = entry.name.match(IMAGE)?.[1];
+    if (at !== undefined) found.push(Number(at));
+  }
+  return found.sort((a, b) => a - b);
+}
+
+function imageName(at: number): string {
+  return `index-${at}.image`;
+}
+
 /**
  * Applies the journal's ops to `docs` and returns its length in bytes; cuts a
- * torn last line (a batch never acknowledged).
+ * torn last line (a batch never acknowledged). With `imageAt`, the ops after
+ * that length are returned as `tail` instead of applied; `tail` is undefined
+ * (and every op applied) when no line of the journal ends there.
  */
-async function replayJournal(path: string, docs: Map<string, TextDoc>): Promise<number> {
-  if (!(await exists(path))) return 0;
+async function replayJournal(
+  path: string,
+  docs: Map<string, TextDoc>,
+  imageAt?: number,
+): Promise<{ bytes: number; tail?: TextOp[] }> {
+  const tail: TextOp[] = [];
+  let imageFound = imageAt === 0;
+  if (!(await exists(path))) return imageFound ? { bytes: 0, tail } : { bytes: 0 };
   let good = 0;
   let number = 0;
   // A complete line that does not parse is a torn write only when no complete line follows.
@@ -146,12 +250,20 @@ async function replayJournal(path: string, docs: Map<string, TextDoc>): Promise<
       unreadable = number;
       continue;
     }
-    for (const op of ops) {
-      if ("removed" in op) docs.delete(op.key);
-      else docs.set(op.key, op);
-    }
+    if (imageFound) tail.push(...ops);
+    else applyOps(docs, ops);
     good = line.next;
+    if (good === imageAt) imageFound = true;
   }
   if (good < (await Deno.stat(path)).size) await Deno.truncate(path, good);
-  return good;
+  if (imageFound) return { bytes: good, tail };
+  applyOps(docs, tail);
+  return { bytes: good };
+}
+
+function applyOps(docs: Map<string, TextDoc>, ops: readonly TextOp[]): void {
+  for (const op of ops) {
+    if ("removed" in op) docs.delete(op.key);
+    else docs.set(op.key, op);
+  }
 }

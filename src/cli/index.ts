@@ -70,6 +70,7 @@ export const indexCommand: Command = {
       if (values["no-wait"] !== true) {
         await embedded(cairn, quiet ? undefined : line);
       }
+      await cairn.text.saveIndexes();
       line.end();
       return report;
     }, { warn: context.err });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Bm25Index, type Bm25Options } from "../../projections/text_bm25.ts";
+import { type Bm25Image, Bm25Index, type Bm25Options } from "../../projections/text_bm25.ts";
+import { decodeImages, encodeImages } from "../../projections/text_image.ts";
 
 const words = (text: string) => text.toLowerCase().split(/\W+/).filter(Boolean);
 
@@ -32,12 +33,21 @@ function expected(
   return scores.sort((x, y) => y.score - x.score || (x.key < y.key ? -1 : 1));
 }
 
+/** `index` saved as an image file's bytes and loaded again. */
+function reloaded(index: Bm25Index<number>, options: Bm25Options): Bm25Index<number> {
+  const bytes = new Uint8Array(
+    [...encodeImages({ only: index.toImage() }, "words")].flatMap((part) => [...part]),
+  );
+  const images = decodeImages(bytes, "words")!;
+  return Bm25Index.fromImage(images.only as Bm25Image<number>, words, options);
+}
+
 Deno.test("Bm25Index scores as BM25 from scratch does, through upserts and removals, and keeps insertion order", () => {
   const vocabulary = "alpha beta gamma delta epsilon zeta eta theta iota kappa".split(" ");
   let seed = 7;
   const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
   for (const options of [{}, { delta: 0.5, coord: true }] as Bm25Options[]) {
-    const index = new Bm25Index<number>(words, options);
+    let index = new Bm25Index<number>(words, options);
     const docs = new Map<string, { text: string; meta: number }>();
     // Enough churn that removed documents outnumber live ones and the postings are compacted.
     for (let step = 0; step < 12_000; step++) {
@@ -52,6 +62,8 @@ Deno.test("Bm25Index scores as BM25 from scratch does, through upserts and remov
       docs.delete(key);
       docs.set(key, doc);
       if (step % 1000 !== 999) continue;
+      // Every other check is of an index saved and loaded again, which then takes the next changes.
+      if (step % 2000 === 999) index = reloaded(index, options);
       assert.equal(index.size, docs.size);
       assert.deepEqual([...index.keys()], [...docs.keys()]);
       const key0 = [...docs.keys()][0]!;
@@ -73,4 +85,23 @@ Deno.test("Bm25Index scores as BM25 from scratch does, through upserts and remov
   index.clear();
   assert.deepEqual([index.size, index.search("alpha", 5)], [0, []]);
   assert.equal(index.meta("a"), undefined);
+});
+
+Deno.test("decodeImages() refuses an image of another tokenizer, a cut one and one whose parts disagree", () => {
+  const index = new Bm25Index<number>(words);
+  index.set("a", "alpha beta", 1);
+  index.set("b", "beta gamma", 2);
+  const image = index.toImage();
+  const bytesOf = (parts: Iterable<Uint8Array>) =>
+    new Uint8Array([...parts].flatMap((part) => [...part]));
+  const bytes = bytesOf(encodeImages({ only: image }, "words"));
+  assert.ok(decodeImages(bytes, "words"));
+  assert.equal(decodeImages(bytes, "other words"), undefined);
+  assert.equal(decodeImages(bytes.subarray(0, bytes.length - 4), "words"), undefined);
+  assert.equal(decodeImages(new Uint8Array(0), "words"), undefined);
+  const badPairs = { ...image, pairs: image.pairs.map((value, i) => i % 2 === 0 ? 99 : value) };
+  assert.equal(
+    decodeImages(bytesOf(encodeImages({ only: badPairs }, "words")), "words"),
+    undefined,
+  );
 });

@@ -1,71 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { BlobStore } from "../../events/blobs.ts";
-import type { NewEvent, StoredEvent } from "../../events/schema.ts";
+import type { NewEvent } from "../../events/schema.ts";
 import { TextProjection, type TextSearchOptions } from "../../projections/text.ts";
 import { remembered, tempDir } from "../helpers.ts";
-
-let seq = 0;
-/** Gives events the place and time the log would. */
-function stored(...events: NewEvent[]): StoredEvent[] {
-  return events.map((event) => ({ ...event, seq: ++seq, ts: new Date(0).toISOString() }));
-}
-
-async function fileIndexed(
-  blobs: BlobStore,
-  project: string,
-  path: string,
-  chunks: Array<{ id: string; name: string; text: string }>,
-): Promise<NewEvent> {
-  const hashes = await blobs.putMany(chunks.map((chunk) => chunk.text));
-  return {
-    type: "file.indexed",
-    v: 1,
-    data: {
-      project,
-      path,
-      hash: "h",
-      size: 1,
-      mtime_ms: 0,
-      language: "typescript",
-      chunks: chunks.map((chunk, i) => ({
-        id: chunk.id,
-        start_line: 1,
-        end_line: 2,
-        kind: "function",
-        name: chunk.name,
-        text: hashes[i]!,
-      })),
-      references: [],
-    },
-  };
-}
-
-async function turnIngested(
-  blobs: BlobStore,
-  session: string,
-  line: number,
-  text: string,
-): Promise<NewEvent> {
-  return {
-    type: "turn.ingested",
-    v: 1,
-    data: {
-      agent: "claude",
-      session,
-      line,
-      project: "p",
-      started_at: new Date(0).toISOString(),
-      provisional: false,
-      text: await blobs.put(text),
-      mentions: [],
-    },
-  };
-}
-
-const ALL: TextSearchOptions = { sources: ["memory", "code", "turn"], limit: 10 };
-const ids = (projection: TextProjection, query: string, options = ALL) =>
-  projection.search(query, options).map((hit) => `${hit.source}:${hit.id}`);
+import { ALL, answersOf, fileIndexed, ids, stored, threaded, turnIngested } from "./text_events.ts";
 
 /** A projection in a temp dir with a memory, two code chunks and a turn. */
 async function given(dir: string) {
@@ -315,21 +254,6 @@ Deno.test("TextProjection.searchContext() finds code chunks through their whole 
     await reopened.close();
   }
 });
-
-/** A memory of the `chat` conversation, so that it is also indexed with its neighbours. */
-function threaded(id: string, content: string): NewEvent {
-  const event = remembered(id, content, "p");
-  return { ...event, data: { ...event.data, source: "chat" } } as NewEvent;
-}
-
-/** What each query finds: by source, and in context (memories with neighbours, whole files). */
-function answersOf(projection: TextProjection, queries: string[]) {
-  return queries.map((query) => ({
-    search: projection.search(query, ALL),
-    memory: projection.searchContext(query, { source: "memory", project: "p", limit: 5 }),
-    code: projection.searchContext(query, { source: "code", project: "p", limit: 5 }),
-  }));
-}
 
 Deno.test("TextProjection builds its search index on the first search, finding what a live one finds", async () => {
   await using tmp = await tempDir();
