@@ -58,16 +58,13 @@ class Posting {
 /**
  * A {@linkcode Bm25Index}'s content as flat arrays, to be kept on disk and
  * loaded without tokenizing anything: its documents in order, and its terms
- * with their postings. Numeric parts index into one another: document `d`'s
- * term ids are `docTerms[docTermEnds[d - 1] ?? 0 .. docTermEnds[d]]`, term `t`'s
- * (document, frequency) pairs likewise in `pairs` up to `pairEnds[t]`.
+ * with their postings, term `t`'s (document number, frequency) pairs being
+ * `pairs[pairEnds[t - 1] ?? 0 .. pairEnds[t]]`, by ascending document number.
  */
 export interface Bm25Image<Meta> {
   keys: string[];
   metas: Meta[];
   lengths: Uint32Array;
-  docTermEnds: Uint32Array;
-  docTerms: Uint32Array;
   terms: string[];
   pairEnds: Uint32Array;
   pairs: Uint32Array;
@@ -180,13 +177,8 @@ export class Bm25Index<Meta> {
   /** The content as an image (removed documents dropped first). */
   toImage(): Bm25Image<Meta> {
     if (this.#deadPostings > 0) this.#compact();
-    const docTermEnds = new Uint32Array(this.#terms.length);
-    let end = 0;
-    this.#terms.forEach((ids, number) => docTermEnds[number] = end += ids!.length);
-    const docTerms = new Uint32Array(end);
-    this.#terms.forEach((ids, number) => docTerms.set(ids!, docTermEnds[number]! - ids!.length));
     const pairEnds = new Uint32Array(this.#postings.length);
-    end = 0;
+    let end = 0;
     this.#postings.forEach((posting, id) => pairEnds[id] = end += posting.length);
     const pairs = new Uint32Array(end);
     this.#postings.forEach((posting, id) =>
@@ -196,8 +188,6 @@ export class Bm25Index<Meta> {
       keys: this.#keys as string[],
       metas: this.#metas as Meta[],
       lengths: Uint32Array.from(this.#lengths),
-      docTermEnds,
-      docTerms,
       terms: [...this.#termIds.keys()],
       pairEnds,
       pairs,
@@ -218,15 +208,13 @@ export class Bm25Index<Meta> {
     index.#metas = image.metas;
     index.#lengths = Array.from(image.lengths);
     index.#numbers = new Map(image.keys.map((key, number) => [key, number]));
-    index.#terms = image.keys.map((_, number) =>
-      image.docTerms.subarray(image.docTermEnds[number - 1] ?? 0, image.docTermEnds[number])
-    );
     index.#termIds = new Map(image.terms.map((term, id) => [term, id]));
     index.#postings = image.terms.map((_, id) =>
       Posting.of(image.pairs.subarray(image.pairEnds[id - 1] ?? 0, image.pairEnds[id]))
     );
+    index.#terms = termsByDocument(image);
     index.#totalLength = index.#lengths.reduce((sum, length) => sum + length, 0);
-    index.#livePostings = image.docTerms.length;
+    index.#livePostings = image.pairs.length / 2;
     return index;
   }
 
@@ -334,4 +322,19 @@ export class Bm25Index<Meta> {
     this.#postings = postings;
     this.#deadPostings = 0;
   }
+}
+
+/** Each document's term ids, from an image's postings (views of one array). */
+function termsByDocument(image: Bm25Image<unknown>): Uint32Array[] {
+  const { pairs, pairEnds } = image;
+  const ends = new Uint32Array(image.keys.length);
+  for (let i = 0; i < pairs.length; i += 2) ends[pairs[i]!]!++;
+  for (let number = 1; number < ends.length; number++) ends[number]! += ends[number - 1]!;
+  const ids = new Uint32Array(pairs.length / 2);
+  const next = new Uint32Array(ends.length);
+  for (let number = 1; number < ends.length; number++) next[number] = ends[number - 1]!;
+  for (let id = 0, i = 0; id < pairEnds.length; id++) {
+    for (; i < pairEnds[id]!; i += 2) ids[next[pairs[i]!]!++] = id;
+  }
+  return Array.from(ends, (end, number) => ids.subarray(ends[number - 1] ?? 0, end));
 }

@@ -21,6 +21,8 @@ const encoder = new TextEncoder();
 /** Vectors added since the last save of the whole index, at which it is saved again (see `save`). */
 const MIN_PENDING = 4096;
 const PENDING_SHARE = 0.25;
+/** Pending vectors (as a share of the index) past which closing saves the index whole. */
+const CLOSE_SHARE = 1 / 32;
 
 /**
  * One HNSW index (USearch, int8, cosine) of one source in one project, with
@@ -192,6 +194,24 @@ export class VectorPartition {
     this.#added = [];
     this.#dirty = false;
     if (this.#pending < Math.max(MIN_PENDING, PENDING_SHARE * this.#keyOf.size)) return;
+    await this.#saveWhole();
+  }
+
+  /**
+   * Saves the whole index when every change is saved and the pending vectors
+   * are many enough that adding them back at each open (as HNSW insertions)
+   * costs more than saving once: a process that only read a store after a
+   * bulk write spares the processes after it.
+   */
+  async close(): Promise<void> {
+    if (this.#dirty || this.#pending < Math.max(MIN_PENDING, CLOSE_SHARE * this.#keyOf.size)) {
+      return;
+    }
+    await this.#saveWhole();
+  }
+
+  /** Saves the index whole (atomically); the journal shrinks to the live entries, the pending file empties. */
+  async #saveWhole(): Promise<void> {
     const tmp = `${this.#path("usearch")}.tmp`;
     this.#index.save(tmp);
     const written = await Deno.open(tmp, { read: true, write: true });
@@ -202,7 +222,6 @@ export class VectorPartition {
     }
     await Deno.rename(tmp, this.#path("usearch"));
     await syncDir(this.dir);
-    // The index holds everything now: the journal shrinks to the live entries, the pending file empties.
     await writeFileAtomic(
       this.#path("keys"),
       [...this.#keyOf].map(([id, { key, text, group }]) => `+\t${key}\t${id}\t${text}\t${group}\n`),

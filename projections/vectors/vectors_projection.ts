@@ -200,7 +200,11 @@ export class VectorsProjection implements Projection {
   }
 
   async close(): Promise<void> {
-    await this.embedder.close();
+    try {
+      for (const partition of this.#partitions.values()) await partition.close();
+    } finally {
+      await this.embedder.close();
+    }
   }
 
   async #changesOf(event: StoredEvent, pending: ReadonlyMap<string, Change>): Promise<Change[]> {

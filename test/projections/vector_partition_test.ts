@@ -108,3 +108,31 @@ Deno.test("VectorPartition.upsertMany() stores a batch like single upserts, the 
   const reopened = await VectorPartition.open(dir.path, "many", DIMS);
   assert.deepEqual(reopened.search(vector(42), 5), one.search(vector(42), 5));
 });
+
+Deno.test("VectorPartition.close() saves the index whole when many vectors are pending, only then", async () => {
+  await using tmp = await tempDir();
+  const pending = () => Deno.stat(join(tmp.path, "code.p.pending")).then((stat) => stat.size);
+  let partition = await VectorPartition.open(tmp.path, "code.p", DIMS);
+  const add = async (from: number, to: number) => {
+    const entries = [];
+    for (let i = from; i < to; i++) {
+      entries.push({ id: `c${i}`, textHash: `h${i}`, vector: vector(i) });
+    }
+    partition.upsertMany(entries);
+    await partition.save();
+  };
+  await add(0, 20_000);
+  assert.equal(await pending(), 0, "20,000 at once outgrow the threshold: saved whole");
+  await add(20_000, 20_100);
+  await partition.close();
+  assert.equal(await pending(), 100 * (8 + 4 * DIMS), "a few pending vectors stay pending");
+
+  partition = await VectorPartition.open(tmp.path, "code.p", DIMS);
+  await add(20_100, 24_300);
+  assert.ok(await pending() > 0, "4,300 pending of 24,300 are under a quarter");
+  await partition.close();
+  assert.equal(await pending(), 0);
+  partition = await VectorPartition.open(tmp.path, "code.p", DIMS);
+  assert.equal(partition.size, 24_300);
+  assert.ok(partition.holds("c24299", "h24299") && partition.holds("c20050", "h20050"));
+});
