@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
-import { DEFAULT_WEIGHTS, type SignalWeights } from "../src/recall/fuse.ts";
+import { CODE_WEIGHTS, DEFAULT_WEIGHTS, type SignalWeights } from "../src/recall/fuse.ts";
 import { openCairn } from "../src/service/cairn.ts";
 import { EVAL_DIR, readJsonl } from "./cli.ts";
 import { mean } from "./metrics.ts";
@@ -105,7 +105,7 @@ const rows = grid.map((weights, g) => {
 });
 rows.sort((a, b) => b.a5 + b.fn10 - (a.a5 + a.fn10));
 console.log(`${ids.length} issues, best first; * marks the weights code has now`);
-const current = JSON.stringify(DEFAULT_WEIGHTS);
+const current = JSON.stringify({ ...DEFAULT_WEIGHTS, ...CODE_WEIGHTS });
 for (const row of rows) {
   const weights = JSON.stringify(row.weights);
   console.log(

@@ -1,5 +1,6 @@
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import {
+  CODE_WEIGHTS,
   DEFAULT_WEIGHTS,
   type Fused,
   MEMORY_WEIGHTS,
@@ -373,7 +374,7 @@ async function embedOrSayWhy(
 function weightsOf(source: Source, request: RecallRequest): SignalWeights {
   return {
     ...DEFAULT_WEIGHTS,
-    ...(source === "memory" ? MEMORY_WEIGHTS : {}),
+    ...(source === "memory" ? MEMORY_WEIGHTS : source === "code" ? CODE_WEIGHTS : {}),
     ...request.weights,
   };
 }
