@@ -250,15 +250,13 @@ async function replayJournal(
       unreadable = number;
       continue;
     }
-    if (imageFound) tail.push(...ops);
+    if (imageFound) { for (const op of ops) tail.push(op); }
     else applyOps(docs, ops);
     good = line.next;
     if (good === imageAt) imageFound = true;
   }
   if (good < (await Deno.stat(path)).size) await Deno.truncate(path, good);
-  if (imageFound) return { bytes: good, tail };
-  applyOps(docs, tail);
-  return { bytes: good };
+  return imageFound ? { bytes: good, tail } : { bytes: good };
 }
 
 function applyOps(docs: Map<string, TextDoc>, ops: readonly TextOp[]): void {

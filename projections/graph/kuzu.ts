@@ -142,7 +142,8 @@ async function drain(results: QueryResult | QueryResult[]): Promise<Row[]> {
   const rows: Row[] = [];
   for (const result of list) {
     try {
-      rows.push(...await result.getAll());
+      // One row at a time: spreading a result of some 150k rows overflows the call stack.
+      for (const row of await result.getAll()) rows.push(row);
     } finally {
       result.close();
     }

@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type TextDoc, type TextOp, TextStore } from "../../projections/text_store.ts";
+import { tempDir } from "../helpers.ts";
+
+const doc = (key: string): TextOp => ({
+  key,
+  source: "memory",
+  id: key,
+  project: null,
+  fields: [key],
+});
+
+Deno.test("TextStore.open() gives the documents as of its image and the journal's ops after it, however many", async () => {
+  await using tmp = await tempDir();
+  const { store } = await TextStore.open(tmp.path);
+  const docs = Array.from({ length: 250_000 }, (_, i) => doc(`d-${i}`) as TextDoc);
+  await store.snapshot(docs);
+  await store.writeImage(["image of the documents"]);
+  // One batch larger than a call's argument list may be (a project deleted at a million chunks).
+  const removals = docs.map(({ key }) => ({ key, removed: true as const }));
+  await store.append([...removals, doc("c")], () => []);
+  store.close();
+
+  const opened = await TextStore.open(tmp.path);
+  assert.equal(opened.store.hasImage, true);
+  assert.equal(opened.docs.size, 250_000);
+  assert.equal(opened.tail.length, 250_001);
+  assert.equal(new TextDecoder().decode(opened.store.readImage()), "image of the documents");
+  opened.store.close();
+});
+
+Deno.test("TextStore.open() drops an image that does not end on a journal line, and a snapshot drops the image", async () => {
+  await using tmp = await tempDir();
+  const { store } = await TextStore.open(tmp.path);
+  await store.append([doc("a")], () => []);
+  await store.writeImage(["image"]);
+  store.close();
+  const [name] = [...Deno.readDirSync(tmp.path)].map((e) => e.name).filter((n) =>
+    n.endsWith(".image")
+  );
+  await Deno.rename(join(tmp.path, name!), join(tmp.path, "index-3.image"));
+
+  const opened = await TextStore.open(tmp.path);
+  assert.equal(opened.store.hasImage, false);
+  assert.deepEqual([...opened.docs.keys()], ["a"]);
+  assert.deepEqual(opened.tail, []);
+  assert.equal([...Deno.readDirSync(tmp.path)].some((e) => e.name.endsWith(".image")), false);
+  await opened.store.writeImage(["image"]);
+  await opened.store.snapshot([doc("a") as TextDoc]);
+  assert.equal(opened.store.hasImage, false);
+  assert.equal([...Deno.readDirSync(tmp.path)].some((e) => e.name.endsWith(".image")), false);
+  opened.store.close();
+});
