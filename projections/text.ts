@@ -395,8 +395,8 @@ export class TextProjection implements Projection {
   }
 
   #put(doc: TextDoc): void {
-    this.#sinceImage?.note(this.#docs.get(doc.key), doc);
     this.#remove(doc.key);
+    this.#sinceImage?.note(doc);
     this.#docs.set(doc.key, doc);
     this.#counts[doc.source]++;
     const around = doc.thread === undefined
@@ -419,7 +419,7 @@ export class TextProjection implements Projection {
   #remove(key: string): void {
     const doc = this.#docs.get(key);
     if (!doc) return;
-    this.#sinceImage?.note(doc, undefined);
+    this.#sinceImage?.note(doc);
     this.#docs.delete(key);
     this.#counts[doc.source]--;
     const neighbours = doc.thread === undefined ? [] : this.#threads.remove(doc.thread, key);
@@ -607,14 +607,11 @@ class Changes {
   readonly threads = new Set<string>();
   readonly files = new Set<string>();
 
-  /** Notes a document changed from `before` to `after` (either absent). */
-  note(before: TextDoc | undefined, after: TextDoc | undefined): void {
-    for (const doc of [before, after]) {
-      if (!doc) continue;
-      this.keys.add(doc.key);
-      if (doc.thread !== undefined) this.threads.add(doc.thread);
-      if (doc.file !== undefined) this.files.add(doc.file);
-    }
+  /** Notes a document put or removed (a replaced one is noted as removed, then put). */
+  note(doc: TextDoc): void {
+    this.keys.add(doc.key);
+    if (doc.thread !== undefined) this.threads.add(doc.thread);
+    if (doc.file !== undefined) this.files.add(doc.file);
   }
 }
 
