@@ -3,11 +3,12 @@ import { join } from "node:path";
 import { encodeRecord } from "./record.ts";
 import { decodeEvent, validateEvent } from "./schema.ts";
 import type { NewEvent, StoredEvent } from "./schema.ts";
-import { scanSegment, SEGMENT_HEADER, segmentName } from "./segment.ts";
-import type { SegmentDamage } from "./segment.ts";
+import { DEFAULT_SEGMENT_BYTES, scanSegment, SEGMENT_HEADER, segmentName } from "./segment.ts";
+import type { SegmentDamage, SegmentScan } from "./segment.ts";
 import {
   commitGeneration,
   createSegment,
+  manifestEntries,
   removeLeftovers,
   type Segment,
   writeGeneration,
@@ -21,7 +22,7 @@ import type { Clock, EventLog, LogRecovery, RewriteStats } from "./log.ts";
 export interface FileLogOptions {
   /** Open without repairing or writing anything (for status while another process owns the store). */
   readOnly?: boolean;
-  /** Roll to a new segment file past this size. Default 64 MiB. */
+  /** Roll to a new segment file past this size. Default {@linkcode DEFAULT_SEGMENT_BYTES}. */
   segmentBytes?: number;
   /** Stamps appended events; defaults to the system clock. */
   clock?: Clock;
@@ -73,12 +74,17 @@ export class FileLog implements EventLog {
     let lastSeq = 0;
     for (const [index, entry] of manifest.segments.entries()) {
       const path = join(dir, entry.file);
-      const bytes = await readSegmentFile(path, entry, manifest.segments[index + 1]);
+      const next = manifest.segments[index + 1];
+      if (next && entry.bytes !== undefined) {
+        await checkSealedSize(path, entry.bytes, entry, next);
+        segments.push({ file: entry.file, firstSeq: entry.firstSeq, bytes: entry.bytes });
+        continue;
+      }
+      const bytes = await readSegmentFile(path, entry, next);
       const scan = scanSegment(bytes);
-      const isLast = index === manifest.segments.length - 1;
       let length = bytes.length;
       if (scan.damage.length > 0) {
-        const torn = isLast && scan.damage.length === 1 &&
+        const torn = !next && scan.damage.length === 1 &&
           scan.damage[0]!.resumesAt === undefined &&
           scan.damage[0]!.offset > 0;
         if (!torn) throw damageError(path, scan.damage[0]!, scan.records.length);
@@ -91,19 +97,11 @@ export class FileLog implements EventLog {
         };
         if (!options.readOnly) await truncate(path, scan.goodEnd);
       }
-      const first = scan.records[0];
-      if (first && (first.seq < entry.firstSeq || first.seq <= lastSeq)) {
-        throw new LogCorruptError(
-          `log segment ${path} holds events out of order`,
-          path,
-          first.offset,
-        );
-      }
-      lastSeq = scan.records.at(-1)?.seq ?? lastSeq;
+      lastSeq = checkOrder(path, scan, entry.firstSeq, lastSeq);
       segments.push({ file: entry.file, firstSeq: entry.firstSeq, bytes: length });
     }
     if (!options.readOnly) await removeLeftovers(dir, manifest);
-    const head = Math.max(lastSeq, manifest.minHead);
+    const head = Math.max(lastSeq, (manifest.segments.at(-1)?.firstSeq ?? 1) - 1, manifest.minHead);
     const log = new FileLog(dir, options, manifest, segments, head, recovery);
     if (!options.readOnly && segments.length > 0) await log.#openActive();
     return log;
@@ -131,6 +129,7 @@ export class FileLog implements EventLog {
 
   async *read(from = 1): AsyncIterable<StoredEvent> {
     const segments = this.#segments.map((segment) => ({ ...segment }));
+    let lastSeq = 0;
     for (const [index, segment] of segments.entries()) {
       const next = segments[index + 1];
       if (next && next.firstSeq <= from) continue;
@@ -138,6 +137,7 @@ export class FileLog implements EventLog {
       const bytes = (await Deno.readFile(path)).subarray(0, segment.bytes);
       const scan = scanSegment(bytes);
       if (scan.damage.length > 0) throw damageError(path, scan.damage[0]!, scan.records.length);
+      lastSeq = checkOrder(path, scan, segment.firstSeq, lastSeq);
       for (const record of scan.records) {
         if (record.seq < from) continue;
         try {
@@ -208,7 +208,7 @@ export class FileLog implements EventLog {
   }
 
   #segmentBytes(): number {
-    return this.options.segmentBytes ?? 64 * 1024 * 1024;
+    return this.options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
   }
 
   async #openActive(): Promise<void> {
@@ -255,15 +255,13 @@ export class FileLog implements EventLog {
     const name = segmentName(firstSeq, this.#manifest.generation);
     const file = await createSegment(join(this.dir, name));
     await syncDir(this.dir);
-    const manifest = {
-      ...this.#manifest,
-      segments: [...this.#manifest.segments, { file: name, firstSeq }],
-    };
+    const segments = [...this.#segments, { file: name, firstSeq, bytes: SEGMENT_HEADER.length }];
+    const manifest = { ...this.#manifest, segments: manifestEntries(segments) };
     await writeManifest(this.dir, manifest);
     this.#manifest = manifest;
     this.#active?.close();
     this.#active = file;
-    this.#segments.push({ file: name, firstSeq, bytes: SEGMENT_HEADER.length });
+    this.#segments = segments;
   }
 }
 
@@ -307,6 +305,42 @@ async function startManifest(dir: string, options: FileLogOptions): Promise<Mani
   return manifest;
 }
 
+/**
+ * Refuses a segment whose first event comes before the manifest says it
+ * starts or before the previous segment's last; returns its last sequence number.
+ */
+function checkOrder(path: string, scan: SegmentScan, firstSeq: number, lastSeq: number): number {
+  const first = scan.records[0];
+  if (first && (first.seq < firstSeq || first.seq <= lastSeq)) {
+    throw new LogCorruptError(`log segment ${path} holds events out of order`, path, first.offset);
+  }
+  return scan.records.at(-1)?.seq ?? lastSeq;
+}
+
+/** Refuses a sealed segment that is missing or not the length it was sealed at. */
+async function checkSealedSize(
+  path: string,
+  bytes: number,
+  entry: { firstSeq: number },
+  next: { firstSeq: number },
+): Promise<void> {
+  let size: number;
+  try {
+    size = (await Deno.stat(path)).size;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    throw missingSegmentError(path, entry, next);
+  }
+  if (size !== bytes) {
+    throw new LogCorruptError(
+      `log segment ${path} is ${size} bytes but was sealed at ${bytes}: ` +
+        "run `cairn verify` to find the damage, `cairn verify --repair` to keep every readable event",
+      path,
+      Math.min(size, bytes),
+    );
+  }
+}
+
 async function readSegmentFile(
   path: string,
   entry: { firstSeq: number },
@@ -316,15 +350,23 @@ async function readSegmentFile(
     return await Deno.readFile(path);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
-    const range = next
-      ? `events ${entry.firstSeq} to ${next.firstSeq - 1}`
-      : `events from ${entry.firstSeq} on`;
-    throw new LogCorruptError(
-      `log segment ${path} is missing: ${range} are gone; the other segments are intact. ` +
-        "Restore the file from a backup, or run `cairn verify --repair` to keep every other event",
-      path,
-    );
+    throw missingSegmentError(path, entry, next);
   }
+}
+
+function missingSegmentError(
+  path: string,
+  entry: { firstSeq: number },
+  next: { firstSeq: number } | undefined,
+): LogCorruptError {
+  const range = next
+    ? `events ${entry.firstSeq} to ${next.firstSeq - 1}`
+    : `events from ${entry.firstSeq} on`;
+  return new LogCorruptError(
+    `log segment ${path} is missing: ${range} are gone; the other segments are intact. ` +
+      "Restore the file from a backup, or run `cairn verify --repair` to keep every other event",
+    path,
+  );
 }
 
 function damageError(path: string, damage: SegmentDamage, goodRecords: number): LogCorruptError {

@@ -67,12 +67,19 @@ export async function commitGeneration(
     format: 1,
     generation,
     minHead,
-    segments: segments.map(({ file, firstSeq }) => ({ file, firstSeq })),
+    segments: manifestEntries(segments),
   };
   await writeManifest(dir, manifest);
   await removeLeftovers(dir, manifest);
   await syncDir(dir);
   return manifest;
+}
+
+/** The manifest's list of `segments`: each sealed one (all but the last) with its length. */
+export function manifestEntries(segments: readonly Segment[]): Manifest["segments"] {
+  return segments.map(({ file, firstSeq, bytes }, i) =>
+    i < segments.length - 1 ? { file, firstSeq, bytes } : { file, firstSeq }
+  );
 }
 
 /** Creates a segment file with its header, synced. */

@@ -9,7 +9,16 @@ const ManifestSchema = z.object({
   generation: z.number().int().nonnegative(),
   /** The head never goes below this, even when compaction dropped the last events. */
   minHead: z.number().int().nonnegative(),
-  segments: z.array(z.object({ file: z.string(), firstSeq: z.number().int().positive() })),
+  segments: z.array(z.object({
+    file: z.string(),
+    firstSeq: z.number().int().positive(),
+    /**
+     * Length of a sealed segment (every one but the last), so opening the log
+     * needs only its size, not a scan; manifests written before it was kept
+     * lack it, and their sealed segments are scanned until the next roll.
+     */
+    bytes: z.number().int().positive().optional(),
+  })),
 });
 
 /** The list of a log's segments, in order; replacing it is the commit point of a roll or compaction. */

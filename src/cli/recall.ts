@@ -108,7 +108,7 @@ export const recallCommand: Command = {
             }),
           );
         }
-      });
+      }, { warmModel: lines.some((line) => line.mode !== "lexical") });
       return 0;
     }
     const query = positionals.join(" ");
@@ -133,6 +133,7 @@ export const recallCommand: Command = {
     const filters = parseTimeFilters(values["as-of"], values["valid-at"]);
     const answer = await withCairn(context, (cairn) => cairn.recall.run(request, filters), {
       warn: context.err,
+      warmModel: request.mode !== "lexical",
     });
     context.out(FORMATS[format](answer));
     return 0;

@@ -40,7 +40,7 @@ export const remember: Command = {
         ...(values["valid-from"] ? { valid_from: values["valid-from"] } : {}),
         ...(values["valid-to"] ? { valid_to: values["valid-to"] } : {}),
         force: values.force ?? false,
-      }), { settle: true, warn: context.err });
+      }), { settle: true, warn: context.err, warmModel: true });
     if (values.json) context.out(JSON.stringify(result));
     else {
       context.out(

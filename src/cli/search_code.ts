@@ -39,7 +39,7 @@ export const searchCodeCommand: Command = {
           ...(values.language ? { language: values.language } : {}),
           ...(values.path ? { path: values.path } : {}),
         }),
-      { warn: context.err },
+      { warn: context.err, warmModel: true },
     );
     context.out(format === "json" ? formatJson(answer) : formatMarkdown(answer));
     return 0;

@@ -9,6 +9,8 @@ export interface WithCairnOptions {
   settle?: boolean;
   /** Where warnings go; default standard error. */
   warn?: (line: string) => void;
+  /** Start loading the embedding model while the store opens (the work will embed). */
+  warmModel?: boolean;
 }
 
 /**
@@ -21,7 +23,8 @@ export async function withCairn<T>(
   work: (cairn: Cairn) => Promise<T>,
   options: WithCairnOptions = {},
 ): Promise<T> {
-  const cairn = context.owner ?? await openCairn(context.storeDir);
+  const cairn = context.owner ??
+    await openCairn(context.storeDir, { warmModel: options.warmModel ?? false });
   try {
     const warn = options.warn ?? ((line) => console.error(line));
     if (!context.owner) reportRecovery(cairn.store.log.recovery, warn);

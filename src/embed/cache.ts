@@ -5,12 +5,13 @@
  * One append-only file per model, `<store>/cache/embeddings/<model-id>/vectors.bin`;
  * each record, little-endian: magic u32 | dims u32 | crc32 u32 | sha256 (32
  * bytes) | dims × f32. The checksum covers the hash and the vector, so a torn
- * last record (a crash mid-append) fails it and is cut off on open.
+ * last record (a crash mid-append) fails it and is cut off by the first scan.
  * @module
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
+import { concatBytes } from "../../events/bytes.ts";
 import { writeAll } from "../../events/durable_fs.ts";
 import type { Embedder, Truncation } from "./embedder.ts";
 
@@ -18,6 +19,10 @@ const MAGIC = 0x45425645; // "EVBE"
 /** Queries whose vectors a {@linkcode CachedEmbedder} keeps in memory. */
 const RECENT_QUERIES = 64;
 const HEADER_BYTES = 44;
+/** How much of the file one read of the first scan takes. */
+const SCAN_BYTES = 8 * 1024 * 1024;
+/** Vectors this close together in the file are read in one go. */
+const RUN_GAP_BYTES = 64 * 1024;
 
 /** Counters of a {@linkcode CachedEmbedder}. */
 export interface CacheStats {
@@ -25,7 +30,7 @@ export interface CacheStats {
   hits: number;
   /** Document texts that had to be embedded. */
   misses: number;
-  /** Bytes cut from the end of the file on open (a torn last record). */
+  /** Bytes cut from the end of the file by its first scan (a torn last record). */
   cutBytes: number;
 }
 
@@ -39,10 +44,20 @@ export function textKey(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** An on-disk map from text hash to vector for one model, loaded into memory on open. */
+/**
+ * An on-disk map from text hash to vector for one model. Nothing is read at
+ * open: the first lookup or write scans the file once for where each vector
+ * lies (and cuts a torn tail), and vectors are read from disk when asked for,
+ * so a process that only embeds queries never reads the cache, and one that
+ * indexes holds an offset per text, not every vector.
+ */
 export class EmbeddingCache {
-  readonly #vectors = new Map<string, Float32Array>();
+  readonly #offsets = new Map<string, number>();
+  #end = 0;
   #cutBytes = 0;
+  #scanned?: Promise<void>;
+  /** File operations, one at a time: a read is a seek and a read on the shared cursor. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly file: Deno.FsFile,
@@ -53,79 +68,136 @@ export class EmbeddingCache {
   /** Opens (creating) the cache in `dir`; records of another width are ignored. */
   static async open(dir: string, dims: number): Promise<EmbeddingCache> {
     await Deno.mkdir(dir, { recursive: true });
-    const path = join(dir, "vectors.bin");
-    const file = await Deno.open(path, { read: true, write: true, create: true });
-    try {
-      const bytes = await Deno.readFile(path);
-      const cache = new EmbeddingCache(file, dims);
-      const good = cache.#load(bytes);
-      if (good < bytes.length) {
-        await file.truncate(good);
-        cache.#cutBytes = bytes.length - good;
-      }
-      await file.seek(0, Deno.SeekMode.End);
-      return cache;
-    } catch (error) {
-      file.close();
-      throw error;
-    }
+    const file = await Deno.open(join(dir, "vectors.bin"), {
+      read: true,
+      write: true,
+      create: true,
+    });
+    return new EmbeddingCache(file, dims);
   }
 
-  /** Bytes cut from the end of the file on open (a torn last record), 0 if none. */
+  /** Bytes cut from the end of the file by the first scan (a torn last record), 0 if none. */
   get cutBytes(): number {
     return this.#cutBytes;
   }
 
-  /** Number of vectors held. */
-  get size(): number {
-    return this.#vectors.size;
-  }
-
-  /** The vector of a text key, if cached. */
-  get(key: string): Float32Array | undefined {
-    return this.#vectors.get(key);
+  /** The vectors of `keys`, in order; `undefined` where a key is not cached. */
+  async getMany(keys: readonly string[]): Promise<(Float32Array | undefined)[]> {
+    await this.#scan();
+    const found = keys.flatMap((key, i) => {
+      const offset = this.#offsets.get(key);
+      return offset === undefined ? [] : [{ i, offset }];
+    }).sort((a, b) => a.offset - b.offset);
+    const out: (Float32Array | undefined)[] = keys.map(() => undefined);
+    const vectorBytes = this.dims * 4;
+    await this.#exclusive(async () => {
+      for (let first = 0; first < found.length;) {
+        let last = first;
+        while (
+          last + 1 < found.length &&
+          found[last + 1]!.offset - found[last]!.offset <= RUN_GAP_BYTES &&
+          found[last + 1]!.offset - found[first]!.offset < SCAN_BYTES
+        ) last++;
+        const start = found[first]!.offset;
+        const bytes = await this.#readAt(start, found[last]!.offset + vectorBytes - start);
+        for (const { i, offset } of found.slice(first, last + 1)) {
+          out[i] = new Float32Array(
+            bytes.slice(offset - start, offset - start + vectorBytes).buffer,
+          );
+        }
+        first = last + 1;
+      }
+    });
+    return out;
   }
 
   /** Appends new entries durably (one write, one fsync); keys already held are skipped. */
   async putMany(entries: readonly (readonly [string, Float32Array])[]): Promise<void> {
-    const fresh = entries.filter(([key]) => !this.#vectors.has(key));
-    if (fresh.length === 0) return;
-    const recordBytes = HEADER_BYTES + this.dims * 4;
-    const out = new Uint8Array(fresh.length * recordBytes);
-    fresh.forEach(([key, vector], i) => {
-      if (vector.length !== this.dims) {
-        throw new RangeError(`vector of ${vector.length} dims in a cache of ${this.dims}`);
-      }
-      encodeRecord(out.subarray(i * recordBytes, (i + 1) * recordBytes), key, vector);
+    await this.#scan();
+    await this.#exclusive(async () => {
+      const fresh = new Map(entries.filter(([key]) => !this.#offsets.has(key)));
+      if (fresh.size === 0) return;
+      const recordBytes = HEADER_BYTES + this.dims * 4;
+      const out = new Uint8Array(fresh.size * recordBytes);
+      [...fresh].forEach(([key, vector], i) => {
+        if (vector.length !== this.dims) {
+          throw new RangeError(`vector of ${vector.length} dims in a cache of ${this.dims}`);
+        }
+        encodeRecord(out.subarray(i * recordBytes, (i + 1) * recordBytes), key, vector);
+      });
+      await this.file.seek(this.#end, Deno.SeekMode.Start);
+      await writeAll(this.file, out);
+      await this.file.syncData();
+      [...fresh.keys()].forEach((key, i) => {
+        this.#offsets.set(key, this.#end + i * recordBytes + HEADER_BYTES);
+      });
+      this.#end += out.length;
     });
-    await writeAll(this.file, out);
-    await this.file.syncData();
-    for (const [key, vector] of fresh) this.#vectors.set(key, vector);
   }
 
-  /** Closes the file. */
-  close(): void {
+  /** Closes the file once the operations under way are done. */
+  async close(): Promise<void> {
+    await this.#queue.catch(() => {});
     this.file.close();
   }
 
-  /** Loads every valid record; returns the offset after the last one. */
-  #load(bytes: Uint8Array): number {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    let at = 0;
-    while (at + HEADER_BYTES <= bytes.length) {
-      if (view.getUint32(at, true) !== MAGIC) break;
-      const dims = view.getUint32(at + 4, true);
-      const end = at + HEADER_BYTES + dims * 4;
-      if (end > bytes.length) break;
-      const body = bytes.subarray(at + 12, end);
-      if ((crc32(body) >>> 0) !== view.getUint32(at + 8, true)) break;
-      if (dims === this.dims) {
-        const key = Array.from(bytes.subarray(at + 12, at + 44), hex).join("");
-        this.#vectors.set(key, new Float32Array(bytes.slice(at + HEADER_BYTES, end).buffer));
+  /** Indexes every valid record once; cuts what follows the last one. */
+  #scan(): Promise<void> {
+    return this.#scanned ??= this.#exclusive(async () => {
+      const size = (await this.file.stat()).size;
+      let at = 0;
+      let tail = new Uint8Array(0);
+      scanning: while (at < size) {
+        const read = await this.#readAt(
+          at + tail.length,
+          Math.min(SCAN_BYTES, size - at - tail.length),
+        );
+        const bytes = tail.length === 0 ? read : concatBytes([tail, read]);
+        const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        let from = 0;
+        while (from + HEADER_BYTES <= bytes.length) {
+          if (view.getUint32(from, true) !== MAGIC) break scanning;
+          const dims = view.getUint32(from + 4, true);
+          const end = from + HEADER_BYTES + dims * 4;
+          if (end > bytes.length) break;
+          if ((crc32(bytes.subarray(from + 12, end)) >>> 0) !== view.getUint32(from + 8, true)) {
+            break scanning;
+          }
+          if (dims === this.dims) {
+            const key = Array.from(bytes.subarray(from + 12, from + 44), hex).join("");
+            this.#offsets.set(key, at + from + HEADER_BYTES);
+          }
+          from = end;
+        }
+        if (read.length === 0) break;
+        at += from;
+        tail = bytes.slice(from);
       }
-      at = end;
+      this.#end = at;
+      if (at < size) {
+        await this.file.truncate(at);
+        this.#cutBytes = size - at;
+      }
+    });
+  }
+
+  /** `length` bytes from `position` (fewer at the end of the file). */
+  async #readAt(position: number, length: number): Promise<Uint8Array<ArrayBuffer>> {
+    await this.file.seek(position, Deno.SeekMode.Start);
+    const out = new Uint8Array(length);
+    let filled = 0;
+    while (filled < length) {
+      const read = await this.file.read(out.subarray(filled));
+      if (read === null) break;
+      filled += read;
     }
-    return at;
+    return out.subarray(0, filled);
+  }
+
+  #exclusive<T>(operation: () => Promise<T>): Promise<T> {
+    const done = this.#queue.catch(() => {}).then(operation);
+    this.#queue = done;
+    return done;
   }
 }
 
@@ -170,7 +242,7 @@ export class CachedEmbedder implements Embedder {
     return this.inner.dims;
   }
 
-  /** Hits, misses and the bytes cut on open. */
+  /** Hits, misses and the bytes cut from a torn end. */
   get stats(): CacheStats {
     return { ...this.#stats, cutBytes: this.cache.cutBytes };
   }
@@ -178,17 +250,20 @@ export class CachedEmbedder implements Embedder {
   /** Embeds documents, computing (once each) only the texts not cached yet. */
   async embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
     const keys = texts.map(textKey);
+    const vectors = await this.cache.getMany(keys);
     const missing = new Map<string, string>();
     keys.forEach((key, i) => {
-      if (!this.cache.get(key)) missing.set(key, texts[i]!);
+      if (!vectors[i]) missing.set(key, texts[i]!);
     });
-    this.#stats.hits += texts.length - keys.filter((key) => missing.has(key)).length;
-    this.#stats.misses += keys.filter((key) => missing.has(key)).length;
+    const computed = new Map<string, Float32Array>();
     if (missing.size > 0) {
-      const computed = await this.inner.embedDocuments([...missing.values()]);
-      await this.cache.putMany([...missing.keys()].map((key, i) => [key, computed[i]!] as const));
+      const fresh = await this.inner.embedDocuments([...missing.values()]);
+      [...missing.keys()].forEach((key, i) => computed.set(key, fresh[i]!));
+      await this.cache.putMany([...computed]);
     }
-    return keys.map((key) => this.cache.get(key)!.slice());
+    this.#stats.hits += texts.length - vectors.filter((vector) => !vector).length;
+    this.#stats.misses += vectors.filter((vector) => !vector).length;
+    return keys.map((key, i) => vectors[i] ?? computed.get(key)!.slice());
   }
 
   /**
@@ -222,7 +297,7 @@ export class CachedEmbedder implements Embedder {
 
   /** Closes the cache file and the wrapped model. */
   async close(): Promise<void> {
-    this.cache.close();
+    await this.cache.close();
     await this.inner.close();
   }
 }

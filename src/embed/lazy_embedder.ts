@@ -15,6 +15,11 @@ export class LazyEmbedder implements Embedder {
     private readonly load: () => Promise<Embedder>,
   ) {}
 
+  /** Starts loading the model now, so its first use waits less; a failure is left for that use to report. */
+  warm(): void {
+    this.#model().catch(() => {});
+  }
+
   /** True once the model has loaded: a call now embeds without waiting for it. */
   get ready(): boolean {
     return this.#ready !== undefined;

@@ -88,8 +88,23 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
   const limit = Math.min(request.limit, MAX_RESULTS);
   if (request.limit > MAX_RESULTS) notes.push(`limit capped at ${MAX_RESULTS}`);
   const weights: SignalWeights = { ...DEFAULT_WEIGHTS, ...request.weights };
-  const wantVectors = request.mode !== "lexical";
-  const queryVector = wantVectors ? await embedOrSayWhy(deps, request, notes) : undefined;
+  const fetch = request.language === undefined && request.pathPrefix === undefined
+    ? 1
+    : FILTER_OVERFETCH;
+  // The asking session's own turns are the closest to its question and are left out: fetch more.
+  const turnFetch = request.session === undefined ? fetch : FILTER_OVERFETCH;
+  // The query is embedded (another thread) and the session context read while the words are searched.
+  const [queryVector, sessions, lexicalHits] = await Promise.all([
+    request.mode !== "lexical" ? embedOrSayWhy(deps, request, notes) : undefined,
+    request.sources.includes("turn") ? sessionPipeline(deps.graph, request) : undefined,
+    Promise.resolve().then(() =>
+      request.mode === "vector" ? [] : deps.lexical.search(request.query, {
+        sources: request.sources,
+        project: request.project ?? null,
+        limit: CANDIDATES * request.sources.length * turnFetch,
+      })
+    ),
+  ]);
   const pending = deps.pendingVectors?.() ?? 0;
   if (queryVector && pending > 0) {
     notes.push(
@@ -97,24 +112,11 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     );
   }
 
-  const sessions = request.sources.includes("turn")
-    ? await sessionPipeline(deps.graph, request)
-    : undefined;
   const keep = (source: Source, id: string) =>
     source === "turn" ? sessions?.inContext(id) !== true : source !== "code" ||
       ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
         (request.pathPrefix === undefined || under(deps.codePath?.(id), request.pathPrefix)));
-  const fetch = request.language === undefined && request.pathPrefix === undefined
-    ? 1
-    : FILTER_OVERFETCH;
-  // The asking session's own turns are the closest to its question and are left out: fetch more.
-  const turnFetch = request.session === undefined ? fetch : FILTER_OVERFETCH;
   const lists = new Map<Source, Lists>();
-  const lexicalHits = request.mode === "vector" ? [] : deps.lexical.search(request.query, {
-    sources: request.sources,
-    project: request.project ?? null,
-    limit: CANDIDATES * request.sources.length * turnFetch,
-  });
   for (const source of request.sources) {
     const entry: Lists = {
       vector: [],

@@ -25,6 +25,8 @@ export interface CairnOptions extends StoreOptions {
    * server passes false: while the model loads it answers by words, and says so.
    */
   awaitModel?: boolean;
+  /** Start loading the embedding model while the store opens (for a command that will embed). */
+  warmModel?: boolean;
 }
 
 /** An open store with cairn's projections and the services built on them. */
@@ -57,6 +59,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   let vectors: VectorsProjection | undefined;
   const config = await loadConfig(dir);
   let embedder = options.embedder ?? await embedderFor(config, dir);
+  if (options.warmModel && embedder instanceof LazyEmbedder) embedder.warm();
   const store = await Store.open(dir, {
     ...options,
     projections: async (projectionsDir, blobs) => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { CachedEmbedder, embeddingCacheDir } from "../../src/embed/cache.ts";
 import { tempDir } from "../helpers.ts";
 import { embedderContract, withCleanup } from "./embedder_contract.ts";
-import { FakeEmbedder } from "./fake_embedder.ts";
+import { FakeEmbedder, hashVector } from "./fake_embedder.ts";
 
 embedderContract("CachedEmbedder", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-test-" });
@@ -59,7 +59,7 @@ Deno.test("CachedEmbedder.open() finds the vectors written before a reopen", asy
   await after.close();
 });
 
-Deno.test("CachedEmbedder.open() cuts a torn last record and keeps the ones before it", async () => {
+Deno.test("CachedEmbedder cuts a torn last record at its first use and keeps the ones before it", async () => {
   await using dir = await tempDir();
   const before = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
   await before.embedDocuments(["kept"]);
@@ -70,8 +70,8 @@ Deno.test("CachedEmbedder.open() cuts a torn last record and keeps the ones befo
   await Deno.truncate(file, size - 5);
   const fake = new FakeEmbedder();
   const after = await CachedEmbedder.open(fake, dir.path);
-  assert.equal(after.stats.cutBytes, size / 2 - 5);
   await after.embedDocuments(["kept", "torn"]);
+  assert.equal(after.stats.cutBytes, size / 2 - 5);
   assert.deepEqual(fake.embedded, ["torn"]);
   await after.close();
   // The re-embedded record was appended after the cut, so a third open sees both.
@@ -79,6 +79,40 @@ Deno.test("CachedEmbedder.open() cuts a torn last record and keeps the ones befo
   await third.embedDocuments(["kept", "torn"]);
   assert.deepEqual(third.stats, { hits: 2, misses: 0, cutBytes: 0 });
   await third.close();
+});
+
+Deno.test("CachedEmbedder never reads its cache for queries alone", async () => {
+  await using dir = await tempDir();
+  const before = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  await before.embedDocuments(["kept"]);
+  await before.close();
+  const file = join(embeddingCacheDir(dir.path, "fake-model"), "vectors.bin");
+  const torn = (await Deno.stat(file)).size - 5;
+  await Deno.truncate(file, torn);
+  const querying = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  await querying.embedQuery("what is kept?");
+  await querying.close();
+  assert.equal((await Deno.stat(file)).size, torn, "no scan, so nothing cut");
+  assert.equal(querying.stats.cutBytes, 0);
+});
+
+Deno.test("CachedEmbedder reads back vectors spread over several scan reads, in any order", async () => {
+  await using dir = await tempDir();
+  const texts = Array.from({ length: 6000 }, (_, i) => `chunk ${i}`);
+  const before = await CachedEmbedder.open(new FakeEmbedder(384), dir.path);
+  await before.embedDocuments(texts.slice(0, 3000));
+  await before.embedDocuments(texts.slice(3000));
+  await before.close();
+  const file = join(embeddingCacheDir(dir.path, "fake-model"), "vectors.bin");
+  assert.ok((await Deno.stat(file)).size > 8 * 1024 * 1024, "more than one 8 MiB scan read");
+  const fake = new FakeEmbedder(384);
+  const after = await CachedEmbedder.open(fake, dir.path);
+  const asked = [...texts.filter((_, i) => i % 7 === 3).reverse(), "new text", texts[5]!];
+  const vectors = await after.embedDocuments(asked);
+  assert.deepEqual(fake.embedded, ["new text"]);
+  assert.deepEqual(vectors, asked.map((text) => hashVector(text, 384)));
+  assert.equal(after.stats.hits, asked.length - 1);
+  await after.close();
 });
 
 Deno.test("CachedEmbedder keeps one cache per model id", async () => {

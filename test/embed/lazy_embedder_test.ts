@@ -40,3 +40,21 @@ Deno.test("LazyEmbedder closes without waiting for a model still loading, and cl
   await Promise.resolve();
   assert.ok(model.closed);
 });
+
+Deno.test("LazyEmbedder.warm() starts one load that the first use shares; a failed warm-up is the next use's to retry", async () => {
+  let loads = 0;
+  const model = new FakeEmbedder();
+  const lazy = new LazyEmbedder("fake-model", 8, (): Promise<Embedder> => {
+    loads++;
+    return loads === 1 ? Promise.reject(new Error("hub unreachable")) : Promise.resolve(model);
+  });
+  lazy.warm();
+  assert.equal(loads, 1);
+  await Promise.resolve();
+  assert.equal(lazy.ready, false);
+  assert.equal((await lazy.embedQuery("x")).length, 8, "the failed warm-up is tried again");
+  lazy.warm();
+  await lazy.embedQuery("y");
+  assert.equal(loads, 2, "a loaded model is not loaded again");
+  await lazy.close();
+});

@@ -71,6 +71,49 @@ Deno.test("FileLog.open() refuses damage in a sealed segment even at its end", a
   await assert.rejects(() => FileLog.open(tmp.path), LogCorruptError);
 });
 
+Deno.test("FileLog.open() takes sealed segments at their sealed length; read() still refuses their damage", async () => {
+  await using tmp = await tempDir();
+  const segments = await logWith(tmp.path, 20, 600);
+  const manifest = (await readManifest(tmp.path))!;
+  for (const [i, entry] of manifest.segments.entries()) {
+    const sealed = i < manifest.segments.length - 1;
+    assert.equal(entry.bytes, sealed ? (await Deno.stat(segments[i]!)).size : undefined);
+  }
+  await flipByte(segments[0]!, 30);
+  const log = await FileLog.open(tmp.path);
+  assert.equal(log.head, 20, "open checks the active segment, not the sealed ones");
+  assert.deepEqual((await collect(log.read(19))).map((e) => e.seq), [19, 20]);
+  await assert.rejects(() => collect(log.read()), (error: unknown) => {
+    assert.ok(error instanceof LogCorruptError);
+    assert.equal(error.segment, segments[0]);
+    return true;
+  });
+  await log.close();
+  assert.equal((await checkLog(tmp.path)).problems.length, 1);
+});
+
+Deno.test("FileLog.open() scans sealed segments an older manifest gave no length, until the next roll", async () => {
+  await using tmp = await tempDir();
+  const segments = await logWith(tmp.path, 20, 600);
+  const manifest = (await readManifest(tmp.path))!;
+  const older = manifest.segments.map(({ file, firstSeq }) => ({ file, firstSeq }));
+  await Deno.writeTextFile(
+    join(tmp.path, "MANIFEST"),
+    JSON.stringify({ ...manifest, segments: older }),
+  );
+  await flipByte(segments[0]!, 30);
+  await assert.rejects(() => FileLog.open(tmp.path), LogCorruptError);
+  await flipByte(segments[0]!, 30);
+  const log = await FileLog.open(tmp.path, { segmentBytes: 600 });
+  while ((await readManifest(tmp.path))!.segments.length === older.length) {
+    await log.append([remembered("more")]);
+  }
+  await log.close();
+  const rolled = (await readManifest(tmp.path))!.segments;
+  assert.ok(rolled.slice(0, -1).every((entry) => entry.bytes !== undefined));
+  assert.equal(rolled.at(-1)!.bytes, undefined);
+});
+
 Deno.test("FileLog.open() names a missing segment and the events it held", async () => {
   await using tmp = await tempDir();
   const segments = await logWith(tmp.path, 20, 600);
