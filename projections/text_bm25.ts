@@ -25,23 +25,25 @@ export interface Bm25Options {
  * indexed: pairs (document number, term frequency) in one growable array.
  */
 class Posting {
-  pairs: Uint32Array;
-  /** Numbers held in `pairs`: twice the entries. */
-  length = 0;
-  /** Live documents among the entries (removed ones stay until the next compaction). */
-  df = 0;
+  /**
+   * @param pairs the entries, then spare room
+   * @param length numbers held in `pairs`: twice the entries
+   * @param df live documents among the entries (removed ones stay until the next compaction)
+   */
+  constructor(public pairs: Uint32Array, public length = 0, public df = 0) {}
 
-  constructor(entries = 1) {
-    this.pairs = new Uint32Array(2 * Math.max(1, entries));
+  /** An empty posting with room for `entries`. */
+  static withRoom(entries = 1): Posting {
+    return new Posting(new Uint32Array(2 * Math.max(1, entries)));
   }
 
   /** A posting over `pairs` as they are (a view, not a copy), all of them live. */
   static of(pairs: Uint32Array): Posting {
-    const posting = new Posting(0);
-    posting.pairs = pairs.length > 0 ? pairs : new Uint32Array(2);
-    posting.length = pairs.length;
-    posting.df = pairs.length / 2;
-    return posting;
+    return new Posting(
+      pairs.length > 0 ? pairs : new Uint32Array(2),
+      pairs.length,
+      pairs.length / 2,
+    );
   }
 
   push(doc: number, tf: number): void {
@@ -141,7 +143,7 @@ export class Bm25Index<Meta> {
       if (id === undefined) {
         id = this.#postings.length;
         this.#termIds.set(term, id);
-        this.#postings.push(new Posting());
+        this.#postings.push(Posting.withRoom());
       }
       const posting = this.#postings[id]!;
       posting.push(number, tf);
@@ -304,7 +306,7 @@ export class Bm25Index<Meta> {
     for (const [term, id] of this.#termIds) {
       const old = this.#postings[id]!;
       if (old.df === 0) continue;
-      const posting = new Posting(old.df);
+      const posting = Posting.withRoom(old.df);
       posting.df = old.df;
       for (let i = 0; i < old.length; i += 2) {
         const number = renumbered[old.pairs[i]!]!;
