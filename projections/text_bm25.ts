@@ -1,3 +1,5 @@
+import { topK } from "./top_k.ts";
+
 /** One scored document of a {@linkcode Bm25Index} search. */
 export interface Bm25Hit<Meta> {
   key: string;
@@ -269,18 +271,16 @@ export class Bm25Index<Meta> {
         matched[number]!++;
       }
     }
+    if (coord) { for (const number of touched) scores[number]! *= matched[number]!; }
     const keys = this.#keys;
-    return touched
+    const better = (x: number, y: number) =>
+      scores[x]! > scores[y]! || (scores[x] === scores[y] && keys[x]! < keys[y]!);
+    return topK(touched, limit, better)
       .map((number) => ({
-        number,
-        score: coord ? scores[number]! * matched[number]! : scores[number]!,
-      }))
-      .sort((x, y) => {
-        const [a, b] = [keys[x.number]!, keys[y.number]!];
-        return y.score - x.score || (a < b ? -1 : a > b ? 1 : 0);
-      })
-      .slice(0, limit)
-      .map(({ number, score }) => ({ key: keys[number]!, meta: this.#metas[number]!, score }));
+        key: keys[number]!,
+        meta: this.#metas[number]!,
+        score: scores[number]!,
+      }));
   }
 
   /** Renumbers the live documents densely and drops the removed ones' postings. */
