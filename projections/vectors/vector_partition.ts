@@ -95,9 +95,11 @@ export class VectorPartition {
     }
     // A crash between journal and vector writes leaves keys without vectors: forget them (their
     // batch was not acknowledged, so its events are applied again).
-    for (const [key] of partition.#idOf) {
-      if (!partition.#index.contains(key)) partition.#forget(key);
-    }
+    const known = BigUint64Array.from(partition.#idOf.keys());
+    const held = known.length > 0 ? partition.#index.contains(known) as boolean[] : [];
+    known.forEach((key, i) => {
+      if (!held[i]) partition.#forget(key);
+    });
     return partition;
   }
 
@@ -248,9 +250,14 @@ export class VectorPartition {
     const keys = new BigUint64Array(count);
     const vectors = new Float32Array(count * this.dims);
     const taken = new Set<bigint>();
+    const recorded = BigUint64Array.from(
+      { length: count },
+      (_, i) => view.getBigUint64(i * size, true),
+    );
+    const indexed = count > 0 ? this.#index.contains(recorded) as boolean[] : [];
     for (let i = 0; i < count; i++) {
-      const key = view.getBigUint64(i * size, true);
-      if (!this.#idOf.has(key) || this.#index.contains(key) || taken.has(key)) continue;
+      const key = recorded[i]!;
+      if (!this.#idOf.has(key) || indexed[i] || taken.has(key)) continue;
       keys[taken.size] = key;
       for (let d = 0; d < this.dims; d++) {
         vectors[taken.size * this.dims + d] = view.getFloat32(i * size + 8 + 4 * d, true);
