@@ -147,31 +147,16 @@ export class EmbeddingCache {
       const size = (await this.file.stat()).size;
       let at = 0;
       let tail = new Uint8Array(0);
-      scanning: while (at < size) {
+      for (;;) {
         const read = await this.#readAt(
           at + tail.length,
           Math.min(SCAN_BYTES, size - at - tail.length),
         );
         const bytes = tail.length === 0 ? read : concatBytes([tail, read]);
-        const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-        let from = 0;
-        while (from + HEADER_BYTES <= bytes.length) {
-          if (view.getUint32(from, true) !== MAGIC) break scanning;
-          const dims = view.getUint32(from + 4, true);
-          const end = from + HEADER_BYTES + dims * 4;
-          if (end > bytes.length) break;
-          if ((crc32(bytes.subarray(from + 12, end)) >>> 0) !== view.getUint32(from + 8, true)) {
-            break scanning;
-          }
-          if (dims === this.dims) {
-            const key = Array.from(bytes.subarray(from + 12, from + 44), hex).join("");
-            this.#offsets.set(key, at + from + HEADER_BYTES);
-          }
-          from = end;
-        }
-        if (read.length === 0) break;
-        at += from;
-        tail = bytes.slice(from);
+        const { used, damaged } = this.#indexRecords(bytes, at);
+        at += used;
+        if (damaged || read.length === 0) break;
+        tail = bytes.slice(used);
       }
       this.#end = at;
       if (at < size) {
@@ -179,6 +164,31 @@ export class EmbeddingCache {
         this.#cutBytes = size - at;
       }
     });
+  }
+
+  /**
+   * Notes where the vectors of the whole records at the start of `bytes` lie
+   * (`bytes` starts at file offset `base`); stops at an incomplete record, or
+   * at a damaged one, which ends the good part of the file.
+   */
+  #indexRecords(bytes: Uint8Array, base: number): { used: number; damaged: boolean } {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let used = 0;
+    while (used + HEADER_BYTES <= bytes.length) {
+      if (view.getUint32(used, true) !== MAGIC) return { used, damaged: true };
+      const dims = view.getUint32(used + 4, true);
+      const end = used + HEADER_BYTES + dims * 4;
+      if (end > bytes.length) break;
+      if ((crc32(bytes.subarray(used + 12, end)) >>> 0) !== view.getUint32(used + 8, true)) {
+        return { used, damaged: true };
+      }
+      if (dims === this.dims) {
+        const key = Array.from(bytes.subarray(used + 12, used + 44), hex).join("");
+        this.#offsets.set(key, base + used + HEADER_BYTES);
+      }
+      used = end;
+    }
+    return { used, damaged: false };
   }
 
   /** `length` bytes from `position` (fewer at the end of the file). */

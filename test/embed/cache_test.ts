@@ -81,6 +81,31 @@ Deno.test("CachedEmbedder cuts a torn last record at its first use and keeps the
   await third.close();
 });
 
+Deno.test("CachedEmbedder cuts the cache at a damaged record past its first read, keeping every record before it", async () => {
+  await using dir = await tempDir();
+  const texts = Array.from({ length: 6000 }, (_, i) => `chunk ${i}`);
+  const before = await CachedEmbedder.open(new FakeEmbedder(384), dir.path);
+  await before.embedDocuments(texts);
+  await before.close();
+  const file = join(embeddingCacheDir(dir.path, "fake-model"), "vectors.bin");
+  const recordBytes = 44 + 384 * 4;
+  const damaged = 5500;
+  const bytes = await Deno.readFile(file);
+  bytes[damaged * recordBytes + 100] = bytes[damaged * recordBytes + 100]! ^ 0xff;
+  await Deno.writeFile(file, bytes);
+  const fake = new FakeEmbedder(384);
+  const after = await CachedEmbedder.open(fake, dir.path);
+  const vectors = await after.embedDocuments(texts);
+  assert.equal(after.stats.cutBytes, (texts.length - damaged) * recordBytes);
+  assert.deepEqual(fake.embedded, texts.slice(damaged));
+  assert.deepEqual(vectors, texts.map((text) => hashVector(text, 384)));
+  await after.close();
+  const third = await CachedEmbedder.open(new FakeEmbedder(384), dir.path);
+  assert.deepEqual(await third.embedDocuments(texts), vectors);
+  assert.deepEqual(third.stats, { hits: texts.length, misses: 0, cutBytes: 0 });
+  await third.close();
+});
+
 Deno.test("CachedEmbedder never reads its cache for queries alone", async () => {
   await using dir = await tempDir();
   const before = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
