@@ -46,14 +46,17 @@ export function textKey(text: string): string {
 
 /**
  * An on-disk map from text hash to vector for one model. Nothing is read at
- * open: the first lookup or write scans the file once for where each vector
- * lies (and cuts a torn tail), and vectors are read from disk when asked for,
+ * open: the first lookup or write scans the file once for where each record
+ * lies (and cuts a torn tail), and records are read from disk when asked for,
  * so a process that only embeds queries never reads the cache, and one that
- * indexes holds an offset per text, not every vector.
+ * indexes holds an offset per text, not every vector. A record read back is
+ * checked (its hash and checksum) before it is used, so another instance
+ * appending to or cutting the same file can cost a cache miss, never a wrong
+ * vector; appends always go to the file's end.
  */
 export class EmbeddingCache {
+  /** Where each text's record starts. */
   readonly #offsets = new Map<string, number>();
-  #end = 0;
   #cutBytes = 0;
   #scanned?: Promise<void>;
   /** File operations, one at a time: a read is a seek and a read on the shared cursor. */
@@ -70,7 +73,7 @@ export class EmbeddingCache {
     await Deno.mkdir(dir, { recursive: true });
     const file = await Deno.open(join(dir, "vectors.bin"), {
       read: true,
-      write: true,
+      append: true,
       create: true,
     });
     return new EmbeddingCache(file, dims);
@@ -86,10 +89,10 @@ export class EmbeddingCache {
     await this.#scan();
     const found = keys.flatMap((key, i) => {
       const offset = this.#offsets.get(key);
-      return offset === undefined ? [] : [{ i, offset }];
+      return offset === undefined ? [] : [{ i, key, offset }];
     }).sort((a, b) => a.offset - b.offset);
     const out: (Float32Array | undefined)[] = keys.map(() => undefined);
-    const vectorBytes = this.dims * 4;
+    const recordBytes = HEADER_BYTES + this.dims * 4;
     await this.#exclusive(async () => {
       for (let first = 0; first < found.length;) {
         let last = first;
@@ -99,11 +102,11 @@ export class EmbeddingCache {
           found[last + 1]!.offset - found[first]!.offset < SCAN_BYTES
         ) last++;
         const start = found[first]!.offset;
-        const bytes = await this.#readAt(start, found[last]!.offset + vectorBytes - start);
-        for (const { i, offset } of found.slice(first, last + 1)) {
-          out[i] = new Float32Array(
-            bytes.slice(offset - start, offset - start + vectorBytes).buffer,
-          );
+        const bytes = await this.#readAt(start, found[last]!.offset + recordBytes - start);
+        for (const { i, key, offset } of found.slice(first, last + 1)) {
+          const vector = this.#vectorAt(bytes, offset - start, key);
+          if (vector) out[i] = vector;
+          else this.#offsets.delete(key);
         }
         first = last + 1;
       }
@@ -125,13 +128,10 @@ export class EmbeddingCache {
         }
         encodeRecord(out.subarray(i * recordBytes, (i + 1) * recordBytes), key, vector);
       });
-      await this.file.seek(this.#end, Deno.SeekMode.Start);
       await writeAll(this.file, out);
       await this.file.syncData();
-      [...fresh.keys()].forEach((key, i) => {
-        this.#offsets.set(key, this.#end + i * recordBytes + HEADER_BYTES);
-      });
-      this.#end += out.length;
+      const start = await this.file.seek(0, Deno.SeekMode.Current) - out.length;
+      [...fresh.keys()].forEach((key, i) => this.#offsets.set(key, start + i * recordBytes));
     });
   }
 
@@ -139,6 +139,18 @@ export class EmbeddingCache {
   async close(): Promise<void> {
     await this.#queue.catch(() => {});
     this.file.close();
+  }
+
+  /** The vector of the record of `key` at `at` in `bytes`, if that record is whole and checks out. */
+  #vectorAt(bytes: Uint8Array, at: number, key: string): Float32Array | undefined {
+    const end = at + HEADER_BYTES + this.dims * 4;
+    if (end > bytes.length) return undefined;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const intact = view.getUint32(at, true) === MAGIC &&
+      view.getUint32(at + 4, true) === this.dims &&
+      (crc32(bytes.subarray(at + 12, end)) >>> 0) === view.getUint32(at + 8, true) &&
+      keyAt(bytes, at) === key;
+    return intact ? new Float32Array(bytes.slice(at + HEADER_BYTES, end).buffer) : undefined;
   }
 
   /** Indexes every valid record once; cuts what follows the last one. */
@@ -153,12 +165,11 @@ export class EmbeddingCache {
           Math.min(SCAN_BYTES, size - at - tail.length),
         );
         const bytes = tail.length === 0 ? read : concatBytes([tail, read]);
-        const { used, damaged } = this.#indexRecords(bytes, at);
+        const { used, damaged } = this.#indexRecords(bytes, at, size);
         at += used;
         if (damaged || read.length === 0) break;
         tail = bytes.slice(used);
       }
-      this.#end = at;
       if (at < size) {
         await this.file.truncate(at);
         this.#cutBytes = size - at;
@@ -167,25 +178,28 @@ export class EmbeddingCache {
   }
 
   /**
-   * Notes where the vectors of the whole records at the start of `bytes` lie
-   * (`bytes` starts at file offset `base`); stops at an incomplete record, or
-   * at a damaged one, which ends the good part of the file.
+   * Notes where the whole records at the start of `bytes` lie (`bytes` starts
+   * at file offset `base` of a file of `size` bytes); stops at an incomplete
+   * record, or at a damaged one (one that cannot fit in the file is), which
+   * ends the good part of the file.
    */
-  #indexRecords(bytes: Uint8Array, base: number): { used: number; damaged: boolean } {
+  #indexRecords(
+    bytes: Uint8Array,
+    base: number,
+    size: number,
+  ): { used: number; damaged: boolean } {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let used = 0;
     while (used + HEADER_BYTES <= bytes.length) {
       if (view.getUint32(used, true) !== MAGIC) return { used, damaged: true };
       const dims = view.getUint32(used + 4, true);
       const end = used + HEADER_BYTES + dims * 4;
+      if (base + end > size) return { used, damaged: true };
       if (end > bytes.length) break;
       if ((crc32(bytes.subarray(used + 12, end)) >>> 0) !== view.getUint32(used + 8, true)) {
         return { used, damaged: true };
       }
-      if (dims === this.dims) {
-        const key = Array.from(bytes.subarray(used + 12, used + 44), hex).join("");
-        this.#offsets.set(key, base + used + HEADER_BYTES);
-      }
+      if (dims === this.dims) this.#offsets.set(keyAt(bytes, used), base + used);
       used = end;
     }
     return { used, damaged: false };
@@ -209,6 +223,11 @@ export class EmbeddingCache {
     this.#queue = done;
     return done;
   }
+}
+
+/** The text hash of the record at `at`, hex. */
+function keyAt(bytes: Uint8Array, at: number): string {
+  return Array.from(bytes.subarray(at + 12, at + 44), hex).join("");
 }
 
 function hex(byte: number): string {

@@ -106,6 +106,42 @@ Deno.test("CachedEmbedder cuts the cache at a damaged record past its first read
   await third.close();
 });
 
+Deno.test("CachedEmbedder instances sharing one cache file append after each other and never mix up vectors", async () => {
+  await using dir = await tempDir();
+  const first = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  const second = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  await first.embedDocuments(["a", "b"]);
+  await second.embedDocuments(["c"]);
+  await first.embedDocuments(["d"]);
+  const texts = ["c", "a", "d", "b"];
+  const expected = texts.map((text) => hashVector(text, 8));
+  assert.deepEqual(await second.embedDocuments(texts), expected);
+  assert.deepEqual(await first.embedDocuments(texts), expected);
+  await first.close();
+  await second.close();
+  const third = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  assert.deepEqual(await third.embedDocuments(texts), expected);
+  assert.equal(third.stats.misses, 0);
+  await third.close();
+});
+
+Deno.test("CachedEmbedder takes a record damaged after its scan for a miss, not a vector", async () => {
+  await using dir = await tempDir();
+  const fake = new FakeEmbedder();
+  const cached = await CachedEmbedder.open(fake, dir.path);
+  await cached.embedDocuments(["kept", "damaged"]);
+  const file = join(embeddingCacheDir(dir.path, "fake-model"), "vectors.bin");
+  const bytes = await Deno.readFile(file);
+  bytes[bytes.length - 3] = bytes[bytes.length - 3]! ^ 0xff;
+  await Deno.writeFile(file, bytes);
+  assert.deepEqual(
+    await cached.embedDocuments(["damaged", "kept"]),
+    [hashVector("damaged", 8), hashVector("kept", 8)],
+  );
+  assert.deepEqual(fake.embedded, ["kept", "damaged", "damaged"]);
+  await cached.close();
+});
+
 Deno.test("CachedEmbedder never reads its cache for queries alone", async () => {
   await using dir = await tempDir();
   const before = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
