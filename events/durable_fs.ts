@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 
 /** Writes every byte of `bytes` to `file`, looping over short writes. */
 export async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
@@ -46,6 +46,19 @@ export async function writeFileAtomic(
   }
   await syncDir(dirname(path));
   return written;
+}
+
+/** A temporary file of {@linkcode writeFileAtomic}: `<name>.<uuid>.tmp`. */
+const ATOMIC_TEMP = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Deletes the temporary files {@linkcode writeFileAtomic} left in `dir` when
+ * a crash cut it short. Only for a directory no write is under way in.
+ */
+export async function removeAtomicLeftovers(dir: string): Promise<void> {
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isFile && ATOMIC_TEMP.test(entry.name)) await Deno.remove(join(dir, entry.name));
+  }
 }
 
 const encoder = new TextEncoder();

@@ -80,24 +80,29 @@ async function readTolerant(
   dir: string,
 ): Promise<{ records: Readable[]; problems: LogProblem[]; segments: number }> {
   const problems: LogProblem[] = [];
-  let files: string[];
+  let files: Array<{ file: string; bytes?: number | undefined }>;
   try {
     const manifest = await readManifest(dir);
-    files = manifest
-      ? manifest.segments.map((segment) => segment.file)
-      : await segmentFilesOfNewestGeneration(dir);
+    files = manifest ? manifest.segments : await segmentFilesOfNewestGeneration(dir);
   } catch (error) {
     problems.push({ segment: "MANIFEST", message: (error as Error).message });
     files = await segmentFilesOfNewestGeneration(dir);
   }
   const records: Readable[] = [];
-  for (const file of files) {
+  for (const { file, bytes: sealedAt } of files) {
     let bytes: Uint8Array;
     try {
       bytes = await Deno.readFile(join(dir, file));
     } catch (error) {
       problems.push({ segment: file, message: `cannot read segment: ${(error as Error).message}` });
       continue;
+    }
+    if (sealedAt !== undefined && bytes.length !== sealedAt) {
+      problems.push({
+        segment: file,
+        offset: Math.min(bytes.length, sealedAt),
+        message: `${bytes.length} bytes, but it was sealed at ${sealedAt}`,
+      });
     }
     const scan = scanSegment(bytes);
     for (const damage of scan.damage) {
@@ -124,7 +129,7 @@ async function readTolerant(
   return { records, problems, segments: files.length };
 }
 
-async function segmentFilesOfNewestGeneration(dir: string): Promise<string[]> {
+async function segmentFilesOfNewestGeneration(dir: string): Promise<Array<{ file: string }>> {
   const files: Array<{ name: string; gen: number; first: number }> = [];
   try {
     for await (const entry of Deno.readDir(dir)) {
@@ -136,5 +141,5 @@ async function segmentFilesOfNewestGeneration(dir: string): Promise<string[]> {
   }
   const newest = Math.max(...files.map((file) => file.gen));
   return files.filter((file) => file.gen === newest).sort((a, b) => a.first - b.first)
-    .map((file) => file.name);
+    .map((file) => ({ file: file.name }));
 }

@@ -1,6 +1,6 @@
 import { type BlobStore, sha256Hex } from "../events/blobs.ts";
 import type { StoredEvent } from "../events/schema.ts";
-import { codeTokens } from "../src/recall/tokens.ts";
+import { codeTokens, STOP_WORDS } from "../src/recall/tokens.ts";
 import type { Definition } from "../src/recall/code_mentions.ts";
 import type { Projection } from "./projection.ts";
 import { type Bm25Image, Bm25Index, type Bm25Options } from "./text_bm25.ts";
@@ -39,14 +39,18 @@ type FileMeta = { file: string; project: string | null };
 
 const tokenize = (text: string) => codeTokens(text);
 /**
- * What the tokenizer makes of a text with every kind of word it treats apart:
- * kept with a saved index image, which is dropped when the tokenizer changed.
+ * A text with every kind of word the tokenizer treats apart (identifiers,
+ * paths, each stemming rule, stop words): what the tokenizer makes of it, with
+ * its stop words, is kept with a saved index image, which is dropped when they
+ * changed.
  */
 const TOKENIZER_PROBE =
   "getUserName parse_HTTPRequest src/app/main.ts Request.register_hook std::vec::Vec " +
-  "$store->get running cities déjà-vu v2.0.1 x86_64 __init__ 東京 ID";
+  "$store->get running cities hooks called stopped class status analysis saved " +
+  "the hook is what they were déjà-vu v2.0.1 x86_64 __init__ 東京 ID";
 let tokenizerStamp: string | undefined;
-const tokenizerOf = () => tokenizerStamp ??= JSON.stringify(tokenize(TOKENIZER_PROBE));
+const tokenizerOf = () =>
+  tokenizerStamp ??= JSON.stringify([tokenize(TOKENIZER_PROBE), [...STOP_WORDS]]);
 /**
  * How memories and turns are ranked: BM25+ with coordination ranked best on
  * locomo-dev (docs/lexical.md): nDCG@10 0.512 vs 0.488 plain.

@@ -180,7 +180,7 @@ export class Bm25Index<Meta> {
 
   /** The content as an image (removed documents dropped first). */
   toImage(): Bm25Image<Meta> {
-    if (this.#deadPostings > 0) this.#compact();
+    if (this.#numbers.size !== this.#keys.length) this.#compact();
     const pairEnds = new Uint32Array(this.#postings.length);
     let end = 0;
     this.#postings.forEach((posting, id) => pairEnds[id] = end += posting.length);

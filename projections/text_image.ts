@@ -85,6 +85,7 @@ export function decodeImages(bytes: Uint8Array, tokenizer: string): Bm25Images |
 function consistent(image: Bm25Image<unknown>): boolean {
   const documents = image.keys.length;
   return SECTIONS.every(([field]) => image[field] !== undefined) &&
+    image.keys.every((key) => typeof key === "string") &&
     image.metas.length === documents && image.lengths.length === documents &&
     image.pairEnds.length === image.terms.length && documentsBelow(image.pairs, documents);
 }

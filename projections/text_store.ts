@@ -1,5 +1,11 @@
 import { join } from "node:path";
-import { exists, syncDir, writeAll, writeFileAtomic } from "../events/durable_fs.ts";
+import {
+  exists,
+  removeAtomicLeftovers,
+  syncDir,
+  writeAll,
+  writeFileAtomic,
+} from "../events/durable_fs.ts";
 import { fileLines } from "../events/file_lines.ts";
 
 /** The kinds of documents the lexical index holds. */
@@ -73,6 +79,7 @@ export class TextStore {
   /** Opens (creating) the store in `dir`: the documents it holds, and its image if any. */
   static async open(dir: string): Promise<OpenedTextStore> {
     await Deno.mkdir(dir, { recursive: true });
+    await removeAtomicLeftovers(dir);
     const docs = new Map<string, TextDoc>();
     const snapshotPath = join(dir, SNAPSHOT);
     let snapshotBytes = 0;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type BlobStore, sha256Hex } from "../../events/blobs.ts";
-import { exists, writeFileAtomic } from "../../events/durable_fs.ts";
+import { exists, removeAtomicLeftovers, writeFileAtomic } from "../../events/durable_fs.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import type { Embedder } from "../../src/embed/embedder.ts";
 import { UnavailableEmbedder } from "../../src/embed/unavailable_embedder.ts";
@@ -61,6 +61,7 @@ export class VectorsProjection implements Projection {
       ? (await builtWith(dir))?.dims ?? 0
       : await checkModel(dir, embedder);
     const projection = new VectorsProjection(dir, embedder, blobs, dims);
+    await removeAtomicLeftovers(dir);
     for await (const entry of Deno.readDir(dir)) {
       const match = /^(.+)\.keys$/.exec(entry.name);
       if (match) await projection.#partition(match[1]!);

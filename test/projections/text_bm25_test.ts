@@ -104,4 +104,18 @@ Deno.test("decodeImages() refuses an image of another tokenizer, a cut one and o
     decodeImages(bytesOf(encodeImages({ only: badPairs }, "words")), "words"),
     undefined,
   );
+  const hole = { ...image, keys: [image.keys[0]!, null as unknown as string] };
+  assert.equal(decodeImages(bytesOf(encodeImages({ only: hole }, "words")), "words"), undefined);
+});
+
+Deno.test("Bm25Index.toImage() leaves out a removed document that had no terms", () => {
+  const index = new Bm25Index<number>(words);
+  index.set("a", "hello world", 1);
+  index.set("b", "!!!", 2);
+  index.set("c", "hello there again", 3);
+  index.delete("b");
+  const loaded = reloaded(index, {});
+  assert.equal(loaded.size, 2);
+  assert.deepEqual(loaded.toImage().keys, ["a", "c"]);
+  assert.deepEqual(loaded.search("hello", 5), index.search("hello", 5));
 });

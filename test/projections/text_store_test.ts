@@ -52,3 +52,21 @@ Deno.test("TextStore.open() drops an image that does not end on a journal line, 
   assert.equal([...Deno.readDirSync(tmp.path)].some((e) => e.name.endsWith(".image")), false);
   opened.store.close();
 });
+
+Deno.test("TextStore.open() deletes what a write cut short by a crash left, and nothing else", async () => {
+  await using dir = await tempDir();
+  const { store } = await TextStore.open(dir.path);
+  store.close();
+  const leftovers = [
+    "index-120.image.0f8c3b52-6a0e-4c55-9d2e-7b1f0e6a9c41.tmp",
+    "snapshot.jsonl.1a2b3c4d-0000-4000-8000-123456789abc.tmp",
+  ];
+  for (const name of [...leftovers, "notes.tmp"]) {
+    await Deno.writeTextFile(join(dir.path, name), "x");
+  }
+  const reopened = await TextStore.open(dir.path);
+  reopened.store.close();
+  const names = [...Deno.readDirSync(dir.path)].map((entry) => entry.name);
+  assert.ok(names.includes("notes.tmp"));
+  assert.ok(leftovers.every((name) => !names.includes(name)));
+});
