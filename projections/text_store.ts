@@ -154,8 +154,14 @@ export class TextStore {
   ): Promise<void> {
     if (ops.length === 0) return;
     const bytes = encoder.encode(JSON.stringify(ops) + "\n");
-    await writeAll(this.journal, bytes);
-    await this.journal.syncData();
+    try {
+      await writeAll(this.journal, bytes);
+      await this.journal.syncData();
+    } catch (error) {
+      // A write cut short (a full disk) must not leave half a line for the next one to continue.
+      await this.journal.truncate(this.#journalBytes).catch(() => {});
+      throw error;
+    }
     this.#journalBytes += bytes.length;
     if (this.#journalBytes > Math.max(1 << 20, this.#snapshotBytes)) {
       await this.snapshot(current(), image);
