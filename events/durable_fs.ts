@@ -52,12 +52,18 @@ export async function writeFileAtomic(
 const ATOMIC_TEMP = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
 
 /**
- * Deletes the temporary files {@linkcode writeFileAtomic} left in `dir` when
- * a crash cut it short. Only for a directory no write is under way in.
+ * Deletes the temporary files {@linkcode writeFileAtomic} left in `dir` when a
+ * crash cut it short: those last written before this process started (one of
+ * its own may be under way).
  */
 export async function removeAtomicLeftovers(dir: string): Promise<void> {
   for await (const entry of Deno.readDir(dir)) {
-    if (entry.isFile && ATOMIC_TEMP.test(entry.name)) await Deno.remove(join(dir, entry.name));
+    if (!entry.isFile || !ATOMIC_TEMP.test(entry.name)) continue;
+    const path = join(dir, entry.name);
+    const written = (await Deno.stat(path).catch(() => undefined))?.mtime?.getTime();
+    if (written !== undefined && written < performance.timeOrigin) {
+      await Deno.remove(path).catch(() => {});
+    }
   }
 }
 

@@ -53,7 +53,7 @@ Deno.test("TextStore.open() drops an image that does not end on a journal line, 
   opened.store.close();
 });
 
-Deno.test("TextStore.open() deletes what a write cut short by a crash left, and nothing else", async () => {
+Deno.test("TextStore.open() deletes what an earlier process's interrupted write left, and nothing else", async () => {
   await using dir = await tempDir();
   const { store } = await TextStore.open(dir.path);
   store.close();
@@ -61,12 +61,18 @@ Deno.test("TextStore.open() deletes what a write cut short by a crash left, and 
     "index-120.image.0f8c3b52-6a0e-4c55-9d2e-7b1f0e6a9c41.tmp",
     "snapshot.jsonl.1a2b3c4d-0000-4000-8000-123456789abc.tmp",
   ];
-  for (const name of [...leftovers, "notes.tmp"]) {
+  const ownWrite = "index-130.image.2b3c4d5e-0000-4000-8000-123456789abc.tmp";
+  for (const name of [...leftovers, ownWrite, "notes.tmp"]) {
     await Deno.writeTextFile(join(dir.path, name), "x");
+  }
+  const beforeThisProcess = new Date(performance.timeOrigin - 60_000);
+  for (const name of leftovers) {
+    await Deno.utime(join(dir.path, name), beforeThisProcess, beforeThisProcess);
   }
   const reopened = await TextStore.open(dir.path);
   reopened.store.close();
   const names = [...Deno.readDirSync(dir.path)].map((entry) => entry.name);
   assert.ok(names.includes("notes.tmp"));
+  assert.ok(names.includes(ownWrite), "a write of this process may be under way");
   assert.ok(leftovers.every((name) => !names.includes(name)));
 });
