@@ -63,9 +63,12 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   const store = await Store.open(dir, {
     ...options,
     projections: async (projectionsDir, blobs) => {
-      graph = await GraphProjection.open(join(projectionsDir, "graph"));
-      text = await TextProjection.open(join(projectionsDir, "text"), blobs);
-      vectors = await VectorsProjection.open(join(projectionsDir, "vectors"), embedder, blobs);
+      // Kùzu opens the graph on its own threads while the others read their files here.
+      [graph, text, vectors] = await Promise.all([
+        GraphProjection.open(join(projectionsDir, "graph")),
+        TextProjection.open(join(projectionsDir, "text"), blobs),
+        VectorsProjection.open(join(projectionsDir, "vectors"), embedder, blobs),
+      ]);
       return [graph, text, vectors];
     },
   });
