@@ -146,9 +146,7 @@ export class EmbeddingCache {
     const end = at + HEADER_BYTES + this.dims * 4;
     if (end > bytes.length) return undefined;
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const intact = view.getUint32(at, true) === MAGIC &&
-      view.getUint32(at + 4, true) === this.dims &&
-      (crc32(bytes.subarray(at + 12, end)) >>> 0) === view.getUint32(at + 8, true) &&
+    const intact = view.getUint32(at + 4, true) === this.dims && checksOut(bytes, at, end) &&
       keyAt(bytes, at) === key;
     return intact ? new Float32Array(bytes.slice(at + HEADER_BYTES, end).buffer) : undefined;
   }
@@ -196,9 +194,7 @@ export class EmbeddingCache {
       const end = used + HEADER_BYTES + dims * 4;
       if (base + end > size) return { used, damaged: true };
       if (end > bytes.length) break;
-      if ((crc32(bytes.subarray(used + 12, end)) >>> 0) !== view.getUint32(used + 8, true)) {
-        return { used, damaged: true };
-      }
+      if (!checksOut(bytes, used, end)) return { used, damaged: true };
       if (dims === this.dims) this.#offsets.set(keyAt(bytes, used), base + used);
       used = end;
     }
@@ -223,6 +219,13 @@ export class EmbeddingCache {
     this.#queue = done;
     return done;
   }
+}
+
+/** Whether the record spanning `at..end` of `bytes` has the magic and its checksum matches. */
+function checksOut(bytes: Uint8Array, at: number, end: number): boolean {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return view.getUint32(at, true) === MAGIC &&
+    (crc32(bytes.subarray(at + 12, end)) >>> 0) === view.getUint32(at + 8, true);
 }
 
 /** The text hash of the record at `at`, hex. */
