@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { exists, writeAll } from "./durable_fs.ts";
 
@@ -9,6 +10,11 @@ export async function sha256Hex(text: string | Uint8Array): Promise<string> {
   const bytes = typeof text === "string" ? encoder.encode(text) : text;
   const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The sha256 of a text's UTF-8 bytes, as lowercase hex, computed synchronously. */
+export function sha256HexSync(text: string | Uint8Array): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /** Raised when a blob is missing or its content does not match its name. */
@@ -70,11 +76,22 @@ export class BlobStore {
     try {
       bytes = await Deno.readFile(this.#path(hash));
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) throw new BlobError(`blob ${hash} is missing`);
-      throw error;
+      throw missingAsBlobError(error, hash);
     }
-    if (await sha256Hex(bytes) !== hash) throw new BlobError(`blob ${hash} is damaged`);
-    return decoder.decode(bytes);
+    return checkedText(bytes, hash);
+  }
+
+  /** {@linkcode get}, synchronously: for readers that cannot wait, such as a search. */
+  getSync(hash: string): string {
+    const recent = this.#recent.get(hash);
+    if (recent !== undefined) return recent;
+    let bytes: Uint8Array;
+    try {
+      bytes = Deno.readFileSync(this.#path(hash));
+    } catch (error) {
+      throw missingAsBlobError(error, hash);
+    }
+    return checkedText(bytes, hash);
   }
 
   /** True when the blob is present. */
@@ -159,4 +176,13 @@ export class BlobStore {
     }
     await Deno.rename(tmp, path);
   }
+}
+
+function missingAsBlobError(error: unknown, hash: string): unknown {
+  return error instanceof Deno.errors.NotFound ? new BlobError(`blob ${hash} is missing`) : error;
+}
+
+function checkedText(bytes: Uint8Array, hash: string): string {
+  if (sha256HexSync(bytes) !== hash) throw new BlobError(`blob ${hash} is damaged`);
+  return decoder.decode(bytes);
 }

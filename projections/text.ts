@@ -1,4 +1,4 @@
-import { type BlobStore, sha256Hex } from "../events/blobs.ts";
+import { BlobError, type BlobStore, sha256Hex } from "../events/blobs.ts";
 import type { StoredEvent } from "../events/schema.ts";
 import { codeTokens, STOP_WORDS } from "../src/recall/tokens.ts";
 import type { Definition } from "../src/recall/code_mentions.ts";
@@ -79,7 +79,8 @@ function usableImages(images: Bm25Images | undefined): images is Bm25Images {
  * The lexical (BM25) index of memories, code chunks and session turns, one
  * index per source, with the code-aware tokenizer of `src/recall/tokens.ts`.
  * Durable through a journal of document upserts and removals (see
- * {@linkcode TextStore}); everything is in memory for search.
+ * {@linkcode TextStore}); the search indexes are in memory, the chunk and
+ * turn texts they were built from stay in the blob store.
  */
 export class TextProjection implements Projection {
   readonly name = "text";
@@ -98,7 +99,10 @@ export class TextProjection implements Projection {
   #sinceImage: Changes | undefined;
   /** Whether the saved image could not be used (so it is replaced at close whatever its age). */
   #imageRefused = false;
-  /** Each code chunk's document by chunk id: its fields are name, path, text. */
+  /** The texts read while applying a batch, by blob: the search indexes need them at once. */
+  #pending = new Map<string, string>();
+  #blobWarned = false;
+  /** Each code chunk's document by chunk id: its fields are name and path. */
   #codeDocs = new Map<string, TextDoc>();
   /** Each code chunk's file (`project\0path`, the graph's File key). */
   #chunkFiles = new Map<string, string>();
@@ -132,14 +136,18 @@ export class TextProjection implements Projection {
 
   async apply(batch: readonly StoredEvent[]): Promise<void> {
     const ops: TextOp[] = [];
-    for (const event of batch) {
-      for (const op of await this.#opsOf(event)) {
-        if ("removed" in op) this.#remove(op.key);
-        else this.#put(op);
-        ops.push(op);
+    try {
+      for (const event of batch) {
+        for (const op of await this.#opsOf(event)) {
+          if ("removed" in op) this.#remove(op.key);
+          else this.#put(op);
+          ops.push(op);
+        }
       }
+      this.#built?.refreshWholeFiles();
+    } finally {
+      this.#pending.clear();
     }
-    this.#built?.refreshWholeFiles();
     await this.store.append(ops, () => this.#docs.values(), () => this.#image());
     if (!this.store.hasImage) this.#sinceImage = undefined;
   }
@@ -224,9 +232,10 @@ export class TextProjection implements Projection {
     return [...this.#files.get(file) ?? []].map((key) => this.#docs.get(key)!.id);
   }
 
-  /** The indexed texts of a document (chunk: name, path, text; turn: text), by its key. */
-  fields(key: string): readonly string[] | undefined {
-    return this.#docs.get(key)?.fields;
+  /** The text of an indexed code chunk or session turn, by its key. */
+  text(key: string): string | undefined {
+    const blob = this.#docs.get(key)?.blob;
+    return blob === undefined ? undefined : this.#blobText(blob);
   }
 
   async reset(): Promise<void> {
@@ -314,14 +323,15 @@ export class TextProjection implements Projection {
       case "file.indexed": {
         const { project, path, chunks } = event.data;
         const file = `${project}\0${path}`;
-        const texts = await Promise.all(chunks.map((chunk) => this.blobs.get(chunk.text)));
-        const upserts: TextDoc[] = chunks.map((chunk, i) => ({
+        await this.#readAhead(chunks.map((chunk) => chunk.text));
+        const upserts: TextDoc[] = chunks.map((chunk) => ({
           key: `chunk:${project}:${chunk.id}`,
           source: "code",
           id: chunk.id,
           project,
           file,
-          fields: [chunk.name, path, texts[i]!],
+          fields: [chunk.name, path],
+          blob: chunk.text,
         }));
         const kept = new Set(upserts.map((doc) => doc.key));
         const stale = [...this.#files.get(file) ?? []].filter((key) => !kept.has(key));
@@ -336,18 +346,48 @@ export class TextProjection implements Projection {
       case "turn.ingested": {
         const { session, line, project, text } = event.data;
         const id = `${session}:${line}`;
-        return [{
-          key: `turn:${id}`,
-          source: "turn",
-          id,
-          project,
-          fields: [await this.blobs.get(text)],
-        }];
+        await this.#readAhead([text]);
+        return [{ key: `turn:${id}`, source: "turn", id, project, fields: [], blob: text }];
       }
       case "turn.retracted":
         return [{ key: `turn:${event.data.session}:${event.data.line}`, removed: true }];
       default:
         return [];
+    }
+  }
+
+  /** Reads the texts of blobs about to be indexed, when the search indexes are there to index them. */
+  async #readAhead(blobs: readonly string[]): Promise<void> {
+    if (!this.#built) return;
+    const texts = await Promise.all(blobs.map((blob) => this.blobs.get(blob)));
+    blobs.forEach((blob, i) => this.#pending.set(blob, texts[i]!));
+  }
+
+  /** A document's texts in the order they are indexed: its fields, then its blob's text. */
+  #textsOf(doc: TextDoc): readonly string[] {
+    return doc.blob === undefined ? doc.fields : [...doc.fields, this.#blobText(doc.blob)];
+  }
+
+  /**
+   * A blob's text, read from disk unless this batch read it. One missing or
+   * damaged leaves its document indexed without it (said once on stderr):
+   * a search must answer.
+   */
+  #blobText(blob: string): string {
+    const pending = this.#pending.get(blob);
+    if (pending !== undefined) return pending;
+    try {
+      return this.blobs.getSync(blob);
+    } catch (error) {
+      if (!(error instanceof BlobError)) throw error;
+      if (!this.#blobWarned) {
+        console.error(
+          `cairn: ${error.message}: the lexical index holds its document without its text ` +
+            "(`cairn verify` checks every blob)",
+        );
+        this.#blobWarned = true;
+      }
+      return "";
     }
   }
 
@@ -388,14 +428,19 @@ export class TextProjection implements Projection {
     const image = changes && this.store.readImage();
     const images = image && decodeImages(image, tokenizerOf());
     if (usableImages(images)) {
-      const loaded = new Indexes((key) => this.#docs.get(key), this.#threads, this.#files, images);
+      const loaded = new Indexes(this.#documents(), this.#threads, this.#files, images);
       loaded.catchUp(changes!);
       return this.#built = loaded;
     }
     this.#imageRefused = changes !== undefined;
-    const built = new Indexes((key) => this.#docs.get(key), this.#threads, this.#files);
+    const built = new Indexes(this.#documents(), this.#threads, this.#files);
     built.queue(this.#docs.values());
     return this.#built = built;
+  }
+
+  /** How the search indexes read the documents. */
+  #documents(): Documents {
+    return { get: (key) => this.#docs.get(key), texts: (doc) => this.#textsOf(doc) };
   }
 
   #put(doc: TextDoc): void {
@@ -441,6 +486,12 @@ export class TextProjection implements Projection {
   }
 }
 
+/** The documents as the search indexes read them: by key, and each one's texts in order. */
+interface Documents {
+  get(key: string): TextDoc | undefined;
+  texts(doc: TextDoc): readonly string[];
+}
+
 /**
  * The BM25 indexes over the documents: one per source, the threaded memories
  * in context, and each code file whole. It reads the documents, threads and
@@ -461,7 +512,7 @@ class Indexes {
 
   /** Empty indexes, or those saved as `images` (see {@linkcode usableImages}). */
   constructor(
-    private readonly doc: (key: string) => TextDoc | undefined,
+    private readonly docs: Documents,
     private readonly threads: Threads,
     private readonly files: ReadonlyMap<string, ReadonlySet<string>>,
     images?: Bm25Images,
@@ -477,7 +528,7 @@ class Indexes {
 
   /** Indexes a document; `around` are the thread members (itself included) whose context changed. */
   put(doc: TextDoc, around: readonly string[]): void {
-    this.bySource[doc.source].set(doc.key, doc.fields.join("\n"), {
+    this.bySource[doc.source].set(doc.key, this.docs.texts(doc).join("\n"), {
       id: doc.id,
       project: doc.project,
     });
@@ -504,7 +555,7 @@ class Indexes {
     for (const key of changes.keys) {
       for (const index of Object.values(this.bySource)) index.delete(key);
       this.context.delete(key);
-      const doc = this.doc(key);
+      const doc = this.docs.get(key);
       if (doc) this.put(doc, []);
     }
     for (const thread of changes.threads) {
@@ -544,7 +595,7 @@ class Indexes {
   build(count: number): boolean {
     for (let done = 0; done < count;) {
       if (this.#docsDone < this.#queuedDocs.length) {
-        const doc = this.doc(this.#queuedDocs[this.#docsDone++]!);
+        const doc = this.docs.get(this.#queuedDocs[this.#docsDone++]!);
         if (doc) this.put(doc, doc.thread === undefined ? [] : [doc.key]);
         done++;
       } else if (this.#filesDone < this.#queuedFiles.length) {
@@ -560,9 +611,9 @@ class Indexes {
    * no term spans a line break); how many chunks it had.
    */
   #putFile(file: string): number {
-    const chunks = [...this.files.get(file) ?? []].map((key) => this.doc(key)!);
+    const chunks = [...this.files.get(file) ?? []].map((key) => this.docs.get(key)!);
     if (chunks.length === 0) return 0;
-    const fieldTerms = chunks.map((chunk) => chunk.fields.map(tokenize));
+    const fieldTerms = chunks.map((chunk) => this.docs.texts(chunk).map(tokenize));
     for (const [i, chunk] of chunks.entries()) {
       this.bySource.code.setTokens(chunk.key, fieldTerms[i]!.flat(), {
         id: chunk.id,
@@ -576,9 +627,15 @@ class Indexes {
   /** Rebuilds the whole-file documents of the files whose chunks changed. */
   refreshWholeFiles(): void {
     for (const file of this.#staleFiles) {
-      const chunks = [...this.files.get(file) ?? []].map((key) => this.doc(key)!);
+      const chunks = [...this.files.get(file) ?? []].map((key) => this.docs.get(key)!);
       if (chunks.length === 0) this.wholeFiles.delete(file);
-      else this.#putWholeFile(file, chunks, chunks.map((chunk) => tokenize(chunk.fields[2] ?? "")));
+      else {
+        this.#putWholeFile(
+          file,
+          chunks,
+          chunks.map((chunk) => tokenize(this.docs.texts(chunk)[2] ?? "")),
+        );
+      }
     }
     this.#staleFiles.clear();
   }
@@ -593,10 +650,10 @@ class Indexes {
   }
 
   #refreshContext(key: string): void {
-    const doc = this.doc(key);
+    const doc = this.docs.get(key);
     if (!doc || doc.thread === undefined) return;
     const around = this.threads.neighbours(doc.thread, key).map((k) =>
-      this.doc(k)?.fields[0] ?? ""
+      this.docs.get(k)?.fields[0] ?? ""
     );
     this.context.set(key, [doc.fields[0], ...around].join("\n"), {
       id: doc.id,
@@ -675,6 +732,7 @@ function canonical(doc: TextDoc): unknown[] {
     doc.kind ?? null,
     doc.file ?? null,
     doc.fields,
+    doc.blob ?? null,
     doc.thread ?? null,
     doc.order ?? null,
   ];

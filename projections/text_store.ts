@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { sha256HexSync } from "../events/blobs.ts";
 import {
   exists,
   removeAtomicLeftovers,
@@ -24,8 +25,17 @@ export interface TextDoc {
   kind?: string;
   /** `<project>\0<path>` for code chunks, so a file's chunks can be replaced together. */
   file?: string;
-  /** The texts indexed, in order (memory: content, tags; chunk: name, path, text; turn: text). */
+  /**
+   * The texts indexed, in order, but for `blob`'s (memory: content, tags;
+   * chunk: name, path; turn: none).
+   */
   fields: string[];
+  /**
+   * The blob holding the document's last text (a chunk's or a turn's text),
+   * indexed after `fields`: kept by reference, as the log keeps it, so that
+   * neither the store nor the process holds every chunk's text.
+   */
+  blob?: string;
   /** Memories from one conversation or session (`<project>\0<source>`) are read in context. */
   thread?: string;
   /** Position within the thread: the sequence number of the event that stored it. */
@@ -83,18 +93,19 @@ export class TextStore {
     const docs = new Map<string, TextDoc>();
     const snapshotPath = join(dir, SNAPSHOT);
     let snapshotBytes = 0;
+    const legacy = { found: false };
     if (await exists(snapshotPath)) {
       for await (const line of fileLines(snapshotPath)) {
         snapshotBytes = line.next;
         if (line.text === "") continue;
-        const doc = JSON.parse(line.text) as TextDoc;
+        const doc = current(JSON.parse(line.text) as TextDoc, legacy);
         docs.set(doc.key, doc);
       }
     }
     const images = await imagesIn(dir);
     const newest = images.at(-1);
     const journalPath = join(dir, JOURNAL);
-    const replayed = await replayJournal(journalPath, docs, newest);
+    const replayed = await replayJournal(journalPath, docs, newest, legacy);
     const journal = await Deno.open(journalPath, {
       append: true,
       create: true,
@@ -107,6 +118,9 @@ export class TextStore {
     for (const at of images) if (at !== kept) await Deno.remove(join(dir, imageName(at)));
     await syncDir(dir);
     store.#imageAt = kept;
+    // Written again at once in the current form, when the documents are known as of the journal's
+    // end; else (an image with ops after it) the next snapshot does it.
+    if (legacy.found && !replayed.tail?.length) await store.#rewriteSnapshot(docs.values());
     return { store, docs, tail: replayed.tail ?? [] };
   }
 
@@ -175,17 +189,41 @@ export class TextStore {
    */
   async snapshot(docs: Iterable<TextDoc>, image?: () => ImageParts | undefined): Promise<void> {
     await this.removeImage();
+    await this.#writeSnapshot(docs);
+    await this.#emptyJournal();
+    const parts = image?.();
+    if (parts) await this.writeImage(parts);
+  }
+
+  /**
+   * Writes the documents, which are those of the journal's end, as the new
+   * snapshot and empties the journal, keeping the image: it indexes the same
+   * documents, now at journal length 0. Renamed before the journal is emptied,
+   * so that a crash between leaves it counting ops that only repeat the
+   * snapshot's documents (each op sets one key: indexing them again is harmless).
+   */
+  async #rewriteSnapshot(docs: Iterable<TextDoc>): Promise<void> {
+    await this.#writeSnapshot(docs);
+    if (this.#imageAt !== undefined && this.#imageAt !== 0) {
+      await Deno.rename(join(this.dir, imageName(this.#imageAt)), join(this.dir, imageName(0)));
+      await syncDir(this.dir);
+      this.#imageAt = 0;
+    }
+    await this.#emptyJournal();
+  }
+
+  async #writeSnapshot(docs: Iterable<TextDoc>): Promise<void> {
     const sorted = [...docs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const bytes = await writeFileAtomic(
+    this.#snapshotBytes = await writeFileAtomic(
       join(this.dir, SNAPSHOT),
       sorted.values().map((doc) => JSON.stringify(doc) + "\n"),
     );
+  }
+
+  async #emptyJournal(): Promise<void> {
     await this.journal.truncate(0);
     await this.journal.sync();
-    this.#snapshotBytes = bytes;
     this.#journalBytes = 0;
-    const parts = image?.();
-    if (parts) await this.writeImage(parts);
   }
 
   /** Deletes the snapshot and the image, and empties the journal. */
@@ -194,10 +232,8 @@ export class TextStore {
     await Deno.remove(join(this.dir, SNAPSHOT)).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     });
-    await this.journal.truncate(0);
-    await this.journal.sync();
+    await this.#emptyJournal();
     await syncDir(this.dir);
-    this.#journalBytes = 0;
     this.#snapshotBytes = 0;
   }
 
@@ -238,7 +274,8 @@ function imageName(at: number): string {
 async function replayJournal(
   path: string,
   docs: Map<string, TextDoc>,
-  imageAt?: number,
+  imageAt: number | undefined,
+  legacy: { found: boolean },
 ): Promise<{ bytes: number; tail?: TextOp[] }> {
   const tail: TextOp[] = [];
   let imageFound = imageAt === 0;
@@ -263,6 +300,7 @@ async function replayJournal(
       unreadable = number;
       continue;
     }
+    ops = ops.map((op) => "removed" in op ? op : current(op, legacy));
     if (imageFound) { for (const op of ops) tail.push(op); }
     else applyOps(docs, ops);
     good = line.next;
@@ -277,4 +315,15 @@ function applyOps(docs: Map<string, TextDoc>, ops: readonly TextOp[]): void {
     if ("removed" in op) docs.delete(op.key);
     else docs.set(op.key, op);
   }
+}
+
+/**
+ * `doc` in the current form: a chunk or turn stored before texts were kept by
+ * reference (its text inline, as its last field) refers to the text's blob,
+ * which the log's event wrote under the same hash. Notes in `legacy` that one was found.
+ */
+function current(doc: TextDoc, legacy: { found: boolean }): TextDoc {
+  if (doc.source === "memory" || doc.blob !== undefined) return doc;
+  legacy.found = true;
+  return { ...doc, fields: doc.fields.slice(0, -1), blob: sha256HexSync(doc.fields.at(-1) ?? "") };
 }

@@ -8,9 +8,9 @@
  * last record (a crash mid-append) fails it and is cut off by the first scan.
  * @module
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
+import { sha256HexSync } from "../../events/blobs.ts";
 import { concatBytes } from "../../events/bytes.ts";
 import { writeAll } from "../../events/durable_fs.ts";
 import type { Embedder, Truncation } from "./embedder.ts";
@@ -37,11 +37,6 @@ export interface CacheStats {
 /** The cache directory of one model in a store. */
 export function embeddingCacheDir(storeDir: string, modelId: string): string {
   return join(storeDir, "cache", "embeddings", modelId.replace(/[^A-Za-z0-9._-]/g, "_"));
-}
-
-/** The cache key of a text: its sha256, hex. */
-export function textKey(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 /**
@@ -281,7 +276,7 @@ export class CachedEmbedder implements Embedder {
 
   /** Embeds documents, computing (once each) only the texts not cached yet. */
   async embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
-    const keys = texts.map(textKey);
+    const keys = texts.map((text) => sha256HexSync(text));
     const vectors = await this.cache.getMany(keys);
     const missing = new Map<string, string>();
     keys.forEach((key, i) => {

@@ -47,7 +47,7 @@ export async function codeRecords(
       kind: row.kind as string,
       start_line: Number(row.start_line),
       end_line: Number(row.end_line),
-      text: text.fields(`chunk:${project}:${id}`)?.[2] ?? "",
+      text: text.text(`chunk:${project}:${id}`) ?? "",
     }];
   }));
 }
@@ -72,7 +72,7 @@ export async function turnRecords(
       line: Number(row.line),
       project: (row.project as string) || null,
       started_at: row.started_at as string,
-      text: text.fields(`turn:${id}`)?.[0] ?? "",
+      text: text.text(`turn:${id}`) ?? "",
     }];
   }));
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BlobError, BlobStore, sha256Hex } from "../../events/blobs.ts";
+import { BlobError, BlobStore, sha256Hex, sha256HexSync } from "../../events/blobs.ts";
 import { tempDir } from "../helpers.ts";
 
 Deno.test("BlobStore stores a text once under its sha256 and reads it back", async () => {
@@ -8,26 +8,27 @@ Deno.test("BlobStore stores a text once under its sha256 and reads it back", asy
   const blobs = new BlobStore(tmp.path);
   const [a, b, c] = await blobs.putMany(["hello", "world", "hello"]);
   assert.equal(a, await sha256Hex("hello"));
+  assert.equal(sha256HexSync("déjà vu 東京"), await sha256Hex("déjà vu 東京"));
   assert.equal(a, c);
   assert.equal(await blobs.get(b!), "world");
+  assert.equal(new BlobStore(tmp.path).getSync(b!), "world");
   assert.deepEqual((await Array.fromAsync(blobs.list())).sort(), [a, b].sort());
 });
 
-Deno.test("BlobStore.get() refuses a damaged or missing blob", async () => {
+Deno.test("BlobStore.get() and getSync() refuse a damaged or missing blob", async () => {
   await using tmp = await tempDir();
   const blobs = new BlobStore(tmp.path);
   const hash = await blobs.put("content");
   await Deno.writeTextFile(join(tmp.path, hash.slice(0, 2), hash), "tampered");
-  await assert.rejects(
-    () => blobs.get(hash),
-    (e: Error) => e instanceof BlobError && /damaged/.test(e.message),
-  );
+  const damaged = (e: Error) => e instanceof BlobError && /damaged/.test(e.message);
+  await assert.rejects(() => blobs.get(hash), damaged);
+  assert.throws(() => blobs.getSync(hash), damaged);
   await blobs.remove(hash);
-  await assert.rejects(
-    () => blobs.get(hash),
-    (e: Error) => e instanceof BlobError && /missing/.test(e.message),
-  );
+  const missing = (e: Error) => e instanceof BlobError && /missing/.test(e.message);
+  await assert.rejects(() => blobs.get(hash), missing);
+  assert.throws(() => blobs.getSync(hash), missing);
   await assert.rejects(() => blobs.get("../../etc/passwd"), BlobError);
+  assert.throws(() => blobs.getSync("../../etc/passwd"), BlobError);
 });
 
 Deno.test("BlobStore with recentChars serves the texts it last wrote from memory, oldest evicted first", async () => {

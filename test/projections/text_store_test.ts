@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { sha256HexSync } from "../../events/blobs.ts";
 import { type TextDoc, type TextOp, TextStore } from "../../projections/text_store.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -75,4 +76,61 @@ Deno.test("TextStore.open() deletes what an earlier process's interrupted write 
   assert.ok(names.includes("notes.tmp"));
   assert.ok(names.includes(ownWrite), "a write of this process may be under way");
   assert.ok(leftovers.every((name) => !names.includes(name)));
+});
+
+/** A chunk and a turn as stores kept them before texts were kept by reference: the text inline, last. */
+const inlineChunk = {
+  key: "chunk:p:c1",
+  source: "code",
+  id: "c1",
+  project: "p",
+  file: "p\0a.ts",
+  fields: ["run", "a.ts", "function run() {}"],
+};
+const inlineTurn = { key: "turn:s:1", source: "turn", id: "s:1", project: "p", fields: ["fix it"] };
+const byReference = {
+  chunk: { ...inlineChunk, fields: ["run", "a.ts"], blob: sha256HexSync("function run() {}") },
+  turn: { ...inlineTurn, fields: [], blob: sha256HexSync("fix it") },
+};
+
+/** A store written in the old form: the chunk and a memory in the snapshot, the turn journaled. */
+async function inlineStore(dir: string, imageAt: (journalBytes: number) => number) {
+  const lines = (values: unknown[]) => values.map((value) => JSON.stringify(value) + "\n").join("");
+  await Deno.writeTextFile(join(dir, "snapshot.jsonl"), lines([inlineChunk, doc("m")]));
+  const journal = lines([[inlineTurn]]);
+  await Deno.writeTextFile(join(dir, "journal.jsonl"), journal);
+  await Deno.writeTextFile(join(dir, `index-${imageAt(journal.length)}.image`), "image");
+}
+
+Deno.test("TextStore.open() takes chunks and turns kept with their text for references to its blob, and writes them so", async () => {
+  await using tmp = await tempDir();
+  await inlineStore(tmp.path, (journalBytes) => journalBytes);
+
+  const opened = await TextStore.open(tmp.path);
+  assert.deepEqual(opened.docs.get("chunk:p:c1"), byReference.chunk);
+  assert.deepEqual(opened.docs.get("turn:s:1"), byReference.turn);
+  assert.deepEqual(opened.docs.get("m"), doc("m"));
+  assert.deepEqual(opened.tail, []);
+  opened.store.close();
+  const snapshot = await Deno.readTextFile(join(tmp.path, "snapshot.jsonl"));
+  assert.ok(!snapshot.includes("function run") && !snapshot.includes("fix it"));
+  assert.equal(await Deno.readTextFile(join(tmp.path, "journal.jsonl")), "");
+  assert.equal(await Deno.readTextFile(join(tmp.path, "index-0.image")), "image");
+
+  const again = await TextStore.open(tmp.path);
+  assert.deepEqual(again.docs, opened.docs);
+  assert.equal(again.store.hasImage, true);
+  again.store.close();
+});
+
+Deno.test("TextStore.open() leaves an old-form snapshot for the next one when ops follow its image", async () => {
+  await using tmp = await tempDir();
+  await inlineStore(tmp.path, () => 0);
+
+  const opened = await TextStore.open(tmp.path);
+  assert.deepEqual(opened.docs.get("chunk:p:c1"), byReference.chunk);
+  assert.deepEqual(opened.tail, [byReference.turn]);
+  opened.store.close();
+  assert.ok((await Deno.readTextFile(join(tmp.path, "snapshot.jsonl"))).includes("function run"));
+  assert.equal(await Deno.readTextFile(join(tmp.path, "index-0.image")), "image");
 });

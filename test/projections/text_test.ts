@@ -351,3 +351,91 @@ Deno.test("TextProjection.warm() builds the index a few documents per turn, foll
     for (const projection of [cold, warmed, interrupted]) await projection.close();
   }
 });
+
+/** The search indexes' saved images in a projection's directory, deleted: the next search builds them. */
+async function dropImages(dir: string): Promise<void> {
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.name.endsWith(".image")) await Deno.remove(join(dir, entry.name));
+  }
+}
+
+const QUERIES = ["clear cookie", "flaky retry", "user name"];
+
+/** {@linkcode given}, its digest and answers to `QUERIES`, written as a snapshot and closed. */
+async function givenAndClosed(dir: string) {
+  const { projection, blobs } = await given(dir);
+  const digest = await projection.digest();
+  const before = answersOf(projection, QUERIES);
+  await projection.compact();
+  await projection.close();
+  return { blobs, digest, before };
+}
+
+Deno.test("TextProjection keeps chunk and turn texts in the blobs, not in its files, and searches them", async () => {
+  await using dir = await tempDir();
+  const { blobs, digest, before } = await givenAndClosed(dir.path);
+  for (const name of ["snapshot.jsonl", "journal.jsonl"]) {
+    const stored = await Deno.readTextFile(join(dir.path, "text", name));
+    assert.ok(!stored.includes("clearCookie") && !stored.includes("flaky"), name);
+  }
+  await dropImages(join(dir.path, "text"));
+
+  const reopened = await TextProjection.open(join(dir.path, "text"), blobs);
+  try {
+    assert.deepEqual(answersOf(reopened, QUERIES), before);
+    assert.equal(await reopened.digest(), digest);
+    assert.equal(reopened.text("chunk:p:c2"), "function logout() { clearCookie(); }");
+    assert.equal(reopened.text("turn:s1:4"), "Please fix the flaky retry test");
+    assert.equal(reopened.text("memory:m1"), undefined);
+  } finally {
+    await reopened.close();
+  }
+});
+
+Deno.test("TextProjection opens a store kept with texts inline as the same index", async () => {
+  await using dir = await tempDir();
+  const { blobs, digest, before } = await givenAndClosed(dir.path);
+  const snapshot = join(dir.path, "text", "snapshot.jsonl");
+  const inline = [];
+  for (const line of (await Deno.readTextFile(snapshot)).split("\n").filter(Boolean)) {
+    const { blob, ...doc } = JSON.parse(line);
+    inline.push(blob ? { ...doc, fields: [...doc.fields, await blobs.get(blob)] } : doc);
+  }
+  await Deno.writeTextFile(snapshot, inline.map((doc) => JSON.stringify(doc) + "\n").join(""));
+  assert.ok((await Deno.readTextFile(snapshot)).includes("clearCookie"));
+
+  const reopened = await TextProjection.open(join(dir.path, "text"), blobs);
+  try {
+    assert.equal(await reopened.digest(), digest);
+    assert.deepEqual(answersOf(reopened, QUERIES), before);
+    assert.ok(!(await Deno.readTextFile(snapshot)).includes("clearCookie"));
+  } finally {
+    await reopened.close();
+  }
+});
+
+Deno.test("TextProjection indexes a chunk whose blob is missing by its name and path, and says so once", async () => {
+  await using dir = await tempDir();
+  const { projection, blobs, batch } = await given(dir.path);
+  await projection.close();
+  const [, , , code] = batch;
+  for (const chunk of (code!.data as { chunks: Array<{ text: string }> }).chunks) {
+    await blobs.remove(chunk.text);
+  }
+  await dropImages(join(dir.path, "text"));
+  const said: string[] = [];
+  const consoleError = console.error;
+  console.error = (line: string) => said.push(line);
+  const reopened = await TextProjection.open(join(dir.path, "text"), blobs);
+  try {
+    assert.deepEqual(ids(reopened, "logout"), ["code:c2"]);
+    assert.deepEqual(ids(reopened, "clear cookie", { sources: ["code"], limit: 10 }), []);
+    assert.deepEqual(ids(reopened, "flaky retry"), ["turn:s1:4"]);
+    assert.equal(reopened.text("chunk:p:c2"), "");
+    assert.equal(said.length, 1);
+    assert.match(said[0]!, /blob [0-9a-f]{64} is missing.*cairn verify/);
+  } finally {
+    console.error = consoleError;
+    await reopened.close();
+  }
+});

@@ -46,7 +46,18 @@ async function assertStillAnswers(cairn: Cairn): Promise<void> {
   });
   const first = recalled.items[0];
   assert.ok(first?.type === "memory" && first.memory.content.startsWith("Deploys go out"));
-  assert.equal(cairn.text.search("charge card", { sources: ["code"], limit: 5 }).length, 1);
+  const code = await cairn.recall.run({
+    query: "charge the card",
+    project: null,
+    sources: ["code"],
+    limit: 5,
+    mode: "lexical",
+  });
+  assert.deepEqual(
+    code.items.map((item) => item.type === "code" && item.code.text.includes("in cents")),
+    [true],
+    "the chunk's text, kept in a blob",
+  );
   const graph = await cairn.entities.readGraph();
   assert.deepEqual(graph.entities.map((e) => e.name), ["Redis", "billing"]);
   assert.deepEqual(graph.relations, [{ from: "billing", to: "Redis", relationType: "uses" }]);
