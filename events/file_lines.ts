@@ -31,7 +31,8 @@ export async function* fileLines(path: string): AsyncGenerator<FileLine> {
     const bytes = block.subarray(0, read);
     let start = 0;
     for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, start)) {
-      const line = concatBytes([...pending, bytes.subarray(start, at)]);
+      const tail = bytes.subarray(start, at);
+      const line = pending.length === 0 ? tail : concatBytes([...pending, tail]);
       const next = offset + line.length + 1;
       yield { text: decoder.decode(line), offset, next, complete: true };
       offset = next;
