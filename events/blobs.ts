@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { exists, writeAll } from "./durable_fs.ts";
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// A text read back must be the text written, a leading U+FEFF included: its hash names it.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** The sha256 of a text's UTF-8 bytes, as lowercase hex. */
 export async function sha256Hex(text: string | Uint8Array): Promise<string> {

@@ -356,11 +356,17 @@ export class TextProjection implements Projection {
     }
   }
 
-  /** Reads the texts of blobs about to be indexed, when the search indexes are there to index them. */
+  /**
+   * Reads the texts of blobs about to be indexed, when the search indexes are
+   * there to index them; one that cannot be read is left to {@linkcode #blobText}.
+   */
   async #readAhead(blobs: readonly string[]): Promise<void> {
     if (!this.#built) return;
-    const texts = await Promise.all(blobs.map((blob) => this.blobs.get(blob)));
-    blobs.forEach((blob, i) => this.#pending.set(blob, texts[i]!));
+    const texts = await Promise.allSettled(blobs.map((blob) => this.blobs.get(blob)));
+    texts.forEach((text, i) => {
+      if (text.status === "fulfilled") this.#pending.set(blobs[i]!, text.value);
+      else if (!(text.reason instanceof BlobError)) throw text.reason;
+    });
   }
 
   /** A document's texts in the order they are indexed: its fields, then its blob's text. */

@@ -93,19 +93,21 @@ export class TextStore {
     const docs = new Map<string, TextDoc>();
     const snapshotPath = join(dir, SNAPSHOT);
     let snapshotBytes = 0;
-    const legacy = { found: false };
+    let oldSnapshot = false;
     if (await exists(snapshotPath)) {
       for await (const line of fileLines(snapshotPath)) {
         snapshotBytes = line.next;
         if (line.text === "") continue;
-        const doc = current(JSON.parse(line.text) as TextDoc, legacy);
+        const stored = JSON.parse(line.text) as TextDoc;
+        const doc = current(stored);
+        oldSnapshot ||= doc !== stored;
         docs.set(doc.key, doc);
       }
     }
     const images = await imagesIn(dir);
     const newest = images.at(-1);
     const journalPath = join(dir, JOURNAL);
-    const replayed = await replayJournal(journalPath, docs, newest, legacy);
+    const replayed = await replayJournal(journalPath, docs, newest);
     const journal = await Deno.open(journalPath, {
       append: true,
       create: true,
@@ -118,9 +120,16 @@ export class TextStore {
     for (const at of images) if (at !== kept) await Deno.remove(join(dir, imageName(at)));
     await syncDir(dir);
     store.#imageAt = kept;
-    // Written again at once in the current form, when the documents are known as of the journal's
-    // end; else (an image with ops after it) the next snapshot does it.
-    if (legacy.found && !replayed.tail?.length) await store.#rewriteSnapshot(docs.values());
+    try {
+      await store.#convert(docs.values(), {
+        snapshot: oldSnapshot,
+        journal: replayed.oldForm,
+        atEnd: !replayed.tail?.length,
+      });
+    } catch (error) {
+      store.close();
+      throw error;
+    }
     return { store, docs, tail: replayed.tail ?? [] };
   }
 
@@ -196,13 +205,25 @@ export class TextStore {
   }
 
   /**
-   * Writes the documents, which are those of the journal's end, as the new
-   * snapshot and empties the journal, keeping the image: it indexes the same
-   * documents, now at journal length 0. Renamed before the journal is emptied,
-   * so that a crash between leaves it counting ops that only repeat the
-   * snapshot's documents (each op sets one key: indexing them again is harmless).
+   * Writes in the current form what was read in the old one (see `current`),
+   * `docs` being the documents as of the image, or of the journal's end
+   * (`atEnd`). At the end, they become the snapshot, the journal is emptied
+   * and the image kept: it indexes the same documents, now at journal length
+   * 0 (renamed before the journal is emptied, so that a crash between leaves
+   * it counting ops that only repeat the snapshot's documents: each sets one
+   * key, indexing them again is harmless). With ops after the image, only an
+   * old snapshot is written again, as of the image: replaying the whole journal
+   * over it still ends where the journal ends.
    */
-  async #rewriteSnapshot(docs: Iterable<TextDoc>): Promise<void> {
+  async #convert(
+    docs: Iterable<TextDoc>,
+    old: { snapshot: boolean; journal: boolean; atEnd: boolean },
+  ): Promise<void> {
+    if (!old.atEnd) {
+      if (old.snapshot) await this.#writeSnapshot(docs);
+      return;
+    }
+    if (!old.snapshot && !old.journal) return;
     await this.#writeSnapshot(docs);
     if (this.#imageAt !== undefined && this.#imageAt !== 0) {
       await Deno.rename(join(this.dir, imageName(this.#imageAt)), join(this.dir, imageName(0)));
@@ -274,12 +295,12 @@ function imageName(at: number): string {
 async function replayJournal(
   path: string,
   docs: Map<string, TextDoc>,
-  imageAt: number | undefined,
-  legacy: { found: boolean },
-): Promise<{ bytes: number; tail?: TextOp[] }> {
+  imageAt?: number,
+): Promise<{ bytes: number; tail?: TextOp[]; oldForm: boolean }> {
   const tail: TextOp[] = [];
   let imageFound = imageAt === 0;
-  if (!(await exists(path))) return imageFound ? { bytes: 0, tail } : { bytes: 0 };
+  let oldForm = false;
+  if (!(await exists(path))) return { bytes: 0, oldForm, ...(imageFound ? { tail } : {}) };
   let good = 0;
   let number = 0;
   // A complete line that does not parse is a torn write only when no complete line follows.
@@ -300,14 +321,19 @@ async function replayJournal(
       unreadable = number;
       continue;
     }
-    ops = ops.map((op) => "removed" in op ? op : current(op, legacy));
+    ops = ops.map((op) => {
+      if ("removed" in op) return op;
+      const doc = current(op);
+      oldForm ||= doc !== op;
+      return doc;
+    });
     if (imageFound) { for (const op of ops) tail.push(op); }
     else applyOps(docs, ops);
     good = line.next;
     if (good === imageAt) imageFound = true;
   }
   if (good < (await Deno.stat(path)).size) await Deno.truncate(path, good);
-  return imageFound ? { bytes: good, tail } : { bytes: good };
+  return { bytes: good, oldForm, ...(imageFound ? { tail } : {}) };
 }
 
 function applyOps(docs: Map<string, TextDoc>, ops: readonly TextOp[]): void {
@@ -318,12 +344,11 @@ function applyOps(docs: Map<string, TextDoc>, ops: readonly TextOp[]): void {
 }
 
 /**
- * `doc` in the current form: a chunk or turn stored before texts were kept by
- * reference (its text inline, as its last field) refers to the text's blob,
- * which the log's event wrote under the same hash. Notes in `legacy` that one was found.
+ * `doc` in the current form (itself when it is): a chunk or turn stored before
+ * texts were kept by reference (its text inline, as its last field) refers to
+ * the text's blob, which the log's event wrote under the same hash.
  */
-function current(doc: TextDoc, legacy: { found: boolean }): TextDoc {
+function current(doc: TextDoc): TextDoc {
   if (doc.source === "memory" || doc.blob !== undefined) return doc;
-  legacy.found = true;
   return { ...doc, fields: doc.fields.slice(0, -1), blob: sha256HexSync(doc.fields.at(-1) ?? "") };
 }

@@ -13,6 +13,8 @@ Deno.test("BlobStore stores a text once under its sha256 and reads it back", asy
   assert.equal(await blobs.get(b!), "world");
   assert.equal(new BlobStore(tmp.path).getSync(b!), "world");
   assert.deepEqual((await Array.fromAsync(blobs.list())).sort(), [a, b].sort());
+  const marked = await blobs.put("\uFEFFstarts with a byte order mark");
+  assert.equal(await new BlobStore(tmp.path).get(marked), "\uFEFFstarts with a byte order mark");
 });
 
 Deno.test("BlobStore.get() and getSync() refuse a damaged or missing blob", async () => {

@@ -123,14 +123,21 @@ Deno.test("TextStore.open() takes chunks and turns kept with their text for refe
   again.store.close();
 });
 
-Deno.test("TextStore.open() leaves an old-form snapshot for the next one when ops follow its image", async () => {
+Deno.test("TextStore.open() writes an old-form snapshot as of its image when ops follow the image", async () => {
   await using tmp = await tempDir();
   await inlineStore(tmp.path, () => 0);
+  const journal = await Deno.readTextFile(join(tmp.path, "journal.jsonl"));
 
   const opened = await TextStore.open(tmp.path);
   assert.deepEqual(opened.docs.get("chunk:p:c1"), byReference.chunk);
   assert.deepEqual(opened.tail, [byReference.turn]);
   opened.store.close();
-  assert.ok((await Deno.readTextFile(join(tmp.path, "snapshot.jsonl"))).includes("function run"));
+  assert.ok(!(await Deno.readTextFile(join(tmp.path, "snapshot.jsonl"))).includes("function run"));
+  assert.equal(await Deno.readTextFile(join(tmp.path, "journal.jsonl")), journal);
   assert.equal(await Deno.readTextFile(join(tmp.path, "index-0.image")), "image");
+
+  const again = await TextStore.open(tmp.path);
+  assert.deepEqual(again.docs, opened.docs);
+  assert.deepEqual(again.tail, opened.tail);
+  again.store.close();
 });

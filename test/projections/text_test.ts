@@ -439,3 +439,23 @@ Deno.test("TextProjection indexes a chunk whose blob is missing by its name and 
     await reopened.close();
   }
 });
+
+Deno.test("TextProjection applies a turn whose blob is missing while its indexes are built, without its text", async () => {
+  await using dir = await tempDir();
+  const { projection, blobs } = await given(dir.path);
+  const turn = await turnIngested(blobs, "s2", 1, "the nightly build broke");
+  await blobs.remove((turn.data as { text: string }).text);
+  ids(projection, "user name");
+  const said: string[] = [];
+  const consoleError = console.error;
+  console.error = (line: string) => said.push(line);
+  try {
+    await projection.apply(stored(turn));
+    assert.deepEqual(ids(projection, "nightly build broke"), []);
+    assert.equal(projection.counts().turn, 2);
+    assert.equal(said.length, 1);
+  } finally {
+    console.error = consoleError;
+    await projection.close();
+  }
+});
