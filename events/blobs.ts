@@ -23,6 +23,12 @@ export class BlobError extends Error {
   override name = "BlobError";
 }
 
+/** Blobs written and held from compaction until disposed: see {@linkcode BlobStore.hold}. */
+export interface BlobHold extends Disposable {
+  /** The texts' hashes, in order. */
+  readonly hashes: string[];
+}
+
 /** Options for a {@linkcode BlobStore}. */
 export interface BlobStoreOptions {
   /**
@@ -44,6 +50,8 @@ export class BlobStore {
   #recent = new Map<string, string>();
   #recentSize = 0;
   #shards = new Set<string>();
+  /** Blobs whose events are not in the log yet, by how many writers hold them. */
+  #held = new Map<string, number>();
 
   constructor(private readonly dir: string, options: BlobStoreOptions = {}) {
     this.#recentChars = options.recentChars ?? 0;
@@ -57,16 +65,44 @@ export class BlobStore {
 
   /** Stores many texts; their fsyncs run concurrently so the disk can coalesce them. */
   async putMany(texts: readonly string[]): Promise<string[]> {
+    using held = await this.hold(texts);
+    return held.hashes;
+  }
+
+  /**
+   * Stores many texts as {@linkcode putMany} does, and keeps compaction from
+   * removing them until the hold is disposed: a writer holds its texts until
+   * the events that name them are in the log. Held from before the first write.
+   */
+  async hold(texts: readonly string[]): Promise<BlobHold> {
     const hashes = await Promise.all(texts.map((text) => sha256Hex(text)));
-    const unique = new Map<string, string>();
-    hashes.forEach((hash, i) => unique.set(hash, texts[i]!));
-    const todo = [...unique.entries()];
-    const lanes = Array.from({ length: Math.min(16, todo.length) }, async () => {
-      for (let item = todo.pop(); item; item = todo.pop()) await this.#write(item[0], item[1]);
-    });
-    await Promise.all(lanes);
-    for (const [hash, text] of unique) this.#remember(hash, text);
-    return hashes;
+    for (const hash of hashes) this.#held.set(hash, (this.#held.get(hash) ?? 0) + 1);
+    const release = () => {
+      for (const hash of hashes) {
+        const holders = this.#held.get(hash)! - 1;
+        if (holders === 0) this.#held.delete(hash);
+        else this.#held.set(hash, holders);
+      }
+    };
+    try {
+      const unique = new Map<string, string>();
+      hashes.forEach((hash, i) => unique.set(hash, texts[i]!));
+      const todo = [...unique.entries()];
+      const lanes = Array.from({ length: Math.min(16, todo.length) }, async () => {
+        for (let item = todo.pop(); item; item = todo.pop()) await this.#write(item[0], item[1]);
+      });
+      await Promise.all(lanes);
+      for (const [hash, text] of unique) this.#remember(hash, text);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return { hashes, [Symbol.dispose]: release };
+  }
+
+  /** Whether a writer of this process holds the blob (see {@linkcode hold}). */
+  isHeld(hash: string): boolean {
+    return this.#held.has(hash);
   }
 
   /** Reads a blob's text; throws {@linkcode BlobError} if it is missing or damaged. */

@@ -303,7 +303,8 @@ export class CodeIndex {
     previous: Promise<void> | undefined,
   ): Promise<void> {
     const texts = pending.flatMap((p) => p.chunked.chunks.map((chunk) => chunk.text));
-    const hashes = await this.store.blobs.putMany(texts);
+    using held = await this.store.blobs.hold(texts);
+    const hashes = held.hashes;
     await previous;
     if (pending.length === 0) return;
     let next = 0;

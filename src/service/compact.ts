@@ -13,8 +13,9 @@ export interface CompactionReport extends RewriteStats {
 
 /**
  * Compacts the store's log to the latest state of every entity, then removes
- * blobs no kept event references. Blobs written after the compaction started
- * are left alone, so a command in flight never loses its content. When a
+ * blobs no kept event references. Blobs written after the compaction started,
+ * or held by a writer whose events are not appended yet, are left alone, so a
+ * command in flight never loses its content. When a
  * purged memory's events go, the projections that keep texts in their files
  * (graph, lexical index) are rewritten without it, so that no copy of it stays
  * in the store; the vectors keep no text, only vectors and text hashes.
@@ -56,7 +57,8 @@ async function rewriteLog(
   });
   let blobsRemoved = 0;
   for await (const hash of store.blobs.list()) {
-    if (live.has(hash) || (await store.blobs.modifiedAt(hash)) >= started) continue;
+    if (live.has(hash) || store.blobs.isHeld(hash)) continue;
+    if ((await store.blobs.modifiedAt(hash)) >= started) continue;
     await store.blobs.remove(hash);
     blobsRemoved++;
   }

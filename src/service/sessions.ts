@@ -189,7 +189,7 @@ export class Sessions {
       }
     }
     if (events.length === 0) return report;
-    await this.store.blobs.putMany(texts);
+    using _held = await this.store.blobs.hold(texts);
     await this.store.append(events);
     remember(known, events);
     return report;

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { CachedEmbedder } from "../../src/embed/cache.ts";
 import { type Cairn, openCairn } from "../../src/service/cairn.ts";
+import { compactStore } from "../../src/service/compact.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { filesHolding, tempDir } from "../helpers.ts";
 
@@ -121,5 +122,25 @@ Deno.test("a purge that fails after the log is rewritten leaves the projections 
     assert.equal(reopened.text.search("failed purge", { sources: ["memory"], limit: 5 }).length, 1);
   } finally {
     await reopened.close();
+  }
+});
+
+Deno.test("compaction leaves alone the blobs a writer holds until its events are in the log", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const cairn = await open(store);
+  try {
+    await cairn.memories.remember({ content: "Deploys go out on Tuesdays" });
+    const held = await cairn.store.blobs.hold(["def charge(amount): return amount"]);
+    const [hash] = held.hashes;
+    const writtenBefore = new Date(Date.now() - 60_000);
+    await Deno.utime(join(store, "blobs", hash!.slice(0, 2), hash!), writtenBefore, writtenBefore);
+    await compactStore(cairn.store);
+    assert.equal(await cairn.store.blobs.has(hash!), true, "held: its event is on the way");
+    held[Symbol.dispose]();
+    await compactStore(cairn.store);
+    assert.equal(await cairn.store.blobs.has(hash!), false, "released and named by no event");
+  } finally {
+    await cairn.close();
   }
 });
