@@ -2,17 +2,25 @@ import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 
-/** `cairn replay`: rebuilds projections from the log. */
+/**
+ * `cairn replay`: rebuilds projections from the log; a rebuilt lexical index
+ * also saves its search indexes' image, as `cairn index` does, so that the next
+ * process to search loads them instead of building them.
+ */
 export const replay: Command = {
   name: "replay",
   summary: "rebuild projections from the event log",
   usage: "cairn replay [--projection NAME]",
   async run(context: CommandContext): Promise<number> {
     const { values } = parseCommandArgs(context.args, { projection: { type: "string" } });
-    const { store } = await openCairn(context.storeDir);
+    const cairn = await openCairn(context.storeDir);
+    const { store } = cairn;
     try {
       const started = performance.now();
       await store.runner.rebuild(values.projection);
+      if (values.projection === undefined || values.projection === cairn.text.name) {
+        await cairn.text.saveIndexes();
+      }
       const seconds = (performance.now() - started) / 1000;
       const names = values.projection ?? store.runner.names.join(", ");
       context.out(`replayed ${store.log.head} events into ${names} in ${seconds.toFixed(2)} s`);

@@ -93,6 +93,8 @@ Deno.test("cairn compact and replay run on a store", async () => {
   const replay = await cli(["--store", tmp.path, "replay"]);
   assert.equal(replay.code, 0, replay.stderr);
   assert.match(replay.stdout, /replayed 3 events/);
+  const lexical = [...Deno.readDirSync(join(tmp.path, "projections", "text"))];
+  assert.ok(lexical.some((entry) => entry.name.endsWith(".image")), "saved for the next search");
 });
 
 Deno.test("cairn status says when it cut a torn last record", async () => {
