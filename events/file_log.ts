@@ -15,6 +15,7 @@ import {
 } from "./generation.ts";
 import { type Manifest, MANIFEST_FILE, readManifest, writeManifest } from "./manifest.ts";
 import { syncDir, writeAll } from "./durable_fs.ts";
+import { type Acknowledged, AcknowledgedFile, readAcknowledged } from "./acknowledged.ts";
 import { LogCorruptError } from "./log.ts";
 import type { Clock, EventLog, LogRecovery, RewriteStats } from "./log.ts";
 
@@ -43,6 +44,7 @@ export class FileLog implements EventLog {
   #segments: Segment[];
   #head: number;
   #active: Deno.FsFile | undefined;
+  #acknowledged: AcknowledgedFile | undefined;
   #pending: PendingAppend[] = [];
   /** True while a flush, a rewrite or the close owns the active segment. */
   #busy = false;
@@ -69,6 +71,7 @@ export class FileLog implements EventLog {
   static async open(dir: string, options: FileLogOptions = {}): Promise<FileLog> {
     if (!options.readOnly) await Deno.mkdir(dir, { recursive: true });
     const manifest = await readManifest(dir) ?? await startManifest(dir, options);
+    const acknowledged = await readAcknowledged(dir);
     const recovery: LogRecovery = {};
     const segments: Segment[] = [];
     let lastSeq = 0;
@@ -82,6 +85,9 @@ export class FileLog implements EventLog {
       }
       const bytes = await readSegmentFile(path, entry, next);
       const scan = scanSegment(bytes);
+      if (!next) {
+        checkAcknowledged(path, bytes.length, scan, entry.firstSeq, manifest, acknowledged);
+      }
       let length = bytes.length;
       if (scan.damage.length > 0) {
         const torn = !next && scan.damage.length === 1 &&
@@ -103,7 +109,11 @@ export class FileLog implements EventLog {
     if (!options.readOnly) await removeLeftovers(dir, manifest);
     const head = Math.max(lastSeq, (manifest.segments.at(-1)?.firstSeq ?? 1) - 1, manifest.minHead);
     const log = new FileLog(dir, options, manifest, segments, head, recovery);
-    if (!options.readOnly && segments.length > 0) await log.#openActive();
+    if (options.readOnly) return log;
+    if (segments.length > 0) await log.#openActive();
+    log.#acknowledged = await AcknowledgedFile.open(dir);
+    // A log from before this file, or records a crash left between a commit's sync and its record.
+    if (acknowledged?.head !== head) await log.#recordAcknowledged();
     return log;
   }
 
@@ -171,6 +181,7 @@ export class FileLog implements EventLog {
       this.#manifest = await commitGeneration(this.dir, segments, generation, this.#head);
       this.#segments = segments;
       if (segments.length > 0) await this.#openActive();
+      await this.#recordAcknowledged();
       return { ...counts, bytesBefore, bytesAfter: await this.size() };
     });
   }
@@ -180,6 +191,8 @@ export class FileLog implements EventLog {
       this.#closed = true;
       this.#active?.close();
       this.#active = undefined;
+      this.#acknowledged?.close();
+      this.#acknowledged = undefined;
       return Promise.resolve();
     });
   }
@@ -217,6 +230,11 @@ export class FileLog implements EventLog {
     await this.#active.seek(last.bytes, Deno.SeekMode.Start);
   }
 
+  #recordAcknowledged(): Promise<void> {
+    const segmentBytes = this.#segments.at(-1)?.bytes ?? 0;
+    return this.#acknowledged!.record({ head: this.#head, segmentBytes });
+  }
+
   async #flush(): Promise<void> {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0, this.#pending.length);
@@ -233,6 +251,10 @@ export class FileLog implements EventLog {
         try {
           await writeAll(this.#active!, bytes);
           await this.#active!.syncData();
+          await this.#acknowledged!.record({
+            head: seq,
+            segmentBytes: active.bytes + bytes.length,
+          });
         } catch (error) {
           await this.#active!.truncate(active.bytes).catch(() => {});
           await this.#active!.seek(active.bytes, Deno.SeekMode.Start).catch(() => {});
@@ -315,6 +337,34 @@ function checkOrder(path: string, scan: SegmentScan, firstSeq: number, lastSeq: 
     throw new LogCorruptError(`log segment ${path} holds events out of order`, path, first.offset);
   }
   return scan.records.at(-1)?.seq ?? lastSeq;
+}
+
+/**
+ * Refuses an active segment that lost events the log acknowledged (a file cut
+ * short or damaged after the fact): a torn write is cut off only when nothing
+ * acknowledged is in it, so such a loss is never taken for one.
+ */
+function checkAcknowledged(
+  path: string,
+  size: number,
+  scan: SegmentScan,
+  firstSeq: number,
+  manifest: Manifest,
+  acknowledged: Acknowledged | undefined,
+): void {
+  if (!acknowledged) return;
+  const last = Math.max(scan.records.at(-1)?.seq ?? 0, firstSeq - 1, manifest.minHead);
+  if (last >= acknowledged.head) return;
+  const lost = last + 1 === acknowledged.head
+    ? `event ${acknowledged.head}`
+    : `events ${last + 1} to ${acknowledged.head}`;
+  throw new LogCorruptError(
+    `log segment ${path} lost ${lost}, which were acknowledged: it is ${size} bytes, ` +
+      `and was ${acknowledged.segmentBytes} when the last was written. Restore the file from a ` +
+      "backup, or run `cairn verify --repair` to keep every readable event and go on without them",
+    path,
+    scan.goodEnd,
+  );
 }
 
 /** Refuses a sealed segment that is missing or not the length it was sealed at. */

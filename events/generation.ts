@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { syncDir, writeAll } from "./durable_fs.ts";
 import { type Manifest, writeManifest } from "./manifest.ts";
 import { encodeRecord } from "./record.ts";
+import { LogCorruptError } from "./log.ts";
 import { SEGMENT_HEADER, segmentName } from "./segment.ts";
 
 /** A segment file of the log. */
@@ -95,8 +96,21 @@ async function closeSynced(file: Deno.FsFile): Promise<void> {
   file.close();
 }
 
-/** Deletes segment files the manifest does not list (a crashed roll or compaction) and temporary files. */
+/**
+ * Deletes segment files the manifest does not list (a crashed roll or
+ * compaction) and temporary files. Refuses, deleting nothing, when a segment
+ * of the manifest's own generation past its last one holds records: the
+ * manifest is out of date, and those records are events.
+ */
 export async function removeLeftovers(dir: string, manifest: Manifest): Promise<void> {
+  const ahead = await segmentsAhead(dir, manifest);
+  if (ahead.length > 0) {
+    throw new LogCorruptError(
+      `log ${dir} has segments its manifest does not list, holding events past it: ` +
+        `${ahead.join(", ")}. Nothing was deleted; run \`cairn verify --repair\` to take them back`,
+      join(dir, ahead[0]!),
+    );
+  }
   const live = new Set(manifest.segments.map((segment) => segment.file));
   for await (const entry of Deno.readDir(dir)) {
     const stray = entry.name.endsWith(".tmp") ||
@@ -104,3 +118,23 @@ export async function removeLeftovers(dir: string, manifest: Manifest): Promise<
     if (stray) await Deno.remove(join(dir, entry.name));
   }
 }
+
+/**
+ * Segment files of the manifest's generation that start after its last
+ * segment and hold records, in order. A roll that crashed before its manifest
+ * was written leaves one with the header alone, which is not counted.
+ */
+export async function segmentsAhead(dir: string, manifest: Manifest): Promise<string[]> {
+  const last = manifest.segments.at(-1)?.firstSeq ?? 0;
+  const ahead: Array<{ name: string; first: number }> = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const match = SEGMENT_FILE.exec(entry.name);
+    if (!match || Number(match[2]) !== manifest.generation || Number(match[1]) <= last) continue;
+    const { size } = await Deno.stat(join(dir, entry.name));
+    if (size > SEGMENT_HEADER.length) ahead.push({ name: entry.name, first: Number(match[1]) });
+  }
+  return ahead.sort((a, b) => a.first - b.first).map((segment) => segment.name);
+}
+
+/** A segment file's name: first sequence number and generation. */
+export const SEGMENT_FILE = /^(\d{16})\.(\d+)\.seg$/;

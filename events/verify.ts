@@ -3,7 +3,8 @@ import { decodeEvent } from "./schema.ts";
 import type { StoredEvent } from "./schema.ts";
 import { readManifest } from "./manifest.ts";
 import { DEFAULT_SEGMENT_BYTES, scanSegment } from "./segment.ts";
-import { commitGeneration, writeGeneration } from "./generation.ts";
+import { commitGeneration, SEGMENT_FILE, segmentsAhead, writeGeneration } from "./generation.ts";
+import { ACKNOWLEDGED_FILE, readAcknowledged, writeAcknowledged } from "./acknowledged.ts";
 
 /** One problem found in a log. */
 export interface LogProblem {
@@ -36,7 +37,16 @@ export async function checkLog(
 ): Promise<LogCheck> {
   const { events, problems, segments } = await readDecodable(dir);
   for (const event of events) await onEvent(event);
-  return { events: events.length, head: events.at(-1)?.seq ?? 0, segments, problems };
+  const head = events.at(-1)?.seq ?? 0;
+  const acknowledged = (await readAcknowledged(dir))?.head ?? 0;
+  const kept = Math.max(head, (await readManifest(dir).catch(() => undefined))?.minHead ?? 0);
+  if (acknowledged > kept) {
+    problems.push({
+      segment: ACKNOWLEDGED_FILE,
+      message: `events ${kept + 1} to ${acknowledged} were acknowledged but are not in the log`,
+    });
+  }
+  return { events: events.length, head, segments, problems };
 }
 
 /**
@@ -54,6 +64,7 @@ export async function repairLog(
   const records = toRecords(events);
   const written = await writeGeneration(dir, records, generation, segmentBytes);
   await commitGeneration(dir, written, generation, head);
+  await writeAcknowledged(dir, { head, segmentBytes: written.at(-1)?.bytes ?? 0 });
   return { events: events.length, head, segments, problems };
 }
 
@@ -84,6 +95,10 @@ async function readTolerant(
   try {
     const manifest = await readManifest(dir);
     files = manifest ? manifest.segments : await segmentFilesOfNewestGeneration(dir);
+    for (const file of manifest ? await segmentsAhead(dir, manifest) : []) {
+      problems.push({ segment: file, message: "holds events, but the manifest does not list it" });
+      files = [...files, { file }];
+    }
   } catch (error) {
     problems.push({ segment: "MANIFEST", message: (error as Error).message });
     files = await segmentFilesOfNewestGeneration(dir);
@@ -133,7 +148,7 @@ async function segmentFilesOfNewestGeneration(dir: string): Promise<Array<{ file
   const files: Array<{ name: string; gen: number; first: number }> = [];
   try {
     for await (const entry of Deno.readDir(dir)) {
-      const match = /^(\d{16})\.(\d+)\.seg$/.exec(entry.name);
+      const match = SEGMENT_FILE.exec(entry.name);
       if (match) files.push({ name: entry.name, first: Number(match[1]), gen: Number(match[2]) });
     }
   } catch (error) {

@@ -6,6 +6,7 @@ import type { Checkpoint, CheckpointStore } from "./projection.ts";
 const CheckpointSchema = z.object({
   version: z.number().int(),
   seq: z.number().int().nonnegative(),
+  count: z.number().int().nonnegative().optional(),
 });
 
 /** Checkpoints as small JSON files, `<dir>/<name>/checkpoint.json`, replaced atomically. */
@@ -21,7 +22,9 @@ export class FileCheckpoints implements CheckpointStore {
       throw error;
     }
     const parsed = CheckpointSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
+    if (!parsed.success) return undefined;
+    const { version, seq, count } = parsed.data;
+    return count === undefined ? { version, seq } : { version, seq, count };
   }
 
   async write(name: string, checkpoint: Checkpoint): Promise<void> {

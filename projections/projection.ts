@@ -15,6 +15,13 @@ export interface Projection {
   apply(batch: readonly StoredEvent[]): Promise<void>;
   /** Drops everything, leaving the projection as if no event had been applied. */
   reset(): Promise<void>;
+  /**
+   * How many documents it holds, if counting is cheap. The runner records the
+   * count with each checkpoint; an open that finds another number means files
+   * were lost or damaged behind the checkpoint's back, and the projection is
+   * rebuilt from the log.
+   */
+  count?(): Promise<number>;
   /** A hash of the projection's whole content, equal for equal content (replay checks). */
   digest(): Promise<string>;
   /**
@@ -31,6 +38,8 @@ export interface Projection {
 export interface Checkpoint {
   version: number;
   seq: number;
+  /** The projection's {@linkcode Projection.count} when the checkpoint was written. */
+  count?: number;
 }
 
 /** Keeps each projection's checkpoint. */

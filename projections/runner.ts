@@ -58,7 +58,14 @@ export class ProjectionRunner {
     const runner = new ProjectionRunner(log, projections, store);
     for (const projection of projections) {
       const saved = await store.read(projection.name);
-      if (saved && saved.version === projection.version && saved.seq <= log.head) {
+      const found = await projection.count?.();
+      if (saved?.count !== undefined && found !== undefined && found !== saved.count) {
+        console.error(
+          `cairn: the ${projection.name} projection holds ${found} documents where its checkpoint ` +
+            `says ${saved.count} (files lost or damaged); rebuilding it from the log`,
+        );
+        await runner.#reset(projection);
+      } else if (saved && saved.version === projection.version && saved.seq <= log.head) {
         runner.#checkpoints.set(projection.name, saved.seq);
       } else {
         await runner.#reset(projection);
@@ -238,7 +245,12 @@ export class ProjectionRunner {
   /** Records that `projection` holds every event up to `seq`; on disk too unless withdrawn. */
   async #save(projection: Projection, seq: number): Promise<void> {
     if (!this.#withdrawn.has(projection.name)) {
-      await this.store.write(projection.name, { version: projection.version, seq });
+      const count = await projection.count?.();
+      await this.store.write(projection.name, {
+        version: projection.version,
+        seq,
+        ...(count === undefined ? {} : { count }),
+      });
     }
     this.#checkpoints.set(projection.name, seq);
   }

@@ -134,6 +134,10 @@ export class TextProjection implements Projection {
     return { ...this.#counts };
   }
 
+  count(): Promise<number> {
+    return Promise.resolve(this.#docs.size);
+  }
+
   async apply(batch: readonly StoredEvent[]): Promise<void> {
     const ops: TextOp[] = [];
     try {

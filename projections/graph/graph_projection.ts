@@ -91,6 +91,11 @@ export class GraphProjection implements Projection {
     return this.db;
   }
 
+  async count(): Promise<number> {
+    const [row] = await this.db.run("MATCH (n) RETURN count(n) AS nodes");
+    return Number(row?.nodes ?? 0);
+  }
+
   async apply(batch: readonly StoredEvent[]): Promise<void> {
     for (const part of transactions(batch)) {
       await this.db.transaction(async () => {

@@ -2,6 +2,9 @@ import { join } from "node:path";
 import { Index, MetricKind, ScalarKind } from "usearch";
 import { exists, syncDir, writeAll, writeFileAtomic } from "../../events/durable_fs.ts";
 import { fileLines } from "../../events/file_lines.ts";
+import { ProjectionDamage } from "../damage.ts";
+import { addedLine, parseJournalLine, removedLine } from "./key_journal.ts";
+import { checkSavedIndex } from "./usearch_file.ts";
 
 /** A nearest neighbour: the document id and its cosine distance (0 = same direction). */
 export interface VectorHit {
@@ -73,23 +76,28 @@ export class VectorPartition {
           await Deno.truncate(partition.#path("keys"), line.offset);
           break;
         }
-        const [op, keyText, id, text, group = ""] = line.text.split("\t");
-        if (!keyText) continue;
-        const key = BigInt(keyText);
-        if (op === "+" && id !== undefined && text !== undefined) {
-          partition.#remember(id, key, text, group);
-        }
-        if (op === "-") {
+        const entry = parseJournalLine(
+          line.text,
+          `${partition.#path("keys")}, line at byte ${line.offset}`,
+        );
+        if (entry === undefined) continue;
+        const { key } = entry;
+        if (entry.op === "+") partition.#remember(entry.id, key, entry.text, entry.group);
+        else {
           partition.#forget(key);
           removed.add(key);
         }
         if (key >= partition.#nextKey) partition.#nextKey = key + 1n;
       }
     }
-    try {
-      partition.#index.load(partition.#path("usearch"));
-    } catch {
-      // No saved index yet: the pending vectors hold every vector so far.
+    // Without a saved index yet, the pending vectors hold every vector so far.
+    if (await exists(partition.#path("usearch"))) {
+      await checkSavedIndex(partition.#path("usearch"), dims);
+      try {
+        partition.#index.load(partition.#path("usearch"));
+      } catch (error) {
+        throw new ProjectionDamage(`${partition.#path("usearch")}: ${(error as Error).message}`);
+      }
     }
     partition.#pending = await partition.#addPending();
     for (const key of removed) {
@@ -145,7 +153,7 @@ export class VectorPartition {
     for (const [i, { id, textHash, vector, group = "" }] of last.entries()) {
       const key = keys[i]!;
       this.#remember(id, key, textHash, group);
-      this.#journal.push(`+\t${key}\t${id}\t${textHash}\t${group}`);
+      this.#journal.push(addedLine(key, id, textHash, group));
       this.#added.push({ key, vector });
     }
     this.#dirty = true;
@@ -162,7 +170,7 @@ export class VectorPartition {
     if (!entry) return;
     this.#index.remove(entry.key);
     this.#forget(entry.key);
-    this.#journal.push(`-\t${entry.key}`);
+    this.#journal.push(removedLine(entry.key));
     this.#dirty = true;
   }
 
@@ -228,7 +236,7 @@ export class VectorPartition {
     await syncDir(this.dir);
     await writeFileAtomic(
       this.#path("keys"),
-      [...this.#keyOf].map(([id, { key, text, group }]) => `+\t${key}\t${id}\t${text}\t${group}\n`),
+      [...this.#keyOf].map(([id, { key, text, group }]) => `${addedLine(key, id, text, group)}\n`),
     );
     await Deno.truncate(this.#path("pending"), 0);
     this.#pending = 0;

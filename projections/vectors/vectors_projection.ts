@@ -166,6 +166,12 @@ export class VectorsProjection implements Projection {
     return [...turns.values()].slice(0, options.limit);
   }
 
+  count(): Promise<number> {
+    let total = 0;
+    for (const partition of this.#partitions.values()) total += partition.size;
+    return Promise.resolve(total);
+  }
+
   /** Vectors held per source. */
   counts(): Record<VectorSource, number> {
     const counts = { memory: 0, code: 0, turn: 0 };

@@ -15,6 +15,8 @@ import { CodeWatches } from "./code_watch.ts";
 import { languageOfPath } from "../ingest/code/source_file.ts";
 import { Sessions } from "./sessions.ts";
 import { Store, type StoreOptions } from "./store.ts";
+import { storeLayout } from "./paths.ts";
+import { type MovedAside, openOrRebuild } from "../../projections/damage.ts";
 
 /** Options for {@linkcode openCairn}. */
 export interface CairnOptions extends StoreOptions {
@@ -27,6 +29,12 @@ export interface CairnOptions extends StoreOptions {
   awaitModel?: boolean;
   /** Start loading the embedding model while the store opens (for a command that will embed). */
   warmModel?: boolean;
+}
+
+function reportMovedAside({ name, reason, to }: MovedAside): void {
+  console.error(
+    `cairn: the ${name} projection could not be read (${reason}); moved to ${to} and rebuilt from the log`,
+  );
 }
 
 /** An open store with cairn's projections and the services built on them. */
@@ -63,11 +71,16 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   const store = await Store.open(dir, {
     ...options,
     projections: async (projectionsDir, blobs) => {
+      // A projection whose files are damaged is rebuilt from the log, never a store that won't open.
+      const opened = <P>(name: string, open: (at: string) => Promise<P>) => {
+        const at = join(projectionsDir, name);
+        return openOrRebuild(at, storeLayout(dir).damaged, () => open(at), reportMovedAside);
+      };
       // Kùzu opens the graph on its own threads while the others read their files here.
       [graph, text, vectors] = await Promise.all([
-        GraphProjection.open(join(projectionsDir, "graph")),
-        TextProjection.open(join(projectionsDir, "text"), blobs),
-        VectorsProjection.open(join(projectionsDir, "vectors"), embedder, blobs),
+        opened("graph", (at) => GraphProjection.open(at)),
+        opened("text", (at) => TextProjection.open(at, blobs)),
+        opened("vectors", (at) => VectorsProjection.open(at, embedder, blobs)),
       ]);
       return [graph, text, vectors];
     },

@@ -27,6 +27,8 @@ export function storeLayout(dir: string) {
     log: join(dir, "log"),
     blobs: join(dir, "blobs"),
     projections: join(dir, "projections"),
+    /** Projections that could not be read, moved aside before being rebuilt from the log. */
+    damaged: join(dir, "damaged"),
     /** Throwaway working folders of the process holding the store; emptied when it is opened. */
     scratch: join(dir, "tmp"),
   };

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { FileLog } from "../../events/file_log.ts";
 import { LogCorruptError } from "../../events/log.ts";
 import { readManifest } from "../../events/manifest.ts";
+import { encodeRecord } from "../../events/record.ts";
 import { scanSegment } from "../../events/segment.ts";
 import { checkLog, repairLog } from "../../events/verify.ts";
 import { collect, remembered, tempDir } from "../helpers.ts";
@@ -22,9 +23,10 @@ async function flipByte(path: string, offset: number): Promise<void> {
 
 Deno.test("FileLog.open() cuts a torn last record and says so", async () => {
   await using tmp = await tempDir();
-  const [segment] = await logWith(tmp.path, 3, 1 << 20);
-  const full = (await Deno.stat(segment!)).size;
-  await Deno.truncate(segment!, full - 7);
+  const [segment] = await logWith(tmp.path, 2, 1 << 20);
+  // A third write cut short by a crash, before it was acknowledged.
+  const torn = encodeRecord(3, { type: "memory.forgotten", v: 1, data: { id: "m0" } });
+  await Deno.writeFile(segment!, torn.subarray(0, torn.length - 7), { append: true });
   const log = await FileLog.open(tmp.path);
   assert.equal(log.head, 2);
   assert.equal(log.recovery.truncatedTail?.reason, "record runs past the end of the file");
@@ -202,4 +204,55 @@ Deno.test("FileLog.rewrite() leaves no stray files and survives reopening", asyn
     30,
   ]);
   await again.close();
+});
+
+Deno.test("FileLog.open() refuses an active segment that lost acknowledged events, however it was cut, and names them", async (t) => {
+  for (const cut of ["by half", "at a record boundary"]) {
+    await t.step(cut, async () => {
+      await using tmp = await tempDir();
+      const [segment] = await logWith(tmp.path, 100, 1 << 20);
+      const records = scanSegment(await Deno.readFile(segment!)).records;
+      const size = (await Deno.stat(segment!)).size;
+      const length = cut === "by half" ? Math.floor(size / 2) : records[97]!.offset;
+      await Deno.truncate(segment!, length);
+      await assert.rejects(() => FileLog.open(tmp.path), (error: unknown) => {
+        assert.ok(error instanceof LogCorruptError);
+        assert.match(error.message, /lost events \d+ to 100, which were acknowledged/);
+        assert.match(error.message, /cairn verify --repair/);
+        return true;
+      });
+      assert.equal((await Deno.stat(segment!)).size, length, "nothing was cut on the way");
+      const check = await checkLog(tmp.path);
+      assert.ok(check.problems.some((p) => /acknowledged but are not in the log/.test(p.message)));
+
+      const repaired = await repairLog(tmp.path);
+      const log = await FileLog.open(tmp.path);
+      assert.equal(log.head, repaired.head);
+      assert.equal(
+        log.head,
+        cut === "by half" ? records.filter((r) => r.offset + 20 < length).length : 97,
+      );
+      await log.close();
+    });
+  }
+});
+
+Deno.test("FileLog.open() never deletes a segment an out-of-date manifest does not list; repair takes it back", async () => {
+  await using tmp = await tempDir();
+  await logWith(tmp.path, 3, 256);
+  const old = await Deno.readTextFile(join(tmp.path, "MANIFEST"));
+  const files = await logWith(tmp.path, 12, 256);
+  assert.ok(files.length > 2);
+  await Deno.writeTextFile(join(tmp.path, "MANIFEST"), old);
+  await Deno.remove(join(tmp.path, "ACKNOWLEDGED"));
+  await assert.rejects(
+    () => FileLog.open(tmp.path),
+    /manifest does not list.*Nothing was deleted/s,
+  );
+  for (const file of files) assert.ok((await Deno.stat(file)).size > 0, file);
+  const repaired = await repairLog(tmp.path);
+  assert.equal(repaired.events, 15);
+  const log = await FileLog.open(tmp.path);
+  assert.equal(log.head, 15);
+  await log.close();
 });

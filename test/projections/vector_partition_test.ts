@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { ProjectionDamage } from "../../projections/damage.ts";
 import { VectorPartition } from "../../projections/vectors/vector_partition.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -135,4 +136,43 @@ Deno.test("VectorPartition.close() saves the index whole when many vectors are p
   partition = await VectorPartition.open(tmp.path, "code.p", DIMS);
   assert.equal(partition.size, 21_200);
   assert.ok(partition.holds("c21199", "h21199") && partition.holds("c20050", "h20050"));
+});
+
+Deno.test("VectorPartition keeps ids and groups holding any character through its journal, and reads the first, tab-separated journal", async () => {
+  await using tmp = await tempDir();
+  const odd = ["a\nb", "c\td", "e\\f", 'g"h', "i\r\nj", "\u0000k", "🪨", "\ud800lone"];
+  let partition = await VectorPartition.open(tmp.path, "code.p", DIMS);
+  for (const [i, id] of odd.entries()) partition.upsert(id, `${i}a`, vector(i), `group ${id}`);
+  await partition.save();
+  partition = await VectorPartition.open(tmp.path, "code.p", DIMS);
+  assert.equal(partition.size, odd.length);
+  for (const [i, id] of odd.entries()) {
+    assert.equal(partition.holds(id, `${i}a`), true, JSON.stringify(id));
+    assert.deepEqual(partition.members(`group ${id}`), [id]);
+  }
+
+  await using old = await tempDir();
+  await Deno.writeTextFile(
+    join(old.path, "code.q.keys"),
+    "+\t1\tsrc/a.py:1-3\tab12\tsrc/a.py\n-\t1\n",
+  );
+  partition = await VectorPartition.open(old.path, "code.q", DIMS);
+  assert.equal(partition.size, 0, "the removal of the old format's line is read");
+});
+
+Deno.test("VectorPartition refuses a damaged journal or index as damage, never as an empty or wrong partition", async () => {
+  await using tmp = await tempDir();
+  const path = (kind: string) => join(tmp.path, `code.p.${kind}`);
+  const partition = await VectorPartition.open(tmp.path, "code.p", DIMS);
+  for (let i = 0; i < 5000; i++) partition.upsert(`c${i}`, `${i}a`, vector(i));
+  await partition.save();
+  assert.ok((await Deno.stat(path("usearch"))).size > 0);
+
+  // The first format's line for an id with a newline: two lines, neither of them whole.
+  await Deno.writeTextFile(path("keys"), "+\t9000\tline\nbreak.py\tab\tgroup\n", { append: true });
+  await assert.rejects(VectorPartition.open(tmp.path, "code.p", DIMS), ProjectionDamage);
+
+  await Deno.writeFile(path("usearch"), crypto.getRandomValues(new Uint8Array(4096)));
+  await Deno.writeTextFile(path("keys"), "");
+  await assert.rejects(VectorPartition.open(tmp.path, "code.p", DIMS), ProjectionDamage);
 });

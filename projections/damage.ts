@@ -1,0 +1,61 @@
+/**
+ * Projections are derived data: one whose files cannot be read is moved aside
+ * and rebuilt from the log, never allowed to make the store unopenable.
+ * @module
+ */
+import { basename, join } from "node:path";
+
+/** Raised by a projection whose files on disk cannot be read as what it wrote. */
+export class ProjectionDamage extends Error {
+  override name = "ProjectionDamage";
+}
+
+/**
+ * True when `error`, raised while opening a projection, says its files are
+ * damaged rather than that the machine or the user refuses (permissions, a full
+ * disk, no memory, too many open files): rebuilding would not help those.
+ */
+export function isDamage(error: unknown): boolean {
+  if (error instanceof ProjectionDamage) return true;
+  if (!(error instanceof Error)) return false;
+  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+    return false;
+  }
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && ENVIRONMENT_CODES.has(code)) return false;
+  return !REFUSALS.has(error.name);
+}
+
+const ENVIRONMENT_CODES = new Set(["ENOSPC", "EDQUOT", "ENOMEM", "EMFILE", "ENFILE", "EROFS"]);
+/** Errors a projection raises on purpose, with the next step for the user. */
+const REFUSALS = new Set(["ModelMismatchError", "StoreLockedError"]);
+
+/** Where a damaged projection went, and why. */
+export interface MovedAside {
+  name: string;
+  reason: string;
+  to: string;
+}
+
+/**
+ * Opens the projection kept in `dir` with `open`. When its files are damaged,
+ * moves `dir` (its checkpoint with it) into `asideDir` and opens an empty one
+ * in its place, which the runner then rebuilds from the log; `moved` hears of it.
+ */
+export async function openOrRebuild<P>(
+  dir: string,
+  asideDir: string,
+  open: () => Promise<P>,
+  moved: (aside: MovedAside) => void,
+): Promise<P> {
+  try {
+    return await open();
+  } catch (error) {
+    if (!isDamage(error)) throw error;
+    await Deno.mkdir(asideDir, { recursive: true, mode: 0o700 });
+    const to = join(asideDir, `${basename(dir)}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+    await Deno.rename(dir, to);
+    moved({ name: basename(dir), reason: (error as Error).message, to });
+    return await open();
+  }
+}

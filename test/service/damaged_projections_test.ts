@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { CachedEmbedder } from "../../src/embed/cache.ts";
+import { type Cairn, openCairn } from "../../src/service/cairn.ts";
+import { searchCode } from "../../src/service/code_search.ts";
+import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { tempDir } from "../helpers.ts";
+
+async function open(store: string): Promise<Cairn> {
+  return await openCairn(store, { embedder: await CachedEmbedder.open(new FakeEmbedder(), store) });
+}
+
+/** Every file name a Linux file system allows that the scanner would index. */
+const ODD_NAMES = ["line\nbreak.py", "tab\there.py", 'quote"and\\slash.py', "emoji 🪨.py"];
+
+async function writeRepo(repo: string): Promise<void> {
+  await Deno.mkdir(repo, { recursive: true });
+  for (const [i, name] of ODD_NAMES.entries()) {
+    await Deno.writeTextFile(join(repo, name), `def handler_${i}():\n    return ${i}\n`);
+  }
+}
+
+/** A store holding a memory and an indexed folder, every vector in, closed. */
+async function filledStore(root: string): Promise<string> {
+  const store = join(root, "store");
+  const repo = join(root, "repo");
+  await writeRepo(repo);
+  const cairn = await open(store);
+  try {
+    await cairn.memories.remember({ content: "Invoices are rendered with WeasyPrint" });
+    await cairn.code.index({ path: repo, project: "repo" });
+    await cairn.store.runner.settled();
+  } finally {
+    await cairn.close();
+  }
+  return store;
+}
+
+/** Asserts the store answers from every projection: words, graph, vectors all caught up. */
+async function assertWhole(cairn: Cairn): Promise<void> {
+  await cairn.store.runner.settled();
+  for (const { name, lag } of cairn.store.runner.status()) assert.equal(lag, 0, name);
+  assert.equal(cairn.vectors.counts().code, ODD_NAMES.length, "every chunk has its vector");
+  assert.equal(cairn.vectors.counts().memory, 1);
+  const words = cairn.text.search("WeasyPrint", { sources: ["memory"], limit: 5 });
+  assert.equal(words.length, 1);
+  const code = await searchCode(cairn, { query: "handler_0", project: "repo" });
+  assert.equal(code.items[0]?.type === "code" && code.items[0].code.path, ODD_NAMES[0]);
+}
+
+Deno.test("file names with a newline, a tab, quotes or backslashes keep their vectors, and the store reopens", async () => {
+  await using tmp = await tempDir();
+  const store = await filledStore(tmp.path);
+  const cairn = await open(store);
+  try {
+    await assertWhole(cairn);
+    const paths = (await searchCode(cairn, { query: "handler", project: "repo", limit: 10 }))
+      .items.flatMap((item) => item.type === "code" ? [item.code.path] : []);
+    assert.deepEqual(paths.sort(), [...ODD_NAMES].sort());
+  } finally {
+    await cairn.close();
+  }
+});
+
+/** Overwrites the whole file at `path` with random bytes of the same length (seeded). */
+async function scramble(path: string, seed: number): Promise<void> {
+  const size = Math.max(64, (await Deno.stat(path)).size);
+  let state = seed;
+  const bytes = Uint8Array.from({ length: size }, () => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state >> 16;
+  });
+  await Deno.writeFile(path, bytes);
+}
+
+async function filesIn(dir: string): Promise<string[]> {
+  return (await Array.fromAsync(Deno.readDir(dir))).filter((e) => e.isFile).map((e) => e.name);
+}
+
+Deno.test("a projection whose files are damaged or deleted is moved aside and rebuilt from the log, and the store answers as before", async (t) => {
+  await using tmp = await tempDir();
+  const store = await filledStore(tmp.path);
+  const projections = join(store, "projections");
+  const damaged = [
+    ...(await filesIn(join(projections, "graph"))).map((name) => join("graph", name)),
+    ...(await filesIn(join(projections, "text"))).map((name) => join("text", name)),
+    ...(await filesIn(join(projections, "vectors"))).map((name) => join("vectors", name)),
+  ].filter((name) => !name.endsWith("checkpoint.json") && !name.endsWith("model.json"));
+  assert.ok(damaged.some((name) => name.endsWith(".kuzu")), damaged.join(", "));
+  assert.ok(damaged.some((name) => name.endsWith(".keys")), damaged.join(", "));
+  const faults = damaged.flatMap((file, i) => [
+    { file, fault: "scrambled", apply: (path: string) => scramble(path, i + 1) },
+    { file, fault: "deleted", apply: (path: string) => Deno.remove(path) },
+  ]);
+  for (const { file, fault, apply } of faults) {
+    await t.step(`${file} ${fault}`, async () => {
+      await apply(join(projections, file));
+      const warnings: string[] = [];
+      const error = console.error;
+      console.error = (...args: unknown[]) => warnings.push(args.join(" "));
+      let cairn: Cairn;
+      try {
+        cairn = await open(store);
+      } finally {
+        console.error = error;
+      }
+      try {
+        const projection = file.split("/")[0]!;
+        const moved = warnings.filter((line) => line.includes(`the ${projection} projection`));
+        assert.equal(moved.length, 1, warnings.join("\n"));
+        assert.match(moved[0]!, /rebuil(t|ding it) from the log/);
+        const aside = /moved to (\S+) and/.exec(moved[0]!)?.[1];
+        if (aside) assert.ok((await Deno.stat(aside)).isDirectory, "kept aside, not deleted");
+        await assertWhole(cairn);
+      } finally {
+        await cairn.close();
+      }
+    });
+  }
+});
