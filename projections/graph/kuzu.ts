@@ -37,8 +37,20 @@ export class KuzuDb {
     return new KuzuDb(path, db, conn);
   }
 
-  /** Runs one statement with parameters and returns every row. */
+  /**
+   * Runs one statement with parameters and returns every row. An empty list
+   * after `IN $name` is given its type: left untyped, it crashes the process
+   * inside Kùzu (0.11.3).
+   */
   run(cypher: string, params: Record<string, KuzuValue> = {}): Promise<Row[]> {
+    for (const [name, value] of Object.entries(params)) {
+      if (Array.isArray(value) && value.length === 0) {
+        cypher = cypher.replaceAll(
+          new RegExp(`\\bIN \\$${name}\\b`, "g"),
+          `IN CAST($${name} AS STRING[])`,
+        );
+      }
+    }
     return this.#use(async () => {
       let statement = this.#statements.get(cypher);
       if (!statement) {

@@ -7,7 +7,9 @@
  * @module
  */
 import { z } from "zod";
+import { neverSent, ownerDied, ownerFetch } from "../mcp/owner_death.ts";
 import { readOwnerRecord, readToken } from "../mcp/owner_file.ts";
+import { provesOwner } from "../mcp/owner_proof.ts";
 
 /** The path the owner runs relayed commands on. */
 export const CLI_PATH = "/cli";
@@ -40,18 +42,20 @@ export async function runInOwner(
 ): Promise<CliAnswer | undefined> {
   const record = await readOwnerRecord(storeDir);
   const token = record ? await readToken(storeDir) : undefined;
-  if (!record || !token) return undefined;
-  let response: Response;
+  if (!record || !token || !await provesOwner(record.port, token)) return undefined;
+  let body: unknown;
   try {
-    response = await fetch(`http://127.0.0.1:${record.port}${CLI_PATH}`, {
+    const response = await ownerFetch(`http://127.0.0.1:${record.port}${CLI_PATH}`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify(request),
     });
-  } catch {
-    return undefined;
+    body = await response.json().catch(() => undefined);
+  } catch (error) {
+    if (neverSent(error)) return undefined;
+    const died = await ownerDied(storeDir, `\`cairn ${request.args.join(" ")}\``, error);
+    return { code: 1, out: [], err: [`cairn: ${died.message}`] };
   }
-  const body = await response.json().catch(() => undefined);
   const answer = CliAnswer.safeParse(body);
   if (answer.success) return answer.data;
   const error = (body as { error?: unknown } | undefined)?.error;

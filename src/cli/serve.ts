@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { buildMcpServer } from "../mcp/server.ts";
 import { localTools } from "../mcp/handlers.ts";
 import { MCP_PATH, serveHttp } from "../mcp/http.ts";
-import { ensureToken, ownerFiles, removeOwnerRecord, writeOwnerRecord } from "../mcp/owner_file.ts";
+import { newToken, ownerFiles, removeOwnerRecord, writeOwnerRecord } from "../mcp/owner_file.ts";
 import { type Cairn, openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import { describeIssues } from "../service/errors.ts";
@@ -56,7 +56,7 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
     }
     try {
       reportRecovery(cairn.store.log.recovery, log);
-      const token = await ensureToken(storeDir);
+      const token = await newToken(storeDir);
       let lastRequest = Date.now();
       const http = serveHttp({
         port,

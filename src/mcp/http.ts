@@ -6,6 +6,7 @@
  * @module
  */
 import { concatBytes } from "../../events/bytes.ts";
+import { answerChallenge, OWNER_PROOF_PATH } from "./owner_proof.ts";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
@@ -61,7 +62,7 @@ async function handle(request: Request, port: number, options: HttpOptions): Pro
   const route = options.routes && Object.hasOwn(options.routes, url.pathname)
     ? options.routes[url.pathname]
     : undefined;
-  if (url.pathname !== MCP_PATH && !route) {
+  if (url.pathname !== MCP_PATH && url.pathname !== OWNER_PROOF_PATH && !route) {
     return refuse(404, `not found; MCP is served at ${MCP_PATH}`);
   }
   if (!isLocalHost(request.headers.get("host"), port)) {
@@ -71,6 +72,7 @@ async function handle(request: Request, port: number, options: HttpOptions): Pro
   if (origin !== null && !isLocalOrigin(origin)) {
     return refuse(403, `Origin ${origin} is not local; requests from web pages are refused`);
   }
+  if (url.pathname === OWNER_PROOF_PATH) return await answerChallenge(url, options.token);
   if (!sameToken(request.headers.get("authorization"), options.token)) {
     return refuse(401, "a bearer token is required: Authorization: Bearer <store>/serve.token", {
       "WWW-Authenticate": 'Bearer realm="cairn"',

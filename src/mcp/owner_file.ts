@@ -63,24 +63,26 @@ export async function readToken(storeDir: string): Promise<string | undefined> {
 }
 
 /**
- * The store's bearer token, created (256 random bits) if absent; the file is
- * kept at mode 0600 so only the store's user can read it.
+ * A new bearer token for the store (256 random bits), replacing the last
+ * owner's, so a token that reached anyone while no owner listened is worth
+ * nothing. Kept at mode 0600 so only the store's user can read it. Only the
+ * process holding the store's lock calls this.
  */
-export async function ensureToken(storeDir: string): Promise<string> {
+export async function newToken(storeDir: string): Promise<string> {
   const path = ownerFiles(storeDir).token;
-  const existing = await readToken(storeDir);
-  if (existing) {
-    if (Deno.build.os !== "windows") await Deno.chmod(path, 0o600);
-    return existing;
-  }
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const token = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  try {
-    await Deno.writeTextFile(path, token + "\n", { mode: 0o600, createNew: true });
-  } catch (error) {
-    // Another owner starting at the same moment wrote it first: use theirs.
-    if (error instanceof Deno.errors.AlreadyExists) return (await readToken(storeDir))!;
-    throw error;
-  }
+  const temporary = `${path}.${Deno.pid}.tmp`;
+  await Deno.writeTextFile(temporary, token + "\n", { mode: 0o600 });
+  if (Deno.build.os !== "windows") await Deno.chmod(temporary, 0o600);
+  await Deno.rename(temporary, path);
   return token;
+}
+
+/** Adds a line to the owner's log in the store, where a user looks when the owner is gone. */
+export async function appendOwnerLog(storeDir: string, line: string): Promise<void> {
+  await Deno.writeTextFile(ownerFiles(storeDir).log, `${new Date().toISOString()} ${line}\n`, {
+    append: true,
+    mode: 0o600,
+  }).catch(() => {});
 }

@@ -12,7 +12,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { basename } from "node:path";
 import type { ToolCall, ToolResult } from "./handlers.ts";
 import { MCP_PATH } from "./http.ts";
+import { neverSent, ownerDied, ownerFetch } from "./owner_death.ts";
 import { ownerFiles, readOwnerRecord, readToken } from "./owner_file.ts";
+import { provesOwner } from "./owner_proof.ts";
 
 /** How long a relay waits for an owner to start before giving up. */
 const START_TIMEOUT_MS = 60_000;
@@ -52,7 +54,11 @@ export class OwnerRelay {
     this.#connect().catch(() => {});
   }
 
-  /** Calls a tool on the owner; a call the dead owner never answered is sent to a new one. */
+  /**
+   * Calls a tool on the owner. A call that never reached the owner (it had
+   * died before) goes to a new one; a call the owner died while answering is
+   * never sent again, since it may be what stopped it.
+   */
   call: ToolCall = async (name, args) => {
     for (let attempt = 1;; attempt++) {
       const client = await this.#connect();
@@ -61,12 +67,16 @@ export class OwnerRelay {
           timeout: CALL_TIMEOUT_MS,
         }) as ToolResult;
       } catch (error) {
-        if (!isUnreachable(error) || attempt === 2) throw error;
+        if (!isUnreachable(error)) throw error;
+        this.#client = undefined;
+        await client.close().catch(() => {});
+        if (!neverSent(error)) {
+          throw await ownerDied(this.options.storeDir, `the ${name} tool`, error);
+        }
+        if (attempt === 2) throw error;
         this.#log(
           `cairn mcp: the store's owner stopped answering (${errorText(error)}); restarting`,
         );
-        this.#client = undefined;
-        await client.close().catch(() => {});
       }
     }
   };
@@ -137,10 +147,11 @@ function startOwner(storeDir: string): Promise<unknown> {
 }
 
 async function tryConnect(port: number, token: string): Promise<Client | undefined> {
+  if (!await provesOwner(port, token)) return undefined;
   const client = new Client({ name: "cairn-relay", version: "0.1.0" });
   const transport = new StreamableHTTPClientTransport(
     new URL(`http://127.0.0.1:${port}${MCP_PATH}`),
-    { requestInit: { headers: { Authorization: `Bearer ${token}` } } },
+    { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: ownerFetch },
   );
   try {
     await client.connect(transport, { timeout: 5000 });

@@ -277,11 +277,19 @@ export class GraphOps {
     offset: number,
     limit: number,
   ): Promise<EntityRecord[]> {
+    // The page is cut here, not by Kùzu: its ORDER BY with a large SKIP crashes the process.
+    const names =
+      (await this.db.run(`MATCH (e:Entity) WHERE ${where} RETURN e.name AS name`, params))
+        .map((row) => row.name as string)
+        .sort((a, b) => a < b ? -1 : a > b ? 1 : 0)
+        .slice(offset, offset + limit);
     const rows = await this.db.run(
-      `MATCH (e:Entity) WHERE ${where}
-       RETURN e.name AS name, e.entity_type AS type, e.observations AS o ORDER BY e.name SKIP $offset LIMIT $limit`,
-      { ...params, offset, limit },
+      `MATCH (e:Entity) WHERE e.name IN $page
+       RETURN e.name AS name, e.entity_type AS type, e.observations AS o`,
+      { page: names },
     );
+    const order = new Map(names.map((name, i) => [name, i]));
+    rows.sort((a, b) => order.get(a.name as string)! - order.get(b.name as string)!);
     return rows.map((row) => ({
       name: row.name as string,
       entityType: row.type as string,

@@ -221,7 +221,8 @@ export class Memories {
       );
       return then.slice(filter.offset, filter.offset + filter.limit);
     }
-    const rows = await this.graph.database.run(
+    // The page is cut here, not by Kùzu: its ORDER BY with a large SKIP crashes the process.
+    const matching = await this.graph.database.run(
       `MATCH (m:Memory)
        WHERE ($project = "" OR m.project = $project OR m.project = "")
          AND ($kind = "" OR m.kind = $kind)
@@ -229,18 +230,21 @@ export class Memories {
          AND ($include_forgotten OR m.forgotten_at = "")
          AND ($valid_at = "" OR ((m.valid_from = "" OR m.valid_from <= $valid_at)
            AND (m.valid_to = "" OR m.valid_to >= $valid_at)))
-       RETURN ${MEMORY_COLUMNS} ORDER BY m.seq DESC SKIP $offset LIMIT $limit`,
+       RETURN m.id AS id, m.seq AS seq`,
       {
         project: filter.project ?? "",
         kind: filter.kind ?? "",
         tag: filter.tag ?? "",
         include_forgotten: filter.include_forgotten,
         valid_at: filter.valid_at ?? "",
-        offset: filter.offset,
-        limit: filter.limit,
       },
     );
-    return rows.map(toMemory);
+    const page = matching
+      .sort((a, b) => Number(b.seq) - Number(a.seq))
+      .slice(filter.offset, filter.offset + filter.limit)
+      .map((row) => row.id as string);
+    const byId = new Map((await this.getMany(page)).map((memory) => [memory.id, memory]));
+    return page.flatMap((id) => byId.get(id) ?? []);
   }
 
   async #require(id: string): Promise<MemoryRecord> {

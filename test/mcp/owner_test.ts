@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
-import { readOwnerRecord } from "../../src/mcp/owner_file.ts";
+import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
 import { killOwner, stdioClient, text } from "./mcp_client.ts";
 
 type Client = Awaited<ReturnType<typeof stdioClient>>;
@@ -56,12 +56,50 @@ Deno.test("when the owner is killed between calls, the next call starts a new on
       await remember(client, "second, before the crash"),
     ];
     const before = (await readOwnerRecord(store))!.pid;
+    const token = await readToken(store);
     await killOwner(store, "SIGKILL");
     assert.deepEqual(new Set(await listedIds(client)), new Set(ids));
     const after = (await readOwnerRecord(store))!.pid;
     assert.notEqual(after, before, "a new owner answered");
+    assert.notEqual(await readToken(store), token, "with a token of its own");
     ids.push(await remember(client, "third, after the crash"));
     assert.deepEqual(new Set(await listedIds(client)), new Set(ids));
+  } finally {
+    await client.close();
+    await killOwner(store);
+  }
+});
+
+Deno.test("a call the owner dies while answering is not sent again: the caller and the owner's log are told", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const repo = join(tmp.path, "repo");
+  await Deno.mkdir(repo);
+  for (let i = 0; i < 3000; i++) {
+    await Deno.writeTextFile(join(repo, `m${i}.py`), `def f${i}(x):\n    return x + ${i}\n`);
+  }
+  await using client = await stdioClient(store, [], { CAIRN_ALLOWED_ROOTS: tmp.path });
+  try {
+    await remember(client, "the owner is up");
+    const owner = (await readOwnerRecord(store))!.pid;
+    const call = client.callTool({ name: "index_project", arguments: { path: repo } });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    Deno.kill(owner, "SIGKILL");
+    const result = await call;
+    assert.equal(result.isError, true, text(result));
+    assert.match(
+      text(result),
+      /stopped while answering the index_project tool; it was not sent again/,
+    );
+    assert.equal((await readOwnerRecord(store))?.pid, owner, "no new owner was started for it");
+    const log = await Deno.readTextFile(join(store, "serve.log"));
+    assert.match(
+      log,
+      new RegExp(`owner \\(pid ${owner}\\) stopped while answering the index_project`),
+    );
+    // The next call is another matter: it starts a new owner.
+    assert.equal((await listedIds(client)).length, 1);
+    assert.notEqual((await readOwnerRecord(store))?.pid, owner);
   } finally {
     await client.close();
     await killOwner(store);

@@ -32,3 +32,15 @@ Deno.test("KuzuDb.replaceWith() swaps the files under the same handle, after run
     await db.close();
   }
 });
+
+Deno.test("KuzuDb.run() takes an empty list after IN, which crashes Kùzu itself untyped", async () => {
+  await using tmp = await tempDir();
+  const db = await databaseWith(join(tmp.path, "items.kuzu"), "a");
+  try {
+    const query = "MATCH (i:Item) WHERE i.name IN $names OR i.name IN $names RETURN i.name AS name";
+    assert.deepEqual(await db.run(query, { names: [] }), []);
+    assert.deepEqual((await db.run(query, { names: ["a", "b"] })).map((row) => row.name), ["a"]);
+  } finally {
+    await db.close();
+  }
+});
