@@ -4,6 +4,7 @@
  * @module
  */
 import { basename, join } from "node:path";
+import type { Checkpoint } from "./projection.ts";
 
 /** Raised by a projection whose files on disk cannot be read as what it wrote. */
 export class ProjectionDamage extends Error {
@@ -29,6 +30,21 @@ export function isDamage(error: unknown): boolean {
 const ENVIRONMENT_CODES = new Set(["ENOSPC", "EDQUOT", "ENOMEM", "EMFILE", "ENFILE", "EROFS"]);
 /** Errors a projection raises on purpose, with the next step for the user. */
 const REFUSALS = new Set(["ModelMismatchError", "StoreLockedError"]);
+
+/**
+ * What is wrong when a projection holds `count` documents but its checkpoint
+ * recorded another number (files lost or damaged behind its back); undefined
+ * when they agree or either is unknown.
+ */
+export function countDisagrees(
+  checkpoint: Checkpoint | undefined,
+  count: number | undefined,
+): string | undefined {
+  if (checkpoint?.count === undefined || count === undefined || count === checkpoint.count) {
+    return undefined;
+  }
+  return `holds ${count} documents where its checkpoint says ${checkpoint.count}`;
+}
 
 /** Where a damaged projection went, and why. */
 export interface MovedAside {

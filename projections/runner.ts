@@ -1,5 +1,6 @@
 import type { EventLog } from "../events/log.ts";
 import type { StoredEvent } from "../events/schema.ts";
+import { countDisagrees } from "./damage.ts";
 import type { CheckpointStore, Projection } from "./projection.ts";
 
 /** How far one projection is behind the log. */
@@ -58,11 +59,11 @@ export class ProjectionRunner {
     const runner = new ProjectionRunner(log, projections, store);
     for (const projection of projections) {
       const saved = await store.read(projection.name);
-      const found = await projection.count?.();
-      if (saved?.count !== undefined && found !== undefined && found !== saved.count) {
+      const disagreement = countDisagrees(saved, await projection.count?.());
+      if (disagreement) {
         console.error(
-          `cairn: the ${projection.name} projection holds ${found} documents where its checkpoint ` +
-            `says ${saved.count} (files lost or damaged); rebuilding it from the log`,
+          `cairn: the ${projection.name} projection ${disagreement} (files lost or damaged); ` +
+            "rebuilding it from the log",
         );
         await runner.#reset(projection);
       } else if (saved && saved.version === projection.version && saved.seq <= log.head) {

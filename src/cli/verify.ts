@@ -7,6 +7,7 @@ import { FileCheckpoints } from "../../projections/checkpoints.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { checkStoreModel } from "./verify_model.ts";
+import { checkProjections } from "../service/projection_check.ts";
 
 /**
  * `cairn verify`: checks every record and blob of a store and every file of its
@@ -14,7 +15,8 @@ import { checkStoreModel } from "./verify_model.ts";
  */
 export const verify: Command = {
   name: "verify",
-  summary: "check the whole store (log records, events, blobs, the embedding model's files); " +
+  summary: "check the whole store (log records, events, blobs, projections, the embedding " +
+    "model's files); " +
     "--repair keeps every readable event",
   usage: "cairn verify [--repair]",
   async run(context: CommandContext): Promise<number> {
@@ -39,13 +41,20 @@ export const verify: Command = {
       context.out(`problem: ${problem.segment}${where}: ${problem.message}`);
     }
     for (const problem of blobProblems) context.out(`problem: ${problem}`);
+    const projections = await checkProjections(context.storeDir);
+    if ("skipped" in projections) context.out(`projections not checked: ${projections.skipped}`);
+    else context.out(`projections ${projections.checked.join(", ")} opened`);
+    const projectionProblems = "problems" in projections ? projections.problems : [];
+    for (const problem of projectionProblems) context.out(`problem: ${problem}`);
     const model = await checkStoreModel(context.storeDir);
     context.out(model.summary);
     for (const problem of model.problems) context.out(`problem: ${problem}`);
     const logProblems = check.problems.length + blobProblems.length;
-    const total = logProblems + model.problems.length;
+    const total = logProblems + model.problems.length + projectionProblems.length;
     if (total === 0) {
-      context.out("ok: every record, event and blob checks out, and so does the model");
+      context.out(
+        "ok: every record, event and blob checks out, and so do the projections and the model",
+      );
       return 0;
     }
     const problems = `${total} ${total === 1 ? "problem" : "problems"}`;

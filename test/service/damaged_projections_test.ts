@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { CachedEmbedder } from "../../src/embed/cache.ts";
 import { type Cairn, openCairn } from "../../src/service/cairn.ts";
 import { searchCode } from "../../src/service/code_search.ts";
+import { checkProjections } from "../../src/service/projection_check.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -117,4 +118,28 @@ Deno.test("a projection whose files are damaged or deleted is moved aside and re
       }
     });
   }
+});
+
+Deno.test("checkProjections() names a projection that cannot be read or lost documents, and changes nothing", async () => {
+  await using tmp = await tempDir();
+  const store = await filledStore(tmp.path);
+  assert.deepEqual(await checkProjections(store), {
+    checked: ["graph", "text", "vectors"],
+    problems: [],
+  });
+  const graph = join(store, "projections", "graph", "graph.kuzu");
+  await scramble(graph, 7);
+  const keys = (await filesIn(join(store, "projections", "vectors")))
+    .find((name) => name.startsWith("code.") && name.endsWith(".keys"))!;
+  await Deno.remove(join(store, "projections", "vectors", keys));
+  const scrambled = await Deno.readFile(graph);
+  const check = await checkProjections(store);
+  assert.ok("problems" in check);
+  assert.equal(check.problems.length, 2, check.problems.join("\n"));
+  assert.match(check.problems[0]!, /^projection graph: cannot be read \(.+\); it is rebuilt/);
+  assert.match(
+    check.problems[1]!,
+    /^projection vectors: holds 1 documents where its checkpoint says 5/,
+  );
+  assert.deepEqual(await Deno.readFile(graph), scrambled, "the damaged file is left for the open");
 });

@@ -1,0 +1,78 @@
+/**
+ * `cairn verify`'s look at the projections: each must open, and hold as many
+ * documents as its checkpoint says. Nothing is moved or rebuilt here; the next
+ * open of the store does that.
+ * @module
+ */
+import { join } from "node:path";
+import { BlobStore } from "../../events/blobs.ts";
+import { StoreLock, StoreLockedError } from "../../events/lock.ts";
+import { FileCheckpoints } from "../../projections/checkpoints.ts";
+import { countDisagrees } from "../../projections/damage.ts";
+import { GraphProjection } from "../../projections/graph/graph_projection.ts";
+import type { Projection } from "../../projections/projection.ts";
+import { TextProjection } from "../../projections/text.ts";
+import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
+import { EmbedderError } from "../embed/embedder.ts";
+import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
+import { storeLayout } from "./paths.ts";
+
+/** What the check found: a line per problem, or why it could not look. */
+export type ProjectionCheck =
+  | { checked: string[]; problems: string[] }
+  | { skipped: string };
+
+/** Opens each projection of the store in `storeDir` and compares it with its checkpoint. */
+export async function checkProjections(storeDir: string): Promise<ProjectionCheck> {
+  let lock: StoreLock;
+  try {
+    lock = await StoreLock.acquire(storeDir);
+  } catch (error) {
+    if (error instanceof StoreLockedError) return { skipped: error.message };
+    throw error;
+  }
+  try {
+    const layout = storeLayout(storeDir);
+    const blobs = new BlobStore(layout.blobs);
+    const checkpoints = new FileCheckpoints(layout.projections);
+    // Vectors are only counted: no model is needed, nor loaded.
+    const noModel = new UnavailableEmbedder(
+      new EmbedderError("model_missing", "not needed to verify"),
+    );
+    const openers: Record<string, (dir: string) => Promise<Projection>> = {
+      graph: (dir) => GraphProjection.open(dir),
+      text: (dir) => TextProjection.open(dir, blobs),
+      vectors: (dir) => VectorsProjection.open(dir, noModel, blobs),
+    };
+    const problems: string[] = [];
+    for (const [name, open] of Object.entries(openers)) {
+      const problem = await checkOne(name, () => open(join(layout.projections, name)), checkpoints);
+      if (problem) {
+        problems.push(
+          `projection ${name}: ${problem}; it is rebuilt from the log when the store next opens`,
+        );
+      }
+    }
+    return { checked: Object.keys(openers), problems };
+  } finally {
+    await lock.release();
+  }
+}
+
+async function checkOne(
+  name: string,
+  open: () => Promise<Projection>,
+  checkpoints: FileCheckpoints,
+): Promise<string | undefined> {
+  let projection: Projection;
+  try {
+    projection = await open();
+  } catch (error) {
+    return `cannot be read (${(error as Error).message})`;
+  }
+  try {
+    return countDisagrees(await checkpoints.read(name), await projection.count?.());
+  } finally {
+    await projection.close();
+  }
+}
