@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type BlobStore, sha256Hex } from "../../events/blobs.ts";
+import { BlobError, type BlobStore, sha256Hex } from "../../events/blobs.ts";
 import { exists, removeAtomicLeftovers, writeFileAtomic } from "../../events/durable_fs.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import type { Embedder } from "../../src/embed/embedder.ts";
@@ -35,6 +35,7 @@ export class VectorsProjection implements Projection {
   readonly background = true;
   #partitions = new Map<string, VectorPartition>();
   #partitionOf = new Map<string, string>();
+  #blobWarned = false;
   #stop: (reason: Error) => void = () => {};
   /** Rejects once `stop` is called: a batch waiting on the model gives up then. */
   #stopped = new Promise<never>((_, reject) => (this.#stop = reject));
@@ -237,11 +238,14 @@ export class VectorsProjection implements Projection {
         const { project, path, chunks } = event.data;
         const partition = partitionName("code", project);
         const group = path;
-        const texts = await Promise.all(chunks.map((chunk) => this.blobs.get(chunk.text)));
-        const ids = chunks.map((chunk) => `code:${chunk.id}`);
+        const texts = await Promise.all(chunks.map((chunk) => this.#blobText(chunk.text)));
+        const embedded = chunks.flatMap((chunk, i) => {
+          const text = texts[i];
+          return text === undefined ? [] : [{ id: `code:${chunk.id}`, text: `${path}\n${text}` }];
+        });
         return [
-          { group, partition, keep: new Set(ids) },
-          ...ids.map((id, i) => ({ id, partition, group, text: `${path}\n${texts[i]!}` })),
+          { group, partition, keep: new Set(embedded.map(({ id }) => id)) },
+          ...embedded.map(({ id, text }) => ({ id, partition, group, text })),
         ];
       }
       case "file.removed":
@@ -258,7 +262,8 @@ export class VectorsProjection implements Projection {
         const { session, line, project, text } = event.data;
         const group = `${session}:${line}`;
         const partition = partitionName("turn", project);
-        const windows = turnWindows(await this.blobs.get(text));
+        const turn = await this.#blobText(text);
+        const windows = turn === undefined ? [] : turnWindows(turn);
         const ids = windows.map((_, i) => `turn:${group}${i === 0 ? "" : `#${i}`}`);
         return [
           { group, partition, keep: new Set(ids) },
@@ -276,6 +281,26 @@ export class VectorsProjection implements Projection {
       }
       default:
         return [];
+    }
+  }
+
+  /**
+   * A blob's text; undefined when it is missing or damaged, so its document
+   * goes without a vector (said once on stderr) and every other goes on.
+   */
+  async #blobText(hash: string): Promise<string | undefined> {
+    try {
+      return await this.blobs.get(hash);
+    } catch (error) {
+      if (!(error instanceof BlobError)) throw error;
+      if (!this.#blobWarned) {
+        console.error(
+          `cairn: ${error.message}: its document has no vector ` +
+            "(`cairn verify` checks every blob)",
+        );
+        this.#blobWarned = true;
+      }
+      return undefined;
     }
   }
 

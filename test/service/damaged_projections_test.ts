@@ -5,7 +5,7 @@ import { type Cairn, openCairn } from "../../src/service/cairn.ts";
 import { searchCode } from "../../src/service/code_search.ts";
 import { checkProjections } from "../../src/service/projection_check.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
-import { tempDir } from "../helpers.ts";
+import { filesHolding, tempDir } from "../helpers.ts";
 
 async function open(store: string): Promise<Cairn> {
   return await openCairn(store, { embedder: await CachedEmbedder.open(new FakeEmbedder(), store) });
@@ -142,4 +142,32 @@ Deno.test("checkProjections() names a projection that cannot be read or lost doc
     /^projection vectors: holds 1 documents where its checkpoint says 5/,
   );
   assert.deepEqual(await Deno.readFile(graph), scrambled, "the damaged file is left for the open");
+});
+
+Deno.test("a missing or damaged blob leaves its one document without a vector; the projection keeps going", async () => {
+  await using tmp = await tempDir();
+  const store = await filledStore(tmp.path);
+  const [blob] = await filesHolding(join(store, "blobs"), "handler_0");
+  await Deno.writeTextFile(join(store, "blobs", blob!), "damaged");
+  const cairn = await open(store);
+  const warnings: string[] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => warnings.push(args.join(" "));
+  try {
+    await cairn.store.runner.rebuild("vectors");
+  } finally {
+    console.error = error;
+  }
+  try {
+    for (const { name, lag } of cairn.store.runner.status()) assert.equal(lag, 0, name);
+    assert.equal(cairn.vectors.counts().code, ODD_NAMES.length - 1);
+    assert.equal(cairn.vectors.counts().memory, 1, "what came after it has its vector");
+    assert.equal(
+      warnings.filter((line) => /has no vector/.test(line)).length,
+      1,
+      warnings.join("\n"),
+    );
+  } finally {
+    await cairn.close();
+  }
 });
