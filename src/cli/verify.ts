@@ -25,7 +25,10 @@ export const verify: Command = {
     if (values.repair) return await repair(context, layout);
     const blobs = new BlobStore(layout.blobs);
     const blobProblems: string[] = [];
+    // A finished purge leaves no event of its memory in the log, its own `memory.purged` included.
+    const unfinishedPurges: string[] = [];
     const check = await checkLog(layout.log, async (event) => {
+      if (event.type === "memory.purged") unfinishedPurges.push(event.data.id);
       for (const hash of blobsOf(event)) {
         try {
           await blobs.get(hash);
@@ -41,6 +44,12 @@ export const verify: Command = {
       context.out(`problem: ${problem.segment}${where}: ${problem.message}`);
     }
     for (const problem of blobProblems) context.out(`problem: ${problem}`);
+    for (const id of unfinishedPurges) {
+      context.out(
+        `problem: the purge of memory ${id} did not finish: its content is still in the log; ` +
+          "`cairn compact` finishes it (the next open does, after a crash)",
+      );
+    }
     const projections = await checkProjections(context.storeDir);
     if ("skipped" in projections) context.out(`projections not checked: ${projections.skipped}`);
     else context.out(`projections ${projections.checked.join(", ")} opened`);
@@ -49,7 +58,7 @@ export const verify: Command = {
     const model = await checkStoreModel(context.storeDir);
     context.out(model.summary);
     for (const problem of model.problems) context.out(`problem: ${problem}`);
-    const logProblems = check.problems.length + blobProblems.length;
+    const logProblems = check.problems.length + blobProblems.length + unfinishedPurges.length;
     const total = logProblems + model.problems.length + projectionProblems.length;
     if (total === 0) {
       context.out(

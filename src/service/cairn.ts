@@ -16,6 +16,7 @@ import { languageOfPath } from "../ingest/code/source_file.ts";
 import { Sessions } from "./sessions.ts";
 import { Store, type StoreOptions } from "./store.ts";
 import { storeLayout } from "./paths.ts";
+import { finishPendingPurge } from "./pending_purge.ts";
 import { type MovedAside, openOrRebuild } from "../../projections/damage.ts";
 
 /** Options for {@linkcode openCairn}. */
@@ -85,6 +86,14 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       return [graph, text, vectors];
     },
   });
+  try {
+    if (await finishPendingPurge(store)) {
+      console.error("cairn: finished a purge that a crash had interrupted");
+    }
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const modelReady = options.awaitModel === false
     ? () => !(embedder instanceof LazyEmbedder) || embedder.ready
     : undefined;

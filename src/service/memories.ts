@@ -3,6 +3,7 @@ import { MemoryKind, RelationRef } from "../../events/kinds/memory.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { contentKey, type GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { compactStore } from "./compact.ts";
+import { purgeDurably } from "./pending_purge.ts";
 import { isoDate } from "./dates.ts";
 import { UserError } from "./errors.ts";
 import { newId } from "./ids.ts";
@@ -178,9 +179,15 @@ export class Memories {
         data: { id, ...(options.reason ? { reason: options.reason } : {}) },
       });
     }
-    if (options.purge) events.push({ type: "memory.purged", v: 1, data: { id } });
-    if (events.length) await this.store.append(events);
-    if (options.purge) await compactStore(this.store);
+    if (!options.purge) {
+      if (events.length) await this.store.append(events);
+      return;
+    }
+    events.push({ type: "memory.purged", v: 1, data: { id } });
+    await purgeDurably(this.store, async () => {
+      await this.store.append(events);
+      await compactStore(this.store);
+    });
   }
 
   /** One memory by id, or undefined. */

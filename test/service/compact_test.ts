@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { CachedEmbedder } from "../../src/embed/cache.ts";
 import { type Cairn, openCairn } from "../../src/service/cairn.ts";
 import { compactStore } from "../../src/service/compact.ts";
+import { runCli } from "../../src/cli/main.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { filesHolding, tempDir } from "../helpers.ts";
 
@@ -143,4 +144,39 @@ Deno.test("compaction leaves alone the blobs a writer holds until its events are
   } finally {
     await cairn.close();
   }
+});
+
+Deno.test("a purge cut by a crash between its event and its compaction is named by verify and finished by the next open", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const cairn = await open(store);
+  let secret: string;
+  try {
+    secret = await fill(cairn, tmp.path);
+    // What `forget --purge` does up to the crash: its marker, then its events; no compaction.
+    await Deno.writeTextFile(join(store, "purge.pending"), "");
+    await cairn.store.append([
+      { type: "memory.forgotten", v: 1, data: { id: secret } },
+      { type: "memory.purged", v: 1, data: { id: secret } },
+    ]);
+  } finally {
+    await cairn.close();
+  }
+  assert.ok((await filesHolding(store, SECRET)).length > 0, "the secret is still in the log");
+  const out: string[] = [];
+  const io = { out: (line: string) => out.push(line), err: (line: string) => out.push(line) };
+  assert.equal(await runCli(["--store", store, "verify"], io), 1);
+  assert.ok(
+    out.some((line) => line.includes(`purge of memory ${secret!} did not finish`)),
+    out.join("\n"),
+  );
+  const reopened = await open(store);
+  try {
+    assert.deepEqual(await filesHolding(store, SECRET), []);
+    await assertStillAnswers(reopened);
+  } finally {
+    await reopened.close();
+  }
+  out.length = 0;
+  assert.equal(await runCli(["--store", store, "verify"], io), 0, out.join("\n"));
 });
