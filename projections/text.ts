@@ -47,7 +47,7 @@ const tokenize = (text: string) => codeTokens(text);
 const TOKENIZER_PROBE =
   "getUserName parse_HTTPRequest src/app/main.ts Request.register_hook std::vec::Vec " +
   "$store->get running cities hooks called stopped class status analysis saved " +
-  "the hook is what they were déjà-vu v2.0.1 x86_64 __init__ 東京 ID";
+  "the hook is what they were déjà-vu v2.0.1 x86_64 __init__ 東京 ID " + "long".repeat(50);
 let tokenizerStamp: string | undefined;
 const tokenizerOf = () =>
   tokenizerStamp ??= JSON.stringify([tokenize(TOKENIZER_PROBE), [...STOP_WORDS]]);

@@ -65,7 +65,8 @@ export async function filesHolding(dir: string, text: string): Promise<string[]>
   return found;
 }
 
-async function* filesUnder(dir: string): AsyncGenerator<string> {
+/** Every file under `dir`, recursively, as a path. */
+export async function* filesUnder(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory) yield* filesUnder(path);

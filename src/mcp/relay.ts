@@ -9,7 +9,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { basename } from "node:path";
+import { selfCommand } from "../cli/self_command.ts";
 import type { ToolCall, ToolResult } from "./handlers.ts";
 import { MCP_PATH } from "./http.ts";
 import { neverSent, ownerDied, ownerFetch } from "./owner_death.ts";
@@ -24,12 +24,6 @@ const CALL_TIMEOUT_MS = 30 * 60 * 1000;
 
 /** An owner started by a relay exits after this long without a request. */
 const OWNER_IDLE_SECONDS = 30 * 60;
-/**
- * The owner's JavaScript heap limit, as in deno.json's `cairn` task: V8's
- * default (4 GiB here) is reached near a million code chunks, whose texts
- * and word index the owner holds (docs/decisions.md).
- */
-const OWNER_HEAP_FLAG = "--v8-flags=--max-old-space-size=16384";
 
 /** Options for {@linkcode OwnerRelay}. */
 export interface RelayOptions {
@@ -129,12 +123,15 @@ export class OwnerRelay {
 /** Starts `cairn serve` for the store, detached so it outlives this process; resolves on its exit. */
 function startOwner(storeDir: string): Promise<unknown> {
   const log = ownerFiles(storeDir).log;
-  const serve = ["--store", storeDir, "serve", "--idle-timeout", `${OWNER_IDLE_SECONDS}`];
-  const exec = Deno.execPath();
-  // Under `deno run` the owner runs the same main module; a compiled cairn is its own binary.
-  const args = /^deno(\.exe)?$/i.test(basename(exec))
-    ? ["run", "--allow-all", "--quiet", OWNER_HEAP_FLAG, Deno.mainModule, ...serve, "--log", log]
-    : [...serve, "--log", log];
+  const { exec, args } = selfCommand([
+    "--store",
+    storeDir,
+    "serve",
+    "--idle-timeout",
+    `${OWNER_IDLE_SECONDS}`,
+    "--log",
+    log,
+  ]);
   const child = new Deno.Command(exec, {
     args,
     stdin: "null",

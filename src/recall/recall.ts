@@ -28,7 +28,7 @@ import type {
 import { isModelFailure } from "../embed/embedder.ts";
 
 /** Longest query accepted, in characters. */
-export const MAX_QUERY_CHARS = 4096;
+export const MAX_QUERY_CHARS = 65_536;
 
 /** Hard cap on results per call. */
 export const MAX_RESULTS = 50;

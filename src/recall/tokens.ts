@@ -14,7 +14,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 // An identifier-like run: word characters joined by `.`, `/`, `-`, `:` or `\`
 // (`src/auth/login.ts`, `user-name`, `os.path.join`, `Foo::bar`), so the whole
 // can be kept beside its parts. A trailing separator (end of sentence) is not part.
-const COMPOUND = /[\p{L}\p{N}_$]+(?:(?:::|[./\\:-])[\p{L}\p{N}_$]+)*/gu;
+// Runs are bounded (128 word characters, 32 joins): a longer one (base64, a minified
+// line) is cut into several, and the regular expression never runs out of stack on it.
+const COMPOUND = /[\p{L}\p{N}_$]{1,128}(?:(?:::|[./\\:-])[\p{L}\p{N}_$]{1,128}){0,32}/gu;
 const SEPARATORS = /::|[./\\:_$-]+/;
 // camelCase / PascalCase / acronym / digit boundaries: `parseHTTPRequest2` → parse HTTP Request 2.
 const CASE_PARTS = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu;

@@ -62,3 +62,23 @@ Deno.test("identifierParts() splits at case and digit changes", () => {
 Deno.test("wordTokens() gives lower-cased runs of letters and digits", () => {
   assert.deepEqual(wordTokens("Hey Mel! getUserName 2023"), ["hey", "mel", "getusername", "2023"]);
 });
+
+Deno.test("codeTokens() cuts runs of any length into bounded terms instead of running out of stack", () => {
+  const run = "a".repeat(10_000_000);
+  const terms = codeTokens(run);
+  assert.ok(terms.length > 0 && terms.every((term) => term.length <= 128));
+  const joined = codeTokens(`${"x/".repeat(1_000_000)}end`);
+  assert.ok(joined.every((term) => term.length <= 33 * 129));
+  assert.deepEqual(codeTokens("getUserName src/auth/login.ts"), [
+    "getusername",
+    "get",
+    "user",
+    "name",
+    "src/auth/login.ts",
+    "src",
+    "auth",
+    "login",
+    "ts",
+    "login.ts",
+  ]);
+});

@@ -99,9 +99,17 @@ export function groupTurns(entries: readonly Entry[], cwd: string | null = null)
 }
 
 /**
+ * The most of a turn's text that is kept, stored and indexed: its beginning
+ * and its end, with what was between them left out and counted. A runaway
+ * answer (a pasted log of hundreds of megabytes) then costs no more than a
+ * long turn, and no search meets a text of that size.
+ */
+export const MAX_TURN_CHARS = 128 * 1024;
+
+/**
  * A turn as text: `User: …` (a sub-agent's: `Sub-agent task: …`), then each
  * answer as `Assistant: …` and each tool call as one line (`→ Read src/a.ts`,
- * `→ Bash: npm test`). Not yet redacted.
+ * `→ Bash: npm test`), at most {@linkcode MAX_TURN_CHARS} of it. Not yet redacted.
  */
 export function turnText(turn: Turn, place: Place): string {
   const lines = [
@@ -111,7 +119,28 @@ export function turnText(turn: Turn, place: Place): string {
     if ("answer" in step) lines.push(`Assistant: ${step.answer}`);
     else lines.push(`→ ${toolSummary(step.tool, place)}`);
   }
-  return lines.join("\n");
+  return capped(lines.join("\n"), MAX_TURN_CHARS);
+}
+
+/**
+ * `text` if it fits in `max` characters, else about its first three quarters
+ * and last quarter of that, each cut at a space so that no word (no secret
+ * the redaction must recognise whole) is split.
+ */
+function capped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const headEnd = wordBoundary(text, Math.floor(max * 0.75), -1);
+  const tailStart = wordBoundary(text, text.length - (max - Math.floor(max * 0.75)), 1);
+  const left = tailStart - headEnd;
+  return `${text.slice(0, headEnd)}\n[… ${left} characters left out …]\n${text.slice(tailStart)}`;
+}
+
+/** The nearest white space to `at` in direction `step` (within 1,000 characters), else `at`. */
+function wordBoundary(text: string, at: number, step: 1 | -1): number {
+  for (let i = at, seen = 0; i > 0 && i < text.length && seen < 1000; i += step, seen++) {
+    if (/\s/.test(text[i]!)) return i;
+  }
+  return at;
 }
 
 /** The files a turn touched: its tools' paths and the prompt's `@file` mentions. */
