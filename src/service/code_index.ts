@@ -3,6 +3,7 @@ import { z } from "zod";
 import { sha256Hex } from "../../events/blobs.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
+import { compactStore } from "./compact.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
 import { type ChunkedFile, CHUNKER_VERSION, chunkFile } from "../ingest/code/source_file.ts";
 import { UserError } from "./errors.ts";
@@ -125,6 +126,7 @@ export class CodeIndex {
     const named = given === undefined ? undefined : known.get(given);
     const root = repository?.root ??
       (named && !named.gitRoot && isWithin(target, named.root) ? named.root : target);
+    await refuseBroadRoot(root);
     const gitRoot = repository?.gitRoot;
     const name = given ?? uniqueName(known, defaultProjectName(gitRoot ?? root), gitRoot ?? root);
     let project = known.get(name);
@@ -281,14 +283,16 @@ export class CodeIndex {
   }
 
   /**
-   * Takes a project's code out of the index (its memories and sessions stay);
-   * a later compaction drops its file events from the log.
+   * Takes a project's code out of the index (its memories and sessions stay),
+   * then compacts the log, so that its file events and the blobs of its code
+   * leave the store too.
    */
   async deleteProject(project: string): Promise<void> {
     const known = await this.#load();
     if (!known.has(project)) throw new UserError(`no project named ${project} is indexed`);
     await this.store.append([{ type: "project.deleted", v: 1, data: { project } }]);
     known.delete(project);
+    await compactStore(this.store);
   }
 
   /**
@@ -425,4 +429,21 @@ async function readAll(files: readonly ScannedFile[]) {
   });
   await Promise.all(lanes);
   return results;
+}
+
+/**
+ * Refuses to make a project of the file system's root or of the user's home:
+ * a home holds every other project, caches, and credentials no deny list can
+ * name in advance.
+ */
+async function refuseBroadRoot(root: string): Promise<void> {
+  const real = await Deno.realPath(root);
+  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  const realHome = home ? await Deno.realPath(home).catch(() => undefined) : undefined;
+  if (real === resolve("/") || real === realHome) {
+    throw new UserError(
+      `${root} is ${real === realHome ? "your home folder" : "the root of the file system"}: ` +
+        "cairn indexes one project at a time; give a project's folder inside it",
+    );
+  }
 }

@@ -32,6 +32,14 @@ export const SKIPPED_DIRS = new Set([
   ".terraform",
   ".deno",
   "site-packages",
+  // Credentials by folder: keys, key rings, cloud and cluster logins, password stores.
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".azure",
+  ".kube",
+  ".password-store",
+  ".terraform.d",
 ]);
 
 const LOCK_FILES = new Set([
@@ -53,11 +61,24 @@ const LOCK_FILES = new Set([
 
 const SECRET = [
   /^\.env(\..*)?$/,
-  /\.(pem|key|p12|pfx|jks|keystore|crt|cer|der|asc|gpg|kdbx)$/,
+  /\.(pem|key|p12|pfx|jks|keystore|crt|cer|der|asc|gpg|kdbx|tfstate|tfstate\.backup)$/,
   /^id_(rsa|dsa|ecdsa|ed25519)/,
   /^(credentials|secrets?)(\.[a-z]+)?$/,
-  /^\.(netrc|npmrc|pypirc|pgpass|htpasswd)$/,
+  /^\.(netrc|npmrc|pypirc|pgpass|htpasswd|git-credentials|my\.cnf|s3cfg|boto|vault-token)$/,
   /^service[-_]account.*\.json$/,
+  // Shell and REPL histories: commands typed with tokens in them.
+  /^\.[a-z]*_history$/,
+  /^(fish_history|\.lesshst|\.viminfo)$/,
+  // Password databases of a system.
+  /^(shadow|gshadow|master\.passwd)-?$/,
+];
+/** Secrets known by where they live (relative path, lower case). */
+const SECRET_PATHS = [
+  /(^|\/)\.docker\/config\.json$/,
+  /(^|\/)\.config\/gh\/hosts\.yml$/,
+  /(^|\/)\.kube\/config$/,
+  /(^|\/)\.terraform\.d\/credentials\.tfrc\.json$/,
+  /(^|\/)\.config\/gcloud\//,
 ];
 const GENERATED = [/\.min\.(js|css|mjs)$/, /\.(map|bundle\.js|pb\.go|lock)$/, /_pb2\.py$/];
 /** Data and media by name: never worth reading. */
@@ -181,7 +202,10 @@ async function walk(
       continue;
     }
     if (!isFile || ignored(rules, path)) continue;
-    const reason = skipByName(entry.name);
+    const reason = skipByName(entry.name) ??
+      (SECRET_PATHS.some((pattern) => pattern.test(path.toLowerCase()))
+        ? "may hold secrets"
+        : undefined);
     if (reason) {
       result.skipped.push({ path, reason });
       continue;

@@ -2,6 +2,7 @@ import { chunkCode, type CodeReference, ParseTimeoutError } from "./chunk.ts";
 import { languageOf, LANGUAGES, loadLanguage } from "./languages.ts";
 import type { TextChunk } from "./pieces.ts";
 import { chunkMarkdown, chunkText } from "./prose.ts";
+import { redactSecrets } from "../redact.ts";
 
 /** A file cut into chunks, ready to become a `file.indexed` event. */
 export interface ChunkedFile {
@@ -16,7 +17,7 @@ export interface ChunkedFile {
  * by an older chunker are chunked again at their next index, whatever their
  * mtime, and only chunks whose text changed need a new embedding.
  */
-export const CHUNKER_VERSION = 2;
+export const CHUNKER_VERSION = 3;
 
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 
@@ -34,13 +35,24 @@ export function languageOfPath(path: string): string {
 
 /**
  * Chunks one file's text by what it is: source code with tree-sitter,
- * markdown by headings, anything else in line windows. A file the parser
- * chokes on gives a reason instead.
+ * markdown by headings, anything else in line windows, each chunk with its
+ * secrets redacted. A file the parser chokes on gives a reason instead.
  */
 export async function chunkFile(
   path: string,
   text: string,
 ): Promise<ChunkedFile | { reason: string }> {
+  const chunked = await chunkWhole(path, text);
+  if ("reason" in chunked) return chunked;
+  // Secrets in code (a key pasted in a config module) are never stored or indexed.
+  const chunks = chunked.chunks.map((chunk) => ({
+    ...chunk,
+    text: redactSecrets(chunk.text).text,
+  }));
+  return { ...chunked, chunks };
+}
+
+async function chunkWhole(path: string, text: string): Promise<ChunkedFile | { reason: string }> {
   const spec = languageOf(path);
   if (spec) {
     const language = await loadLanguage(spec);

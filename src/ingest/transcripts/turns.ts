@@ -1,6 +1,6 @@
 import type { Entry } from "./entry.ts";
 import { type Mention, normalise, type Place, promptMentions, toolMentions } from "./mentions.ts";
-import { dropPrivate } from "./redact.ts";
+import { dropPrivate } from "../redact.ts";
 
 /** A tool call within a turn, with whether it failed. */
 export interface ToolCall {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { redact, SECRET_PATTERNS } from "../../src/ingest/transcripts/redact.ts";
+import { redact, SECRET_PATTERNS } from "../../src/ingest/redact.ts";
 
 /** A sample of each secret and what must remain of it. */
 const SAMPLES: Record<string, Array<[string, string]>> = {

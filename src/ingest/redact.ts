@@ -94,11 +94,19 @@ const PRIVATE = /<private>[\s\S]*?(?:<\/private>|$)/gi;
 
 /** Drops `<private>…</private>` spans and replaces every secret with `[REDACTED]`. */
 export function redact(text: string): { text: string; redactions: number } {
-  let redactions = 0;
-  let out = text.replace(PRIVATE, () => {
-    redactions++;
+  let dropped = 0;
+  const kept = text.replace(PRIVATE, () => {
+    dropped++;
     return "";
   });
+  const secrets = redactSecrets(kept);
+  return { text: secrets.text, redactions: dropped + secrets.redactions };
+}
+
+/** Replaces every secret with `[REDACTED]` (code's chunks: `<private>` means nothing there). */
+export function redactSecrets(text: string): { text: string; redactions: number } {
+  let redactions = 0;
+  let out = text;
   for (const { pattern, replace } of SECRET_PATTERNS) {
     out = out.replace(pattern, (match: string, ...rest: unknown[]) => {
       const groups = rest.filter((value): value is string => typeof value === "string")
