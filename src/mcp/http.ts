@@ -7,6 +7,7 @@
  */
 import { concatBytes } from "../../events/bytes.ts";
 import { answerChallenge, OWNER_PROOF_PATH } from "./owner_proof.ts";
+import { MAX_MESSAGE_BYTES } from "./bounded_stdio.ts";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
@@ -15,8 +16,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 /** The path MCP is served on. */
 export const MCP_PATH = "/mcp";
 
-/** Largest request body accepted, in bytes (a 64 KB memory plus its JSON-RPC envelope). */
-const MAX_BODY_BYTES = 256 * 1024;
+/** Largest request body accepted, in bytes: the same bound as on stdio. */
+const MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 

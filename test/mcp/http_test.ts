@@ -66,9 +66,9 @@ Deno.test("cairn serve answers MCP over HTTP with the token and refuses requests
       // A stream has no Content-Length: the body is counted as it arrives.
       body: new Blob([" ".repeat(bytes)]).stream(),
     });
-  const tooLong = await streamed(300 * 1024);
+  const tooLong = await streamed(1100 * 1024);
   assert.equal(tooLong.status, 413);
-  assert.match((await tooLong.json()).error, /limited to 262144 bytes/);
+  assert.match((await tooLong.json()).error, /limited to 1048576 bytes/);
 
   await using client = await httpClient(store);
   const { tools } = await client.listTools();

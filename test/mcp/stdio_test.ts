@@ -149,7 +149,7 @@ async function everyTool(client: Client, repo: string): Promise<void> {
   assert.equal(results[0]?.source, "docs/ops.md");
   assert.doesNotMatch(JSON.stringify(results), /embedding|vector"/, "no embeddings returned");
   refused(
-    await client.callTool({ name: "recall", arguments: { query: "q".repeat(4097) } }),
+    await client.callTool({ name: "recall", arguments: { query: "q".repeat(65_537) } }),
     /query/,
   );
   refused(await client.callTool({ name: "recall", arguments: {} }), /query/);

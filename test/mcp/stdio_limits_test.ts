@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { MAX_MESSAGE_BYTES } from "../../src/mcp/bounded_stdio.ts";
+import { MAIN, tempDir } from "../helpers.ts";
+import { childEnv, killOwner } from "./mcp_client.ts";
+
+const encoder = new TextEncoder();
+
+/** Reads JSON-RPC answers off `lines` until one with `id` comes. */
+async function answerTo(
+  lines: AsyncIterator<string>,
+  id: number,
+): Promise<Record<string, unknown>> {
+  while (true) {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`standard output ended before the answer to ${id}`);
+    const message = JSON.parse(value) as Record<string, unknown>;
+    if (message.id === id) return message;
+  }
+}
+
+async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  let pending = "";
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    pending += chunk;
+    let at;
+    while ((at = pending.indexOf("\n")) >= 0) {
+      yield pending.slice(0, at);
+      pending = pending.slice(at + 1);
+    }
+  }
+}
+
+Deno.test("cairn mcp answers a message over its limit with an error and goes on; it exits when its client goes", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", MAIN, "--store", store, "mcp"],
+    env: childEnv(),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const lines = linesOf(child.stdout);
+  const send = (message: unknown) => writer.write(encoder.encode(`${JSON.stringify(message)}\n`));
+  try {
+    await send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "0" },
+      },
+    });
+    assert.ok((await answerTo(lines, 1)).result);
+    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const huge = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "remember", arguments: { content: "x".repeat(25 * 1024 * 1024) } },
+    });
+    assert.ok(huge.length > 20 * MAX_MESSAGE_BYTES);
+    await writer.write(encoder.encode(`${huge}\n`));
+    const refused = await answerTo(lines, 2);
+    assert.match(
+      (refused.error as { message: string }).message,
+      /a message of \d+ bytes is over the limit of 1048576/,
+    );
+    await writer.write(encoder.encode("this is not json\n"));
+    await send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+    const listed = await answerTo(lines, 3);
+    assert.ok((listed.result as { tools: unknown[] }).tools.length > 0, "it still answers");
+    await writer.close();
+    const status = await child.status;
+    assert.equal(status.code, 0, "it ends with its input");
+  } finally {
+    await writer.close().catch(() => {});
+    await child.stdout.cancel().catch(() => {});
+    try {
+      child.kill();
+    } catch { /* already gone */ }
+    await child.status;
+    await killOwner(store);
+  }
+});
