@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { type Embedder, EmbedderError, normalize } from "./embedder.ts";
-import { fetchWithRetry, readJsonAnswer, type RetryOptions } from "./http_retry.ts";
+import { fetchWithRetry, INTERACTIVE, readJsonAnswer, type RetryOptions } from "./http_retry.ts";
 
 /** Settings of an {@linkcode HttpEmbedder}. */
 export interface HttpEmbedderConfig {
@@ -48,14 +48,15 @@ export class HttpEmbedder implements Embedder {
     const size = this.config.batchSize ?? 64;
     const out: Float32Array[] = [];
     for (let at = 0; at < texts.length; at += size) {
-      out.push(...await this.#request(texts.slice(at, at + size)));
+      out.push(...await this.#request(texts.slice(at, at + size), this.config.retry));
     }
     return out;
   }
 
-  /** Embeds a query with the configured query prefix. */
+  /** Embeds a query with the configured query prefix; someone waits, so it gives up within seconds. */
   async embedQuery(text: string): Promise<Float32Array> {
-    const [vector] = await this.#request([(this.config.queryPrefix ?? "") + text]);
+    const input = [(this.config.queryPrefix ?? "") + text];
+    const [vector] = await this.#request(input, { ...INTERACTIVE, ...this.config.retry });
     return vector!;
   }
 
@@ -64,14 +65,14 @@ export class HttpEmbedder implements Embedder {
     return Promise.resolve();
   }
 
-  async #request(input: readonly string[]): Promise<Float32Array[]> {
+  async #request(input: readonly string[], retry?: RetryOptions): Promise<Float32Array[]> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
     const response = await fetchWithRetry(this.#url, {
       method: "POST",
       headers,
       body: JSON.stringify({ model: this.config.model, input, encoding_format: "float" }),
-    }, this.config.retry);
+    }, retry);
     const parsed = await readJsonAnswer(
       response,
       this.#url,

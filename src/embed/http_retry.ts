@@ -14,7 +14,15 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Per-attempt timeout; default 60 s. */
   timeoutMs?: number;
+  /** Time for every attempt and pause together, after which no attempt starts; default 180 s. */
+  deadlineMs?: number;
 }
+
+/**
+ * For a call someone is waiting on (a query's embedding, a reranking): two
+ * attempts within ten seconds, after which the caller answers without it.
+ */
+export const INTERACTIVE: RetryOptions = { tries: 2, timeoutMs: 5_000, deadlineMs: 10_000 };
 
 /** True for statuses worth retrying: rate limits and server errors. */
 export function retryable(status: number): boolean {
@@ -34,13 +42,17 @@ export async function fetchWithRetry(
 ): Promise<Response> {
   const tries = options.tries ?? 5;
   const base = options.baseDelayMs ?? 100;
+  const deadline = Date.now() + (options.deadlineMs ?? 180_000);
   let lastError: unknown;
-  for (let attempt = 0; attempt < tries; attempt++) {
+  let attempt = 0;
+  for (; attempt < tries && Date.now() < deadline; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, base * 2 ** (attempt - 1)));
+    const left = deadline - Date.now();
+    if (left <= 0) break;
     try {
       const response = await fetch(url, {
         ...init,
-        signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
+        signal: AbortSignal.timeout(Math.min(options.timeoutMs ?? 60_000, left)),
       });
       if (!retryable(response.status) || attempt === tries - 1) return response;
       await response.body?.cancel();
@@ -50,7 +62,7 @@ export async function fetchWithRetry(
   }
   throw new EmbedderError(
     "unreachable",
-    `could not reach ${new URL(url).origin} after ${tries} attempts (${lastError}); ` +
+    `could not reach ${new URL(url).origin} after ${attempt} attempts (${lastError}); ` +
       `check that the server is running and the URL is right`,
     { cause: lastError },
   );

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { EmbedderError } from "./embedder.ts";
-import { fetchWithRetry, readJsonAnswer, type RetryOptions } from "./http_retry.ts";
+import { fetchWithRetry, INTERACTIVE, readJsonAnswer, type RetryOptions } from "./http_retry.ts";
 
 /** Scores passages against a query. */
 export interface Reranker {
@@ -52,7 +52,7 @@ export class HttpReranker implements Reranker {
       method: "POST",
       headers,
       body: JSON.stringify({ query, texts: docs }),
-    }, this.config.retry);
+    }, { ...INTERACTIVE, ...this.config.retry });
     const items = await readJsonAnswer(response, this.#url, RerankSchema, "[{index, score}]");
     const scores = new Array<number>(docs.length).fill(Number.NaN);
     for (const { index, score } of items) if (index < docs.length) scores[index] = score;

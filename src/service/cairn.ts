@@ -32,6 +32,16 @@ export interface CairnOptions extends StoreOptions {
   warmModel?: boolean;
 }
 
+/** How long `remember` waits for its text's embedding to look for a duplicate by meaning. */
+const DUPLICATE_CHECK_SECONDS = 10;
+
+/** Resolves to undefined after `count` seconds, without keeping the process alive. */
+function seconds(count: number): Promise<undefined> {
+  return new Promise((resolve) =>
+    Deno.unrefTimer(setTimeout(() => resolve(undefined), count * 1000))
+  );
+}
+
 function reportMovedAside({ name, reason, to }: MovedAside): void {
   console.error(
     `cairn: the ${name} projection could not be read (${reason}); moved to ${to} and rebuilt from the log`,
@@ -100,13 +110,15 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   const memories = new Memories(store, graph!, async (content, project) => {
     // Without a usable model, or while it loads in a server, only the same text is a duplicate.
     if (modelReady?.() === false) return [];
-    const vector = await embedder.embedDocuments([content]).then(
+    const embedding = embedder.embedDocuments([content]).then(
       ([vector]) => vector,
       (error) => {
         if (isModelFailure(error)) return undefined;
         throw error;
       },
     );
+    // A model server that does not answer makes the check by words alone, not a remember that hangs.
+    const vector = await Promise.race([embedding, seconds(DUPLICATE_CHECK_SECONDS)]);
     if (!vector) return [];
     return vectors!.search("memory", vector, { project, limit: 5 })
       .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }));

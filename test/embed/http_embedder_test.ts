@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { EmbedderError } from "../../src/embed/embedder.ts";
 import { HttpEmbedder } from "../../src/embed/http_embedder.ts";
+import { INTERACTIVE } from "../../src/embed/http_retry.ts";
 import { embedderContract, withCleanup } from "./embedder_contract.ts";
 import { hashVector } from "./fake_embedder.ts";
 import { closedPort, localServer } from "./local_server.ts";
@@ -115,4 +116,26 @@ Deno.test("HttpEmbedder reports an unreachable host after its retries", async ()
     );
     return true;
   });
+});
+
+Deno.test("HttpEmbedder gives up on a server that never answers within its deadline, queries within seconds", async () => {
+  const waiting: Array<(response: Response) => void> = [];
+  const server = localServer(() => new Promise((resolve) => waiting.push(resolve)));
+  try {
+    const retry = { baseDelayMs: 1, timeoutMs: 150, deadlineMs: 400 };
+    const embedder = new HttpEmbedder({ baseUrl: server.url, model: "m", dims: 4, retry });
+    for (const call of [() => embedder.embedQuery("q"), () => embedder.embedDocuments(["d"])]) {
+      const outcome = await Promise.race([
+        call().then(() => "answered", (error) => error),
+        new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000)),
+      ]);
+      assert.ok(outcome instanceof EmbedderError, String(outcome));
+      assert.equal(outcome.code, "unreachable");
+      assert.match(outcome.message, /after [1-3] attempts .*TimeoutError/);
+    }
+    assert.deepEqual(INTERACTIVE, { tries: 2, timeoutMs: 5_000, deadlineMs: 10_000 });
+  } finally {
+    for (const answer of waiting) answer(new Response("late"));
+    await server[Symbol.asyncDispose]();
+  }
 });
