@@ -1,5 +1,6 @@
 import type { EventLog } from "../events/log.ts";
 import type { StoredEvent } from "../events/schema.ts";
+import { isDiskFull } from "../events/disk_full.ts";
 import { countDisagrees } from "./damage.ts";
 import type { CheckpointStore, Projection } from "./projection.ts";
 
@@ -41,6 +42,8 @@ export class ProjectionRunner {
     private readonly log: EventLog,
     projections: readonly Projection[],
     private readonly store: CheckpointStore,
+    /** Checks a batch may be written (the disk has room); throws if not. */
+    private readonly beforeWrite: () => Promise<void>,
   ) {
     this.#projections = [...projections];
   }
@@ -55,8 +58,9 @@ export class ProjectionRunner {
     log: EventLog,
     projections: readonly Projection[],
     store: CheckpointStore,
+    beforeWrite: () => Promise<void> = () => Promise.resolve(),
   ): Promise<ProjectionRunner> {
-    const runner = new ProjectionRunner(log, projections, store);
+    const runner = new ProjectionRunner(log, projections, store, beforeWrite);
     for (const projection of projections) {
       const saved = await store.read(projection.name);
       const disagreement = countDisagrees(saved, await projection.count?.());
@@ -72,8 +76,27 @@ export class ProjectionRunner {
         await runner.#reset(projection);
       }
     }
-    await runner.catchUp();
+    try {
+      await runner.catchUp();
+    } catch (error) {
+      // A store that cannot write (a full disk) is still read, with what its projections hold.
+      if (!isDiskFull(error)) throw error;
+      console.error(
+        `cairn: the disk is full: the search indexes stay ${runner.#lag()} events behind the log ` +
+          "until there is space again; answers leave those out",
+      );
+    }
     return runner;
+  }
+
+  /** Events the furthest-behind projection lacks. */
+  #lag(): number {
+    return Math.max(0, ...this.status().map((projection) => projection.lag));
+  }
+
+  /** True when a foreground projection has not applied every event in the log. */
+  behind(): boolean {
+    return this.#foreground().some((p) => (this.#checkpoints.get(p.name) ?? 0) < this.log.head);
   }
 
   /** Names of the projections this runner keeps. */
@@ -282,6 +305,7 @@ export class ProjectionRunner {
     projections: readonly Projection[],
     batch: readonly StoredEvent[],
   ): Promise<void> {
+    await this.beforeWrite();
     const last = batch.at(-1)!.seq;
     for (const projection of projections) {
       const checkpoint = this.#checkpoints.get(projection.name) ?? 0;

@@ -1,4 +1,5 @@
 import { BlobError, type BlobStore, sha256Hex } from "../events/blobs.ts";
+import { isDiskFull } from "../events/disk_full.ts";
 import type { StoredEvent } from "../events/schema.ts";
 import { codeTokens, STOP_WORDS } from "../src/recall/tokens.ts";
 import type { Definition } from "../src/recall/code_mentions.ts";
@@ -276,11 +277,16 @@ export class TextProjection implements Projection {
     await this.store.writeImage(this.#image()!);
   }
 
-  /** Saves the search indexes' image when they are built and the saved one is well behind. */
+  /**
+   * Saves the search indexes' image when they are built and the saved one is
+   * well behind; on a full disk it is not saved (the next process builds the indexes).
+   */
   async close(): Promise<void> {
     try {
       const image = this.#imageWanted() ? this.#image() : undefined;
       if (image) await this.store.writeImage(image);
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
     } finally {
       this.#built = undefined;
       this.store.close();

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { Index, MetricKind, ScalarKind } from "usearch";
 import { exists, syncDir, writeAll, writeFileAtomic } from "../../events/durable_fs.ts";
+import { isDiskFull } from "../../events/disk_full.ts";
 import { fileLines } from "../../events/file_lines.ts";
 import { ProjectionDamage } from "../damage.ts";
 import { addedLine, parseJournalLine, removedLine } from "./key_journal.ts";
@@ -219,7 +220,12 @@ export class VectorPartition {
    */
   async close(): Promise<void> {
     if (this.#dirty || this.#pending < CLOSE_PENDING) return;
-    await this.#saveWhole();
+    try {
+      await this.#saveWhole();
+    } catch (error) {
+      // Only a saving of time for later opens: the journal and pending vectors hold everything.
+      if (!isDiskFull(error)) throw error;
+    }
   }
 
   /** Saves the index whole (atomically); the journal shrinks to the live entries, the pending file empties. */

@@ -5,6 +5,7 @@ import { parseJsonl } from "../service/jsonl.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
+import { AppendedButBehind } from "../service/store.ts";
 import { MemoryKind } from "../../events/kinds/memory.ts";
 
 const ImportLine = z.object({
@@ -65,17 +66,34 @@ export const importCommand: Command = {
       ...(r.session ? { source: r.session } : {}),
       ...(r.ts ? { occurred_at: r.ts } : {}),
     }));
-    const { imported, skipped } = await withCairn(context, async (cairn) => {
-      const total = { imported: 0, skipped: 0 };
-      for (let i = 0; i < records.length; i += BATCH) {
-        const batch = await cairn.memories.importMany(records.slice(i, i + BATCH));
-        total.imported += batch.imported;
-        total.skipped += batch.skipped;
-      }
-      return total;
-    }, { settle: true, warn: context.err });
-    const again = skipped > 0 ? ` (${skipped} with an id already imported were skipped)` : "";
-    context.out(`imported ${imported} memories in ${seconds()} s${again}`);
+    const total = { imported: 0, skipped: 0 };
+    const said = () => {
+      const again = total.skipped > 0
+        ? ` (${total.skipped} with an id already imported were skipped)`
+        : "";
+      const of = total.imported + total.skipped < records.length ? ` of ${records.length}` : "";
+      return `imported ${total.imported}${of} memories in ${seconds()} s${again}`;
+    };
+    try {
+      await withCairn(context, async (cairn) => {
+        for (let i = 0; i < records.length; i += BATCH) {
+          const batch = await cairn.memories.importMany(records.slice(i, i + BATCH));
+          total.imported += batch.imported;
+          total.skipped += batch.skipped;
+        }
+      }, { settle: true, warn: context.err });
+    } catch (error) {
+      // What reached the log is imported, whatever failed after it: say so, and how to go on.
+      if (error instanceof AppendedButBehind) total.imported += error.stored.length;
+      if (total.imported === 0) throw error;
+      context.out(said());
+      context.err(
+        `cairn import: stopped: ${(error as Error).message}. ` +
+          "Running the same import again adds only the records not imported yet",
+      );
+      return 1;
+    }
+    context.out(said());
     return 0;
   },
 };

@@ -1,3 +1,5 @@
+import { isDiskFull } from "../../events/disk_full.ts";
+import { AppendedButBehind } from "../service/store.ts";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { BlobError } from "../../events/blobs.ts";
@@ -187,6 +189,7 @@ function splitGlobal(
 }
 
 const userErrors = [
+  AppendedButBehind,
   StoreLockedError,
   LogCorruptError,
   EventDecodeError,
@@ -207,6 +210,14 @@ function report(error: unknown, command: Command, io: Io): number {
   }
   if (userErrors.some((kind) => error instanceof kind)) {
     io.err(`cairn ${command.name}: ${(error as Error).message}`);
+    return 1;
+  }
+  if (isDiskFull(error)) {
+    io.err(
+      `cairn ${command.name}: the disk is full (${(error as Error).message}); ` +
+        "free some space and run it again: what was written before is kept",
+    );
+    if (Deno.env.get("CAIRN_DEBUG")) io.err(error instanceof Error ? error.stack ?? "" : "");
     return 1;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,8 @@
 import { BlobStore } from "../../events/blobs.ts";
 import { FileLog } from "../../events/file_log.ts";
 import type { Clock, EventLog } from "../../events/log.ts";
+import { isDiskFull } from "../../events/disk_full.ts";
+import { ensureSpace } from "../../events/disk_space.ts";
 import { StoreLock } from "../../events/lock.ts";
 import type { NewEvent, StoredEvent } from "../../events/schema.ts";
 import { FileCheckpoints } from "../../projections/checkpoints.ts";
@@ -65,6 +67,7 @@ export class Store {
         log,
         projections,
         new FileCheckpoints(layout.projections),
+        () => ensureSpace(dir),
       );
       return new Store(dir, log, blobs, runner, lock);
     } catch (error) {
@@ -73,10 +76,23 @@ export class Store {
     }
   }
 
-  /** Appends events durably, then brings the projections up to date. */
+  /**
+   * Appends events durably, then brings the projections up to date. When the
+   * events are in the log but the projections could not follow (a full disk),
+   * throws {@linkcode AppendedButBehind}: the write happened.
+   */
   async append(events: readonly NewEvent[]): Promise<StoredEvent[]> {
+    // Commands read the projections to decide what to write (duplicates, known ids): they must be
+    // current first. Projections left behind by a full disk stop the write, before the log.
+    if (this.runner.behind()) await this.runner.catchUp();
+    if (events.length === 0) return [];
+    await ensureSpace(this.dir);
     const stored = await this.log.append(events);
-    await this.runner.catchUp();
+    try {
+      await this.runner.catchUp();
+    } catch (error) {
+      throw new AppendedButBehind(stored, error);
+    }
     return stored;
   }
 
@@ -88,5 +104,31 @@ export class Store {
     } finally {
       await this.lock.release();
     }
+  }
+}
+
+/**
+ * Raised when events were appended to the log (they are kept, and every
+ * projection catches up with them later) but the projections could not apply
+ * them now.
+ */
+export class AppendedButBehind extends Error {
+  override name = "AppendedButBehind";
+  constructor(readonly stored: StoredEvent[], cause: unknown) {
+    const reason = isDiskFull(cause)
+      ? "the disk is full"
+      : cause instanceof Error
+      ? cause.message
+      : String(cause);
+    super(
+      `${
+        stored.length === 1 ? "the change was" : `${stored.length} changes were`
+      } written to the ` +
+        `log and are kept, but the search indexes could not take ${
+          stored.length === 1 ? "it" : "them"
+        } in (${reason}); they catch up when the store next opens` +
+        (isDiskFull(cause) ? ", once there is space again" : ""),
+      { cause },
+    );
   }
 }
