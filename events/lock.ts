@@ -20,13 +20,22 @@ export class StoreLockedError extends Error {
 export class StoreLock {
   private constructor(private readonly file: Deno.FsFile) {}
 
-  /** Takes the lock or throws {@linkcode StoreLockedError} naming the owner. */
-  static async acquire(storeDir: string): Promise<StoreLock> {
+  /**
+   * Takes the lock, waiting up to `waitMs` (default: `CAIRN_LOCK_WAIT_SECONDS`,
+   * else 10 s) for another process to let it go, so two commands started
+   * together (two hooks) run one after the other; then throws
+   * {@linkcode StoreLockedError} naming the owner.
+   */
+  static async acquire(storeDir: string, waitMs = defaultWaitMs()): Promise<StoreLock> {
     const path = join(storeDir, "LOCK");
     const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
-    if (!await file.tryLock(true)) {
-      file.close();
-      throw new StoreLockedError(storeDir, await readOwner(storeDir));
+    const deadline = Date.now() + waitMs;
+    while (!await file.tryLock(true)) {
+      if (Date.now() >= deadline) {
+        file.close();
+        throw new StoreLockedError(storeDir, await readOwner(storeDir));
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
     await file.truncate(0);
     await file.write(new TextEncoder().encode(`${Deno.pid}\n`));
@@ -38,6 +47,13 @@ export class StoreLock {
     await this.file.unlock();
     this.file.close();
   }
+}
+
+const RETRY_MS = 50;
+
+function defaultWaitMs(): number {
+  const seconds = Number(Deno.env.get("CAIRN_LOCK_WAIT_SECONDS") ?? 10);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 10_000;
 }
 
 /** The pid written by the store's current or last owner, if any. */

@@ -56,7 +56,8 @@ interface StatusReport {
 
 async function collect(dir: string, warn: (line: string) => void): Promise<StatusReport> {
   try {
-    const { store, vectors, embedder } = await openCairn(dir);
+    // Another process holding the store answers for its projections: no wait for it.
+    const { store, vectors, embedder } = await openCairn(dir, { lockWaitMs: 0 });
     try {
       reportRecovery(store.log.recovery, warn);
       return {

@@ -26,7 +26,7 @@ export type ProjectionCheck =
 export async function checkProjections(storeDir: string): Promise<ProjectionCheck> {
   let lock: StoreLock;
   try {
-    lock = await StoreLock.acquire(storeDir);
+    lock = await StoreLock.acquire(storeDir, 0);
   } catch (error) {
     if (error instanceof StoreLockedError) return { skipped: error.message };
     throw error;

@@ -26,6 +26,8 @@ export interface StoreOptions {
   /** Segment size of the log (tests use small ones). */
   segmentBytes?: number;
   clock?: Clock;
+  /** How long to wait for another process holding the store (default: the lock's). */
+  lockWaitMs?: number;
 }
 
 /**
@@ -50,7 +52,7 @@ export class Store {
   static async open(dir: string, options: StoreOptions = {}): Promise<Store> {
     const layout = storeLayout(dir);
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    const lock = await StoreLock.acquire(dir);
+    const lock = await StoreLock.acquire(dir, options.lockWaitMs);
     try {
       // What a process that died left in the scratch folder is of no use to anyone.
       await Deno.remove(layout.scratch, { recursive: true }).catch((error) => {

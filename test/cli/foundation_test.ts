@@ -34,11 +34,16 @@ Deno.test("cairn status shows the store from $CAIRN_HOME, its log and head", asy
   assert.ok(report.logBytes > 0);
 });
 
-Deno.test("a second writer gets an error naming the owner's pid; status still answers", async () => {
+Deno.test("a second writer waits for the first, then gets an error naming the owner's pid; status still answers", async () => {
   await using tmp = await tempDir();
-  const lock = await StoreLock.acquire(tmp.path);
+  let lock = await StoreLock.acquire(tmp.path);
+  // Let go while the command waits: it goes on.
+  setTimeout(() => void lock.release(), 1000);
+  const waited = await cli(["--store", tmp.path, "remember", "after the wait"]);
+  assert.equal(waited.code, 0, waited.stderr);
+  lock = await StoreLock.acquire(tmp.path);
   try {
-    const replay = await cli(["--store", tmp.path, "replay"]);
+    const replay = await cli(["--store", tmp.path, "replay"], { CAIRN_LOCK_WAIT_SECONDS: "0.2" });
     assert.equal(replay.code, 1);
     assert.match(replay.stderr, new RegExp(`in use by process ${Deno.pid}`));
     const status = await cli(["--store", tmp.path, "status"]);

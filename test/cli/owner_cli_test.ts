@@ -65,7 +65,7 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
     /billing \(service\): charges cards/,
   );
 
-  const refused = await cairn(["replay"]);
+  const refused = await cli(["--store", store, "replay"], { CAIRN_LOCK_WAIT_SECONDS: "0" });
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /is in use by process \d+ \(a running `cairn serve`/);
   const bad = await cairn(["recall"]);
