@@ -21,6 +21,11 @@ export interface LogCheck {
   problems: LogProblem[];
 }
 
+/** What a repair kept, and the events it could not (inclusive ranges of sequence numbers). */
+export interface LogRepair extends LogCheck {
+  lost: Array<[number, number]>;
+}
+
 interface Readable {
   seq: number;
   payload: unknown;
@@ -57,15 +62,39 @@ export async function checkLog(
 export async function repairLog(
   dir: string,
   segmentBytes = DEFAULT_SEGMENT_BYTES,
-): Promise<LogCheck> {
+): Promise<LogRepair> {
   const { events, problems, segments } = await readDecodable(dir);
   const head = events.at(-1)?.seq ?? 0;
+  const lost = await lostRanges(dir, events);
   const generation = Date.now();
   const records = toRecords(events);
   const written = await writeGeneration(dir, records, generation, segmentBytes);
   await commitGeneration(dir, written, generation, head);
   await writeAcknowledged(dir, { head, segmentBytes: written.at(-1)?.bytes ?? 0 });
-  return { events: events.length, head, segments, problems };
+  return { events: events.length, head, segments, problems, lost };
+}
+
+/**
+ * The events a repair cannot keep: in a log never compacted, every gap
+ * between readable events (a compacted log has gaps of its own, so there only
+ * the tail counts), and those past the last readable one up to the last the
+ * log acknowledged.
+ */
+async function lostRanges(
+  dir: string,
+  events: readonly StoredEvent[],
+): Promise<Array<[number, number]>> {
+  const lost: Array<[number, number]> = [];
+  const manifest = await readManifest(dir).catch(() => undefined);
+  const compacted = (manifest?.generation ?? 0) > 0;
+  let previous = 0;
+  for (const { seq } of events) {
+    if (!compacted && seq > previous + 1) lost.push([previous + 1, seq - 1]);
+    previous = seq;
+  }
+  const acknowledged = (await readAcknowledged(dir))?.head ?? 0;
+  if (acknowledged > previous) lost.push([previous + 1, acknowledged]);
+  return lost;
 }
 
 async function* toRecords(events: readonly StoredEvent[]): AsyncIterable<Readable> {

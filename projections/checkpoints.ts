@@ -21,7 +21,14 @@ export class FileCheckpoints implements CheckpointStore {
       if (error instanceof Deno.errors.NotFound) return undefined;
       throw error;
     }
-    const parsed = CheckpointSchema.safeParse(JSON.parse(text));
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // A damaged checkpoint is no checkpoint: the projection is rebuilt from the log.
+      return undefined;
+    }
+    const parsed = CheckpointSchema.safeParse(json);
     if (!parsed.success) return undefined;
     const { version, seq, count } = parsed.data;
     return count === undefined ? { version, seq } : { version, seq, count };

@@ -59,7 +59,7 @@ export class GraphProjection implements Projection {
 
   /** Opens the graph database kept in `dir`. */
   static async open(dir: string): Promise<GraphProjection> {
-    await Deno.mkdir(dir, { recursive: true });
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, "graph.kuzu");
     const db = await KuzuDb.open(path);
     await createSchema(db);

@@ -101,6 +101,7 @@ export class KuzuDb {
     this.#statements.clear();
     await this.conn.close();
     await this.db.close();
+    await ownerOnly(this.path);
   }
 
   async #swap(source: string): Promise<void> {
@@ -132,7 +133,22 @@ async function connect(path: string): Promise<{ db: Database; conn: Connection }
   await db.init();
   const conn = new Connection(db);
   await conn.init();
+  await ownerOnly(path);
   return { db, conn };
+}
+
+/**
+ * Makes the database's files readable by their owner alone: Kùzu creates them
+ * readable by everyone (and again when it checkpoints), and they hold every
+ * memory's text.
+ */
+async function ownerOnly(path: string): Promise<void> {
+  if (Deno.build.os === "windows") return;
+  for (const file of [path, ...KUZU_SIDE_FILES.map((suffix) => path + suffix)]) {
+    await Deno.chmod(file, 0o600).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
 }
 
 /** Moves the database file `source` and its side files to `target`, replacing target's. */

@@ -101,10 +101,7 @@ async function addEntity(context: CommandContext, args: string[]): Promise<numbe
 
 async function relate(context: CommandContext, args: string[]): Promise<number> {
   const { values, relations } = await relationArgs(context, args);
-  const created = await write(context, async (cairn) => {
-    await requireEntities(cairn, relations.flatMap((r) => [r.from, r.to]));
-    return await cairn.entities.createRelations(relations);
-  });
+  const created = await write(context, (cairn) => cairn.entities.createRelations(relations));
   if (values.json) return print(context, created);
   for (const relation of relations) {
     const fresh = created.some((c) => sameRelation(c, relation));
@@ -122,10 +119,7 @@ async function observe(context: CommandContext, args: string[]): Promise<number>
     if (!contents.length) throw new UsageError(`give the observations to add to ${entityName}`);
     return [{ entityName, contents }];
   });
-  const added = await write(context, async (cairn) => {
-    await requireEntities(cairn, observations.map((o) => o.entityName));
-    return await cairn.entities.addObservations(observations);
-  });
+  const added = await write(context, (cairn) => cairn.entities.addObservations(observations));
   if (values.json) return print(context, added);
   for (const { entityName, addedObservations } of added) {
     context.out(

@@ -4,7 +4,7 @@
  * whole before anything is written.
  * @module
  */
-import { resolve } from "node:path";
+import { readTextArgument } from "./read_file.ts";
 import { z } from "zod";
 import { describeIssues, UserError } from "../service/errors.ts";
 import { ObservationsInput } from "../service/graph_ops.ts";
@@ -55,11 +55,7 @@ export async function input<T extends z.ZodType>(
 }
 
 async function readInput(context: CommandContext, file: string): Promise<string> {
-  if (file !== "-") {
-    return await Deno.readTextFile(resolve(context.cwd, file)).catch((error: Error) => {
-      throw new UserError(`cannot read ${file}: ${error.message}`);
-    });
-  }
+  if (file !== "-") return await readTextArgument(context.cwd, file);
   if (context.stdin !== undefined) return context.stdin;
   return await new Response(Deno.stdin.readable).text();
 }

@@ -1,10 +1,10 @@
-import { resolve } from "node:path";
 import { z } from "zod";
 import { serverMemoryEvents } from "../ingest/server_memory.ts";
 import { parseJsonl } from "../service/jsonl.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
+import { readTextArgument } from "./read_file.ts";
 import { AppendedButBehind } from "../service/store.ts";
 import { MemoryKind } from "../../events/kinds/memory.ts";
 
@@ -39,7 +39,7 @@ export const importCommand: Command = {
     );
     const [file] = positionals;
     if (!file) throw new UsageError("give the file to import");
-    const text = await Deno.readTextFile(resolve(context.cwd, file));
+    const text = await readTextArgument(context.cwd, file);
     const started = performance.now();
     const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
     if (values.from === "server-memory") {

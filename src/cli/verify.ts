@@ -86,6 +86,11 @@ async function repair(
     for (const problem of result.problems) {
       context.out(`dropped: ${problem.segment} ${problem.offset ?? ""} ${problem.message}`.trim());
     }
+    for (const [from, to] of result.lost) {
+      context.out(
+        `lost: ${from === to ? `event ${from}` : `events ${from} to ${to}`} (unreadable)`,
+      );
+    }
     await new FileCheckpoints(layout.projections).clear();
     context.out(
       `repaired: kept ${result.events} readable events (head ${result.head}); ` +

@@ -80,7 +80,13 @@ async function handle(request: Request, port: number, options: HttpOptions): Pro
     });
   }
   const read = await withBoundedBody(request);
-  if (!read) return refuse(413, `requests are limited to ${MAX_BODY_BYTES} bytes`);
+  if (!read) {
+    return refuse(
+      413,
+      `a request of more than ${MAX_BODY_BYTES / 2 ** 20} MiB is refused; send less ` +
+        "(a shorter text, fewer items)",
+    );
+  }
   request = read;
   if (route) return await route(request);
   const server = options.newServer();

@@ -40,11 +40,12 @@ function itemMarkdown(item: RecallItem): string {
         line.trim() && !/^in (class|module|impl|struct|interface|namespace) /.test(line)
       )
         .slice(0, SNIPPET_LINES).join("\n");
-      return `- ${code.path}:${code.start_line}-${code.end_line} \`${code.name}\`\n\`\`\`\n${body}\n\`\`\``;
+      const place = `${visible(code.path)}:${code.start_line}-${code.end_line}`;
+      return `- ${place} \`${visible(code.name)}\`\n\`\`\`\n${body}\n\`\`\``;
     }
     case "turn": {
       const { turn } = item;
-      return `- ${turn.started_at.slice(0, 10)} session ${turn.session.slice(0, 8)}: ${
+      return `- ${turn.started_at.slice(0, 10)} session ${visible(turn.session.slice(0, 8))}: ${
         oneLine(turn.text).slice(0, 300)
       }`;
     }
@@ -53,6 +54,33 @@ function itemMarkdown(item: RecallItem): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
+}
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * A name or a path as one visible line: a newline, a tab or another control
+ * character in it (file systems allow them) is written as an escape, so it
+ * cannot break the answer's lines or pass for another entry.
+ *
+ * @example
+ * ```ts
+ * visible("a\nb.py"); // "a\\nb.py"
+ * ```
+ */
+export function visible(text: string): string {
+  return text.replace(
+    CONTROL,
+    (char) =>
+      char === "\n"
+        ? "\\n"
+        : char === "\t"
+        ? "\\t"
+        : char === "\r"
+        ? "\\r"
+        : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** One memory as a compact markdown line: `- [kind] content (#tags, project)`. */
@@ -146,7 +174,7 @@ function describe(item: RecallItem): { label: string; text: string } {
       return { label: `memory ${item.memory.id}`, text: item.memory.content };
     case "code":
       return {
-        label: `code ${item.code.path}:${item.code.start_line} ${item.code.name}`,
+        label: `code ${visible(item.code.path)}:${item.code.start_line} ${visible(item.code.name)}`,
         text: item.code.text,
       };
     case "turn":

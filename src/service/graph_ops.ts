@@ -101,9 +101,10 @@ export class GraphOps {
     return fresh;
   }
 
-  /** Creates relations (their entities are created as needed); returns the new ones. */
+  /** Creates relations between existing entities (an unknown one is refused); returns the new ones. */
   async createRelations(input: z.input<typeof RelationsInput>): Promise<RelationRecord[]> {
     const relations = RelationsInput.parse(input);
+    await this.#requireEntities([...new Set(relations.flatMap((r) => [r.from, r.to]))]);
     const fresh: RelationRecord[] = [];
     for (const r of relations) {
       const rows = await this.db.run(
@@ -254,7 +255,10 @@ export class GraphOps {
     const known = await this.#existing(names);
     const missing = names.filter((n) => !known.has(n));
     if (missing.length) {
-      throw new UserError(`no entity named ${missing.join(", ")}; create it first`);
+      throw new UserError(
+        `no entity named ${missing.join(", ")}; nothing was changed (create it first: ` +
+          "create_entities, or `cairn graph add-entity NAME --type TYPE`)",
+      );
     }
   }
 

@@ -4,7 +4,7 @@ import type { NewEvent } from "../../events/schema.ts";
 import { contentKey, type GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { compactStore } from "./compact.ts";
 import { purgeDurably } from "./pending_purge.ts";
-import { isoDate } from "./dates.ts";
+import { checkValidity, isoDate } from "./dates.ts";
 import { UserError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import { withoutUndefined } from "./objects.ts";
@@ -94,6 +94,7 @@ export class Memories {
    */
   async remember(input: z.input<typeof RememberInput>): Promise<Remembered> {
     const data = RememberInput.parse(input);
+    checkValidity(data);
     if (!data.force) {
       const existing = await this.#sameText(data.content, data.project) ??
         await this.#sameMeaning(data.content, data.project);
@@ -119,6 +120,7 @@ export class Memories {
     inputs: Array<z.input<typeof RememberInput>>,
   ): Promise<{ imported: number; skipped: number }> {
     const records = inputs.map((input) => RememberInput.parse(input));
+    records.forEach(checkValidity);
     const known = await this.#knownExternalIds(records.flatMap((r) => r.external_id ?? []));
     const events: NewEvent[] = [];
     for (const { force: _force, ...fields } of records) {
@@ -157,6 +159,10 @@ export class Memories {
     if (Object.values(changes).every((value) => value === undefined)) {
       throw new UserError("nothing to revise: give content, kind, tags, valid_from or valid_to");
     }
+    checkValidity({
+      valid_from: changes.valid_from ?? current.valid_from,
+      valid_to: changes.valid_to ?? current.valid_to,
+    });
     await this.store.append([{
       type: "memory.revised",
       v: 1,

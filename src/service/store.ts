@@ -52,6 +52,8 @@ export class Store {
   static async open(dir: string, options: StoreOptions = {}): Promise<Store> {
     const layout = storeLayout(dir);
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    // Memories, code and sessions are the user's alone, whoever made the folder and how.
+    if (Deno.build.os !== "windows") await Deno.chmod(dir, 0o700);
     const lock = await StoreLock.acquire(dir, options.lockWaitMs);
     try {
       // What a process that died left in the scratch folder is of no use to anyone.

@@ -75,6 +75,7 @@ Deno.test("cairn verify finds a flipped byte, and --repair keeps every readable 
   const repair = await cli(["--store", tmp.path, "verify", "--repair"]);
   assert.equal(repair.code, 0, repair.stderr);
   assert.match(repair.stdout, /repaired: kept 19 readable events \(head 20\)/);
+  assert.match(repair.stdout, /lost: event \d+ \(unreadable\)/, "it says which event is gone");
   const after = await cli(["--store", tmp.path, "verify"]);
   assert.equal(after.code, 0, after.stdout);
 });

@@ -82,7 +82,12 @@ async function exercise(client: Awaited<ReturnType<typeof stdioClient>>): Promis
     observations: [{ entityName: "nobody", contents: ["x"] }],
   });
   assert.equal(bad.isError, true);
-  assert.match(bad.body, /no entity named nobody; create it first/);
+  assert.match(bad.body, /no entity named nobody; nothing was changed \(create it first/);
+  const dangling = await call("create_relations", {
+    relations: [{ from: "billing", to: "nobody", relationType: "pays" }],
+  });
+  assert.equal(dangling.isError, true, "as on the command line: no entity is made up");
+  assert.match(dangling.body, /no entity named nobody; nothing was changed/);
   const invalid = await call("create_entities", { entities: [] });
   assert.equal(invalid.isError, true);
   const refusals: Array<[string, Record<string, unknown>]> = [

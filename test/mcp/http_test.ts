@@ -68,7 +68,7 @@ Deno.test("cairn serve answers MCP over HTTP with the token and refuses requests
     });
   const tooLong = await streamed(1100 * 1024);
   assert.equal(tooLong.status, 413);
-  assert.match((await tooLong.json()).error, /limited to 1048576 bytes/);
+  assert.match((await tooLong.json()).error, /more than 1 MiB is refused; send less/);
 
   await using client = await httpClient(store);
   const { tools } = await client.listTools();

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { CachedEmbedder } from "../../src/embed/cache.ts";
 import { type Cairn, openCairn } from "../../src/service/cairn.ts";
 import { searchCode } from "../../src/service/code_search.ts";
+import { formatMarkdown } from "../../src/recall/format.ts";
 import { checkProjections } from "../../src/service/projection_check.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { filesHolding, tempDir } from "../helpers.ts";
@@ -58,6 +59,8 @@ Deno.test("file names with a newline, a tab, quotes or backslashes keep their ve
     const paths = (await searchCode(cairn, { query: "handler", project: "repo", limit: 10 }))
       .items.flatMap((item) => item.type === "code" ? [item.code.path] : []);
     assert.deepEqual(paths.sort(), [...ODD_NAMES].sort());
+    const answer = formatMarkdown(await searchCode(cairn, { query: "handler_0", project: "repo" }));
+    assert.match(answer, /^- line\\nbreak\.py:1-2 `handler_0`$/m, "shown on one line, escaped");
   } finally {
     await cairn.close();
   }

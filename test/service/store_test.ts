@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { storeLayout } from "../../src/service/paths.ts";
 import { Store } from "../../src/service/store.ts";
+import { openCairn } from "../../src/service/cairn.ts";
+import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { tempDir } from "../helpers.ts";
 
 Deno.test("Store.open() empties the scratch folder a process that died left behind", async () => {
@@ -14,4 +16,18 @@ Deno.test("Store.open() empties the scratch folder a process that died left behi
   } finally {
     await store.close();
   }
+});
+
+Deno.test("a store is the user's alone: its folder 0700 whoever made it, the graph's file 0600", async () => {
+  await using tmp = await tempDir();
+  const dir = join(tmp.path, "store");
+  await Deno.mkdir(dir, { mode: 0o755 });
+  await Deno.chmod(dir, 0o755);
+  const cairn = await openCairn(dir, { embedder: new FakeEmbedder() });
+  await cairn.close();
+  assert.equal((await Deno.stat(dir)).mode! & 0o777, 0o700);
+  assert.equal(
+    (await Deno.stat(join(dir, "projections", "graph", "graph.kuzu"))).mode! & 0o777,
+    0o600,
+  );
 });
