@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { BlobError, type BlobStore, sha256Hex } from "../../events/blobs.ts";
 import { exists, removeAtomicLeftovers, writeFileAtomic } from "../../events/durable_fs.ts";
+import { boundedFileName } from "../../events/file_names.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import type { Embedder } from "../../src/embed/embedder.ts";
 import { UnavailableEmbedder } from "../../src/embed/unavailable_embedder.ts";
@@ -323,9 +324,10 @@ export class VectorsProjection implements Projection {
 
 /** The partition of a source's documents in a project (`memory._global` for global memories). */
 function partitionName(source: VectorSource, project: string | null): string {
-  const safe = project === null
-    ? "_global"
-    : project.replace(/[^A-Za-z0-9_-]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
+  const safe = project === null ? "_global" : boundedFileName(
+    project,
+    project.replace(/[^A-Za-z0-9_-]/g, (c) => `%${c.charCodeAt(0).toString(16)}`),
+  );
   return `${source}.${safe}`;
 }
 

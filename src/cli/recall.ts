@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { z } from "zod";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
 import { batchResults, formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
@@ -12,6 +11,7 @@ import { checkLanguage, checkPathPrefix } from "../service/code_filters.ts";
 import { parseCommandArgs, parseDateOption, parseLimit } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
+import { readTextArgument } from "./read_file.ts";
 
 const INCLUDE: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
 const Include = z.enum(["memories", "code", "sessions"]);
@@ -81,7 +81,7 @@ export const recallCommand: Command = {
       if (values.format !== undefined && values.format !== "jsonl") {
         throw new UsageError(`--batch answers in jsonl, not "${values.format}"`);
       }
-      const lines = await readBatch(resolve(context.cwd, values.batch));
+      const lines = await readBatch(context.cwd, values.batch);
       await withCairn(context, async (cairn) => {
         for (const line of lines) {
           const started = performance.now();
@@ -140,8 +140,8 @@ export const recallCommand: Command = {
   },
 };
 
-async function readBatch(path: string): Promise<Array<z.infer<typeof BatchLine>>> {
-  return parseJsonl(await Deno.readTextFile(path), path, BatchLine, "nothing was run");
+async function readBatch(cwd: string, file: string): Promise<Array<z.infer<typeof BatchLine>>> {
+  return parseJsonl(await readTextArgument(cwd, file), file, BatchLine, "nothing was run");
 }
 
 function parseInclude(text: string | undefined): Source[] {

@@ -1,6 +1,6 @@
 import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
-import type { Command, CommandContext } from "./command.ts";
+import { type Command, type CommandContext, UsageError } from "./command.ts";
 
 /**
  * `cairn replay`: rebuilds projections from the log; a rebuilt lexical index
@@ -16,6 +16,11 @@ export const replay: Command = {
     const cairn = await openCairn(context.storeDir);
     const { store } = cairn;
     try {
+      if (values.projection !== undefined && !store.runner.names.includes(values.projection)) {
+        throw new UsageError(
+          `no projection named "${values.projection}"; known: ${store.runner.names.join(", ")}`,
+        );
+      }
       const started = performance.now();
       await store.runner.rebuild(values.projection);
       if (values.projection === undefined || values.projection === cairn.text.name) {

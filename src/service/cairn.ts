@@ -88,11 +88,20 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
         return openOrRebuild(at, storeLayout(dir).damaged, () => open(at), reportMovedAside);
       };
       // Kùzu opens the graph on its own threads while the others read their files here.
-      [graph, text, vectors] = await Promise.all([
+      const settled = await Promise.allSettled([
         opened("graph", (at) => GraphProjection.open(at)),
         opened("text", (at) => TextProjection.open(at, blobs)),
         opened("vectors", (at) => VectorsProjection.open(at, embedder, blobs)),
       ]);
+      const failed = settled.find((result) => result.status === "rejected");
+      if (failed) {
+        // What did open is closed again: a Kùzu database left open keeps terabytes of address space.
+        for (const result of settled) if (result.status === "fulfilled") await result.value.close();
+        throw failed.reason;
+      }
+      [graph, text, vectors] = settled.map((result) =>
+        (result as PromiseFulfilledResult<unknown>).value
+      ) as [GraphProjection, TextProjection, VectorsProjection];
       return [graph, text, vectors];
     },
   });

@@ -4,6 +4,7 @@ import { sha256Hex } from "../../events/blobs.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
 import { compactStore } from "./compact.ts";
+import { boundedFileName } from "../../events/file_names.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
 import { type ChunkedFile, CHUNKER_VERSION, chunkFile } from "../ingest/code/source_file.ts";
 import { UserError } from "./errors.ts";
@@ -18,6 +19,10 @@ export const IndexInput = z.object({
   /** The project's name; default: the repository's (or the folder's) name. */
   project: z.string().trim().min(1).max(200)
     .refine((name) => !name.includes(":"), "a project name cannot contain ':' (chunk ids use it)")
+    // deno-lint-ignore no-control-regex
+    .refine((name) => name.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(name), {
+      message: "a project name cannot hold control characters or broken Unicode",
+    })
     .optional(),
 });
 
@@ -392,7 +397,8 @@ export class CodeIndex {
   }
 
   #runPath(project: string): string {
-    return join(this.store.dir, "code-index", `${encodeURIComponent(project)}.json`);
+    const name = boundedFileName(project, encodeURIComponent(project));
+    return join(this.store.dir, "code-index", `${name}.json`);
   }
 
   async #saveRun(report: IndexReport): Promise<void> {

@@ -65,15 +65,23 @@ export class Store {
         ...(options.clock ? { clock: options.clock } : {}),
       });
       const blobs = new BlobStore(layout.blobs, { recentChars: RECENT_BLOB_CHARS });
-      const projections = await (options.projections?.(layout.projections, blobs) ??
-        Promise.resolve([]));
-      const runner = await ProjectionRunner.open(
-        log,
-        projections,
-        new FileCheckpoints(layout.projections),
-        () => ensureSpace(dir),
-      );
-      return new Store(dir, log, blobs, runner, lock);
+      let projections: Projection[] = [];
+      try {
+        projections = await (options.projections?.(layout.projections, blobs) ??
+          Promise.resolve([]));
+        const runner = await ProjectionRunner.open(
+          log,
+          projections,
+          new FileCheckpoints(layout.projections),
+          () => ensureSpace(dir),
+        );
+        return new Store(dir, log, blobs, runner, lock);
+      } catch (error) {
+        // Nothing opened here stays open: a Kùzu database holds terabytes of address space.
+        for (const projection of projections) await projection.close().catch(() => {});
+        await log.close();
+        throw error;
+      }
     } catch (error) {
       await lock.release();
       throw error;

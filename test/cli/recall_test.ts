@@ -78,9 +78,9 @@ Deno.test("cairn recall prints compact markdown, says what is missing, and refus
   assert.equal(answer.code, 0, answer.stderr);
   assert.match(answer.stdout, /^## Memories\n- \[note\] We deploy the billing service/);
   assert.doesNotMatch(answer.stdout, /mem_/, "no ids in the markdown");
-  const long = await cli([...store, "recall", "x".repeat(5000)]);
+  const long = await cli([...store, "recall", "x".repeat(70_000)]);
   assert.equal(long.code, 1);
-  assert.match(long.stderr, /limit is 4096/);
+  assert.match(long.stderr, /limit is 65536/);
   const badBatch = join(tmp.path, "bad.jsonl");
   await Deno.writeTextFile(badBatch, `{"id":"a","query":"ok"}\n{"id":"b"}\n`);
   const refused = await cli([...store, "recall", "--batch", badBatch, "--format", "jsonl"]);

@@ -5,6 +5,8 @@ import { CHUNKER_VERSION } from "../../src/ingest/code/source_file.ts";
 import { CodeIndex } from "../../src/service/code_index.ts";
 import { UserError } from "../../src/service/errors.ts";
 import { Store } from "../../src/service/store.ts";
+import { openCairn } from "../../src/service/cairn.ts";
+import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { collect, tempDir } from "../helpers.ts";
 
 const FUNCTION = (name: string) =>
@@ -222,5 +224,37 @@ Deno.test("CodeIndex.index() of a subfolder of a named project outside git updat
     assert.equal((await code.status("notes"))[0]?.files, 3);
   } finally {
     await store.close();
+  }
+});
+
+Deno.test("a project name of any length and script gets files of bounded names, and bad names are refused", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "repo");
+  await Deno.mkdir(repo);
+  await Deno.writeTextFile(join(repo, "a.py"), "def long_named():\n    return 1\n");
+  const store = join(tmp.path, "store");
+  const name = "é☃".repeat(100);
+  let cairn = await openCairn(store, { embedder: new FakeEmbedder() });
+  try {
+    await cairn.code.index({ path: repo, project: name });
+    await cairn.store.runner.settled();
+    await assert.rejects(
+      () => cairn.code.index({ path: repo, project: "bad\nname" }),
+      /control characters/,
+    );
+    await assert.rejects(
+      () => cairn.code.index({ path: repo, project: "\ud800" }),
+      /broken Unicode/,
+    );
+  } finally {
+    await cairn.close();
+  }
+  cairn = await openCairn(store, { embedder: new FakeEmbedder() });
+  try {
+    assert.equal(cairn.vectors.counts().code, 1);
+    const [project] = await cairn.code.projects();
+    assert.equal(project?.name, name);
+  } finally {
+    await cairn.close();
   }
 });

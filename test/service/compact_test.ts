@@ -22,7 +22,10 @@ async function fill(cairn: Cairn, root: string): Promise<string> {
     tags: [SECRET],
     entities: [`token ${SECRET}`],
   });
-  await cairn.entities.createEntities([{ name: "billing", entityType: "service" }]);
+  await cairn.entities.createEntities([
+    { name: "billing", entityType: "service" },
+    { name: "Redis", entityType: "database" },
+  ]);
   await cairn.entities.createRelations([{ from: "billing", to: "Redis", relationType: "uses" }]);
   const repo = join(root, "shop");
   await Deno.mkdir(repo, { recursive: true });

@@ -202,6 +202,11 @@ async function walk(
       continue;
     }
     if (!isFile || ignored(rules, path)) continue;
+    // Deno names files by strings: bytes that are not UTF-8 arrive as U+FFFD, a name no open finds.
+    if (entry.name.includes("\uFFFD")) {
+      result.skipped.push({ path, reason: "file name is not UTF-8" });
+      continue;
+    }
     const reason = skipByName(entry.name) ??
       (SECRET_PATHS.some((pattern) => pattern.test(path.toLowerCase()))
         ? "may hold secrets"
