@@ -8,6 +8,8 @@ import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { checkStoreModel } from "./verify_model.ts";
 import { checkProjections } from "../service/projection_check.ts";
+import { brokenBlobs, restoreCodeBlobs } from "../service/blob_repair.ts";
+import { FileLog } from "../../events/file_log.ts";
 
 /**
  * `cairn verify`: checks every record and blob of a store and every file of its
@@ -90,6 +92,22 @@ async function repair(
       context.out(
         `lost: ${from === to ? `event ${from}` : `events ${from} to ${to}`} (unreadable)`,
       );
+    }
+    const log = await FileLog.open(layout.log, { readOnly: true });
+    try {
+      const blobs = new BlobStore(layout.blobs);
+      const broken = await brokenBlobs(log, blobs);
+      if (broken.size > 0) {
+        const { restored, lost } = await restoreCodeBlobs(log, blobs, broken);
+        context.out(
+          `blobs: ${restored} of ${broken.size} missing or damaged restored from the files they ` +
+            `came from${
+              lost.length ? `; ${lost.length} lost (their documents go without text)` : ""
+            }`,
+        );
+      }
+    } finally {
+      await log.close();
     }
     await new FileCheckpoints(layout.projections).clear();
     context.out(

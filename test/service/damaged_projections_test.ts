@@ -4,6 +4,7 @@ import { CachedEmbedder } from "../../src/embed/cache.ts";
 import { type Cairn, openCairn } from "../../src/service/cairn.ts";
 import { searchCode } from "../../src/service/code_search.ts";
 import { formatMarkdown } from "../../src/recall/format.ts";
+import { runCli } from "../../src/cli/main.ts";
 import { checkProjections } from "../../src/service/projection_check.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { filesHolding, tempDir } from "../helpers.ts";
@@ -169,6 +170,38 @@ Deno.test("a missing or damaged blob leaves its one document without a vector; t
       warnings.filter((line) => /has no vector/.test(line)).length,
       1,
       warnings.join("\n"),
+    );
+  } finally {
+    await cairn.close();
+  }
+});
+
+Deno.test("verify --repair restores a code chunk's lost blob from the file it came from, and names the rest", async () => {
+  await using tmp = await tempDir();
+  const store = await filledStore(tmp.path);
+  const [blob] = await filesHolding(join(store, "blobs"), "handler_1");
+  await Deno.writeTextFile(join(store, "blobs", blob!), "damaged");
+  const [other] = await filesHolding(join(store, "blobs"), "handler_2");
+  await Deno.remove(join(store, "blobs", other!));
+  await Deno.writeTextFile(join(tmp.path, "repo", ODD_NAMES[2]!), "def changed():\n    pass\n");
+  const out: string[] = [];
+  const io = { out: (line: string) => out.push(line), err: (line: string) => out.push(line) };
+  assert.equal(await runCli(["--store", store, "verify", "--repair"], io), 0, out.join("\n"));
+  assert.ok(
+    out.includes(
+      "blobs: 1 of 2 missing or damaged restored from the files they came from; 1 lost " +
+        "(their documents go without text)",
+    ),
+    out.join("\n"),
+  );
+  assert.match(await Deno.readTextFile(join(store, "blobs", blob!)), /handler_1/);
+  const cairn = await open(store);
+  try {
+    await cairn.store.runner.settled();
+    assert.equal(
+      cairn.vectors.counts().code,
+      ODD_NAMES.length - 1,
+      "only the lost one has no vector",
     );
   } finally {
     await cairn.close();
