@@ -1,18 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli } from "../../src/cli/main.ts";
+import { cairnInProcess as cairn } from "./in_process.ts";
 import { visible } from "../../src/recall/format.ts";
 import { tempDir } from "../helpers.ts";
-
-async function cairn(store: string, ...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(["--store", store, ...args], {
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
 
 Deno.test("dates the calendar does not have, and validity that ends before it starts, are refused", async () => {
   await using tmp = await tempDir();

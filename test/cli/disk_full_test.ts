@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli } from "../../src/cli/main.ts";
+import { cairnInProcess as cairn } from "./in_process.ts";
 import { tempDir } from "../helpers.ts";
 
 /** Mounts a tmpfs of `megabytes` at `dir`; false where this process may not mount (not root). */
@@ -16,16 +16,6 @@ async function mountTmpfs(dir: string, megabytes: number, remount = false): Prom
 
 async function unmount(dir: string): Promise<void> {
   await new Deno.Command("umount", { args: [dir], stdout: "null", stderr: "null" }).output();
-}
-
-async function cairn(store: string, ...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(["--store", store, ...args], {
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-  });
-  return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
 Deno.test("a full disk: import says what it stored, reads go on, writes are refused, and the same import finishes once there is space", async (t) => {

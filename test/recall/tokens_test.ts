@@ -69,16 +69,4 @@ Deno.test("codeTokens() cuts runs of any length into bounded terms instead of ru
   assert.ok(terms.length > 0 && terms.every((term) => term.length <= 128));
   const joined = codeTokens(`${"x/".repeat(1_000_000)}end`);
   assert.ok(joined.every((term) => term.length <= 33 * 129));
-  assert.deepEqual(codeTokens("getUserName src/auth/login.ts"), [
-    "getusername",
-    "get",
-    "user",
-    "name",
-    "src/auth/login.ts",
-    "src",
-    "auth",
-    "login",
-    "ts",
-    "login.ts",
-  ]);
 });
