@@ -1,4 +1,5 @@
 import { isDiskFull } from "../../events/disk_full.ts";
+import { callerFolder } from "./caller_folder.ts";
 import { AppendedButBehind } from "../service/store.ts";
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -129,7 +130,7 @@ export async function runCli(
   if (!inOwner && relayed) {
     const answer = await runInOwner(storeDir, {
       args: rest,
-      cwd: Deno.cwd(),
+      cwd: callerFolder(),
       ...(stdin === undefined ? {} : { stdin }),
     });
     if (answer) {
@@ -143,7 +144,7 @@ export async function runCli(
     args,
     out: io.out,
     err: io.err,
-    cwd: inOwner?.cwd ?? Deno.cwd(),
+    cwd: inOwner?.cwd ?? callerFolder(),
     ...(inOwner ? { owner: inOwner.owner } : {}),
     ...(stdin === undefined ? {} : { stdin }),
   };

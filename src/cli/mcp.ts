@@ -19,7 +19,8 @@ export const mcp: Command = {
     const relay = new OwnerRelay({ storeDir: resolve(context.storeDir), log: context.err });
     relay.warm();
     try {
-      await serveStdio(buildMcpServer(relay.call, profile));
+      // The agent's own `_meta` is not taken for the caller: its folder and roots are this process's.
+      await serveStdio(buildMcpServer((name, args) => relay.call(name, args), profile));
     } finally {
       await relay.close();
     }

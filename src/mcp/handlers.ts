@@ -13,6 +13,7 @@ import { formatProjects, listProjects, MAX_PROJECTS } from "../service/project_l
 import { formatHistory, sessionHistory } from "../service/session_history.ts";
 import { EmbedderError } from "../embed/embedder.ts";
 import { checkAllowedPath } from "./allowed_roots.ts";
+import { type Caller, thisCaller } from "./caller.ts";
 import { formatJson, formatMarkdown, memoryLine } from "../recall/format.ts";
 import { statusLines } from "../service/index_status.ts";
 import type { RecallMode, Source } from "../recall/types.ts";
@@ -31,8 +32,15 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** Calls one tool by name with arguments its input schema has already checked. */
-export type ToolCall = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
+/**
+ * Calls one tool by name with arguments its input schema has already checked,
+ * for `caller` (this process's folder and roots when not given).
+ */
+export type ToolCall = (
+  name: string,
+  args: Record<string, unknown>,
+  caller?: Caller,
+) => Promise<ToolResult>;
 
 /** Raised for a tool name no handler knows. */
 export class UnknownToolError extends UserError {
@@ -42,7 +50,7 @@ export class UnknownToolError extends UserError {
 const SOURCES: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
 
 type Args = Record<string, unknown>;
-type Handler = (cairn: Cairn, args: Args) => Promise<ToolResult>;
+type Handler = (cairn: Cairn, args: Args, caller: Caller) => Promise<ToolResult>;
 
 function answer(text: string, structuredContent: Record<string, unknown>): ToolResult {
   return { content: [{ type: "text", text }], structuredContent };
@@ -123,8 +131,12 @@ const HANDLERS: Record<string, Handler> = {
     const text = memories.length ? memories.map((m) => memoryLine(m)).join("\n") : "No memories.";
     return answer(text, { count: memories.length, ids: memories.map((m) => m.id) });
   },
-  async index_project(cairn, args) {
-    const path = checkAllowedPath(args.path as string);
+  async index_project(cairn, args, caller) {
+    const path = checkAllowedPath(
+      resolve(caller.cwd, args.path as string),
+      caller.roots,
+      "in the environment of the MCP client's `cairn mcp`",
+    );
     const report = await cairn.code.index({ path, ...optional(args, "project") });
     const skipped = report.skipped ? `, ${report.skipped} skipped` : "";
     let watching = "";
@@ -226,11 +238,11 @@ const USER_ERRORS = [UserError, BlobError, ModelMismatchError, EmbedderError];
  * with the message alone.
  */
 export function localTools(cairn: Cairn, log: (line: string) => void = console.error): ToolCall {
-  return async (name, args) => {
+  return async (name, args, caller = thisCaller()) => {
     const handler = HANDLERS[name] ?? GRAPH_HANDLERS[name];
     if (!handler) throw new UnknownToolError(`unknown tool ${name}`);
     try {
-      return await handler(cairn, args);
+      return await handler(cairn, args, caller);
     } catch (error) {
       if (error instanceof z.ZodError) throw new Error(describeIssues(error));
       if (USER_ERRORS.some((kind) => error instanceof kind)) throw error;

@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { selfCommand } from "../cli/self_command.ts";
+import { CALLER_META, thisCaller } from "./caller.ts";
 import type { ToolCall, ToolResult } from "./handlers.ts";
 import { MCP_PATH } from "./http.ts";
 import { neverSent, ownerDied, ownerFetch } from "./owner_death.ts";
@@ -53,11 +54,13 @@ export class OwnerRelay {
    * died before) goes to a new one; a call the owner died while answering is
    * never sent again, since it may be what stopped it.
    */
-  call: ToolCall = async (name, args) => {
+  call: ToolCall = async (name, args, caller = thisCaller()) => {
+    // The owner serves many clients: each call says whose folder and roots it is for.
+    const _meta = { [CALLER_META]: caller };
     for (let attempt = 1;; attempt++) {
       const client = await this.#connect();
       try {
-        return await client.callTool({ name, arguments: args }, undefined, {
+        return await client.callTool({ name, arguments: args, _meta }, undefined, {
           timeout: CALL_TIMEOUT_MS,
         }) as ToolResult;
       } catch (error) {

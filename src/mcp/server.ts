@@ -8,6 +8,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { callerOf } from "./caller.ts";
 import type { ToolCall } from "./handlers.ts";
 import { listedTools } from "./tool_list.ts";
 import { type ToolProfile, toolsFor } from "./tools.ts";
@@ -31,7 +32,8 @@ export function buildMcpServer(call: ToolCall, profile: ToolProfile = "all"): Mc
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
       },
-      (args: Record<string, unknown>) => call(tool.name, args),
+      (args: Record<string, unknown>, extra: { _meta?: Record<string, unknown> }) =>
+        call(tool.name, args, callerOf(extra._meta)),
     );
   }
   // The SDK still validates each call against the zod schemas registered above;

@@ -150,3 +150,30 @@ Deno.test("cairn index --watch re-indexes a changed file and stops cleanly on SI
   assert.equal(status.code, 0, status.stderr);
   assert.equal(JSON.parse(status.stdout)[0].files, 2);
 });
+
+Deno.test("`deno task cairn index .` from another folder indexes that folder, not cairn's checkout", async () => {
+  await using tmp = await tempDir();
+  const folder = join(tmp.path, "elsewhere");
+  await Deno.mkdir(folder);
+  await Deno.writeTextFile(join(folder, "tool.py"), "def from_elsewhere():\n    return 1\n");
+  const config = new URL("../../deno.json", import.meta.url).pathname;
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "task",
+      "--quiet",
+      "--config",
+      config,
+      "cairn",
+      "--store",
+      join(tmp.path, "store"),
+      "index",
+      ".",
+    ],
+    cwd: folder,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const out = new TextDecoder().decode(run.stdout);
+  assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+  assert.match(out, new RegExp(`indexed project elsewhere \\(${folder}\\): 1 files indexed`));
+});

@@ -26,6 +26,7 @@ export async function stdioClient(
   store: string,
   extraArgs: string[] = [],
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<Client & AsyncDisposable> {
   const client = new Client({ name: "cairn-test", version: "0.0.0" });
   const transport = new StdioClientTransport({
@@ -33,6 +34,7 @@ export async function stdioClient(
     args: ["run", "--allow-all", "--quiet", MAIN, "--store", store, "mcp", ...extraArgs],
     env: { ...childEnv(), ...env },
     stderr: "pipe",
+    ...(cwd ? { cwd } : {}),
   });
   await client.connect(transport);
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });

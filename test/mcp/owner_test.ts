@@ -105,3 +105,32 @@ Deno.test("a call the owner dies while answering is not sent again: the caller a
     await killOwner(store);
   }
 });
+
+Deno.test("two agents in different folders, with different allowed roots, share one owner and each indexes its own folder", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const folders = ["alpha", "beta"].map((name) => join(tmp.path, name));
+  for (const [i, folder] of folders.entries()) {
+    await Deno.mkdir(folder);
+    await Deno.writeTextFile(join(folder, `m${i}.py`), `def only_in_${i}():\n    return ${i}\n`);
+  }
+  const [a, b] = await Promise.all(
+    folders.map((folder) => stdioClient(store, [], { CAIRN_ALLOWED_ROOTS: folder }, folder)),
+  );
+  try {
+    const first = await a!.callTool({ name: "index_project", arguments: { path: "." } });
+    assert.notEqual(first.isError, true, text(first));
+    assert.match(text(first), new RegExp(`indexed alpha \\(${folders[0]}\\)`));
+    const owner = (await readOwnerRecord(store))!.pid;
+    const second = await b!.callTool({ name: "index_project", arguments: { path: "." } });
+    assert.notEqual(second.isError, true, text(second));
+    assert.match(text(second), new RegExp(`indexed beta \\(${folders[1]}\\)`));
+    assert.equal((await readOwnerRecord(store))!.pid, owner, "one owner served both");
+    const across = await b!.callTool({ name: "index_project", arguments: { path: folders[0] } });
+    assert.equal(across.isError, true, "beta's roots do not hold alpha");
+    assert.match(text(across), /outside the folders cairn may read/);
+  } finally {
+    await Promise.all([a!.close(), b!.close()]);
+    await killOwner(store);
+  }
+});
