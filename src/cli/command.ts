@@ -12,6 +12,8 @@ export interface CommandContext {
   err: (line: string) => void;
   /** The folder relative paths in `args` start from: the caller's, also when relayed. */
   cwd: string;
+  /** The folders the caller may have read unattended (its `CAIRN_ALLOWED_ROOTS`), also when relayed. */
+  roots: string[];
   /** The open store, when the command runs inside the process that owns it (`cairn serve`). */
   owner?: Cairn;
   /** Standard input as the caller sent it with a relayed command (`ingest --hook`). */

@@ -64,6 +64,7 @@ async function indexInOwner(
   const answer = await runInOwner(context.storeDir, {
     args: settle ? args : [...args, "--no-wait"],
     cwd: context.cwd,
+    roots: context.roots,
   });
   if (!answer) return undefined;
   return JSON.parse(ownerOutput(context, "index", answer)) as IndexReport;

@@ -144,8 +144,8 @@ function defaultDir(agent: Agent): string {
  * `CAIRN_ALLOWED_ROOTS` is read: in the owner when the command runs there.
  */
 function allowedIn(context: CommandContext): (path: string) => void {
-  const where = context.owner ? undefined : "in this command's environment";
-  return (path) => void checkAllowedPath(path, allowedRoots(), where);
+  return (path) =>
+    void checkAllowedPath(path, context.roots, "in the environment this command runs from");
 }
 
 /** The transcript a hook names, with its sub-agents' files (Claude Code), all checked. */
@@ -253,6 +253,7 @@ async function ingestInOwner(
     const answer = await runInOwner(context.storeDir, {
       args: settle ? args : [...args, "--no-wait"],
       cwd: context.cwd,
+      roots: context.roots,
     });
     if (!answer) return undefined;
     reports.push(...JSON.parse(ownerOutput(context, "ingest", answer)).transcripts);

@@ -1,5 +1,6 @@
 import { isDiskFull } from "../../events/disk_full.ts";
 import { callerFolder } from "./caller_folder.ts";
+import { allowedRoots } from "../mcp/allowed_roots.ts";
 import { AppendedButBehind } from "../service/store.ts";
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -87,6 +88,7 @@ const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console
 export interface InOwner {
   owner: Cairn;
   cwd: string;
+  roots: string[];
   stdin?: string;
 }
 
@@ -131,6 +133,7 @@ export async function runCli(
     const answer = await runInOwner(storeDir, {
       args: rest,
       cwd: callerFolder(),
+      roots: allowedRoots(),
       ...(stdin === undefined ? {} : { stdin }),
     });
     if (answer) {
@@ -145,6 +148,7 @@ export async function runCli(
     out: io.out,
     err: io.err,
     cwd: inOwner?.cwd ?? callerFolder(),
+    roots: inOwner?.roots ?? allowedRoots(),
     ...(inOwner ? { owner: inOwner.owner } : {}),
     ...(stdin === undefined ? {} : { stdin }),
   };

@@ -18,6 +18,7 @@ export const CLI_PATH = "/cli";
 export const CliRequest = z.object({
   args: z.array(z.string().max(65_536)).min(1).max(1_000),
   cwd: z.string().min(1).max(4_096),
+  roots: z.array(z.string().min(1).max(4_096)).max(100),
   stdin: z.string().max(65_536).optional(),
 }).strict();
 

@@ -110,12 +110,12 @@ async function relayedCommand(
       status: 400,
     });
   }
-  const { args, cwd, stdin } = parsed.data;
+  const { args, cwd, roots, stdin } = parsed.data;
   const answer: CliAnswer = { code: 0, out: [], err: [] };
   answer.code = await runCommand(
     ["--store", storeDir, ...args],
     { out: (line) => answer.out.push(line), err: (line) => answer.err.push(line) },
-    { owner, cwd, ...(stdin === undefined ? {} : { stdin }) },
+    { owner, cwd, roots, ...(stdin === undefined ? {} : { stdin }) },
   );
   return Response.json(answer);
 }

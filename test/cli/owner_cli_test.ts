@@ -21,7 +21,10 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
   );
   await using _serve = await startServe(store, { CAIRN_ALLOWED_ROOTS: tmp.path });
   const cairn = (args: string[], stdin?: string) =>
-    cli(["--store", store, ...args], {}, { cwd: work, ...(stdin === undefined ? {} : { stdin }) });
+    cli(["--store", store, ...args], { CAIRN_ALLOWED_ROOTS: tmp.path }, {
+      cwd: work,
+      ...(stdin === undefined ? {} : { stdin }),
+    });
 
   const remembered = await cairn(["remember", "The payment gateway retries a card three times."]);
   assert.equal(remembered.code, 0, remembered.stderr);
@@ -80,7 +83,7 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
     });
     return { status: response.status, body: await response.json() };
   };
-  const exclusive = await post({ args: ["compact"], cwd: work });
+  const exclusive = await post({ args: ["compact"], cwd: work, roots: [work] });
   assert.equal(exclusive.body.code, 1);
   assert.match(exclusive.body.err[0], /compact needs the store to itself/);
   const malformed = await post({ args: [], cwd: work });
