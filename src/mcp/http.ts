@@ -8,6 +8,8 @@
 import { concatBytes } from "../../events/bytes.ts";
 import { answerChallenge, OWNER_PROOF_PATH } from "./owner_proof.ts";
 import { MAX_MESSAGE_BYTES } from "./bounded_stdio.ts";
+import { frontWithHeaderDeadline } from "./header_deadline.ts";
+import { join } from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
@@ -31,6 +33,8 @@ export interface HttpOptions {
   newServer: () => McpServer;
   /** Called at the start of every request (the owner's idle clock). */
   onRequest?: () => void;
+  /** How long a connection may take to send its request headers; default 10 s. */
+  headerDeadlineMs?: number;
   /** Other paths served behind the same checks (the owner's relayed CLI commands). */
   routes?: Record<string, (request: Request) => Promise<Response>>;
 }
@@ -42,19 +46,37 @@ export interface HttpServer {
   shutdown(): Promise<void>;
 }
 
-/** Serves MCP on 127.0.0.1 at {@linkcode MCP_PATH}. */
+/**
+ * Serves MCP on 127.0.0.1 at {@linkcode MCP_PATH}. The server itself listens
+ * on a Unix socket in a folder of its own; the port is a front that passes on
+ * only connections whose request headers arrive in time (`header_deadline.ts`).
+ */
 export function serveHttp(options: HttpOptions): HttpServer {
+  const folder = Deno.makeTempDirSync({ prefix: "cairn-serve-" });
+  const socket = join(folder, "http.sock");
+  let port = 0;
   const server = Deno.serve(
-    { hostname: "127.0.0.1", port: options.port, onListen: () => {} },
+    { path: socket, onListen: () => {} },
     (request): Promise<Response> => {
       options.onRequest?.();
-      return handle(request, server.addr.port, options);
+      return handle(request, port, options);
     },
   );
+  const front = frontWithHeaderDeadline(
+    options.port,
+    socket,
+    options.token,
+    options.headerDeadlineMs,
+  );
+  port = front.port;
   return {
-    port: server.addr.port,
+    port,
     finished: server.finished,
-    shutdown: () => server.shutdown(),
+    shutdown: async () => {
+      front.close();
+      await server.shutdown();
+      await Deno.remove(folder, { recursive: true }).catch(() => {});
+    },
   };
 }
 
@@ -119,8 +141,12 @@ async function withBoundedBody(request: Request): Promise<Request | undefined> {
   return new Request(request.url, { method: request.method, headers: request.headers, body });
 }
 
+/** A refusal, closing its connection: one that was refused is not kept open, idle. */
 function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ error: message }, { status, headers });
+  return Response.json({ error: message }, {
+    status,
+    headers: { ...headers, connection: "close" },
+  });
 }
 
 function isLocalHost(host: string | null, port: number): boolean {
