@@ -4,14 +4,14 @@ import { cli, tempDir } from "../helpers.ts";
 import { prompt, SESSION, tool } from "../service/claude_lines.ts";
 import { watchProcess } from "./watch_process.ts";
 
-const SHARED =
-  new URL("../../../shared/fixtures/claude-code-transcripts/", import.meta.url).pathname;
 const OWN = new URL("../fixtures/transcripts/", import.meta.url).pathname;
+/** This project's own Claude Code sessions: seven transcripts, one prompt each. */
+const SESSIONS = join(OWN, "claude-sessions");
 
 Deno.test("cairn ingest claude reads the fixture transcripts once, and status shows their events", async () => {
   await using tmp = await tempDir();
   const store = ["--store", join(tmp.path, "store")];
-  const first = await cli([...store, "ingest", "claude", SHARED, "--no-wait"]);
+  const first = await cli([...store, "ingest", "claude", SESSIONS, "--no-wait"]);
   assert.equal(first.code, 0, first.stderr);
   assert.match(
     first.stdout,
@@ -19,7 +19,7 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
   );
   const status = JSON.parse((await cli([...store, "status", "--json"])).stdout);
   assert.equal(status.head, 14, "a turn and a transcript position per transcript");
-  const again = await cli([...store, "ingest", "claude", SHARED, "--no-wait", "--json"]);
+  const again = await cli([...store, "ingest", "claude", SESSIONS, "--no-wait", "--json"]);
   const report = JSON.parse(again.stdout);
   assert.equal(report.transcripts.length, 7);
   assert.ok(report.transcripts.every((t: { unchanged: number }) => t.unchanged === 1));
@@ -28,16 +28,20 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
   assert.equal(history.code, 0, history.stderr);
   assert.match(
     history.stdout,
-    /^- 2026-01-21 \d\d:\d\d session c7d3d95c \(Edit, Read Cargo\.toml\): User: Port this Python project to Rust/,
+    /^- 2026-02-12 14:02 session eca178f3 \(Edit, Read Cargo\.toml\): User: Port the unit converter in this repo from Python to Rust/,
   );
-  const absolute = await cli([...store, "history", "/somewhere/else/tests/test_math_utils.py"]);
-  assert.match(absolute.stdout, /session c64cc478 \(Bash, Edit, Read tests\/test_math_utils\.py\)/);
+  const absolute = await cli([...store, "history", "/somewhere/else/tests/test_rounding.py"]);
+  assert.match(
+    absolute.stdout,
+    /^- 2026-02-10 09:41 session bb759569 \(Bash, Edit, Read tests\/test_rounding\.py\): User: tests\/test_rounding\.py started failing/,
+  );
   const none = await cli([...store, "history", "nope.rs", "--json"]);
   assert.deepEqual(JSON.parse(none.stdout).entries, []);
   assert.match(JSON.parse(none.stdout).notes[0], /no ingested session touched nope\.rs/);
   const topic = await cli([...store, "history", "porting the python code to rust", "--limit", "2"]);
   assert.equal(topic.code, 0, topic.stderr);
-  assert.match(topic.stdout.split("\n")[0]!, /session c7d3d95c: User: Port this Python project/);
+  // Newest first, and the port is the newest of the seven sessions: it is first when found.
+  assert.match(topic.stdout.split("\n")[0]!, /session eca178f3: User: Port the unit converter/);
   assert.equal(topic.stdout.split("\n").filter((line) => line.startsWith("- ")).length, 2);
   const edge = await cli([
     ...store,
@@ -56,11 +60,11 @@ Deno.test("cairn ingest claude --hook reads the transcript path from a hook's JS
   await using tmp = await tempDir();
   const hook = await cli(
     ["--store", join(tmp.path, "store"), "ingest", "claude", "--hook", "--no-wait", "--json"],
-    { CAIRN_ALLOWED_ROOTS: SHARED },
+    { CAIRN_ALLOWED_ROOTS: SESSIONS },
     {
       stdin: JSON.stringify({
         session_id: "s",
-        transcript_path: join(SHARED, "hello-world-script.jsonl"),
+        transcript_path: join(SESSIONS, "hello-script.jsonl"),
         hook_event_name: "SessionEnd",
         cwd: "/tmp",
       }),
@@ -76,7 +80,7 @@ Deno.test("cairn ingest claude --hook on SessionStart tells the agent its sessio
   const start = (transcript: string) =>
     cli(
       ["--store", join(tmp.path, "store"), "ingest", "claude", "--hook", "--no-wait"],
-      { CAIRN_ALLOWED_ROOTS: SHARED },
+      { CAIRN_ALLOWED_ROOTS: SESSIONS },
       {
         stdin: JSON.stringify({
           session_id: "7a1c2e40",
@@ -86,7 +90,7 @@ Deno.test("cairn ingest claude --hook on SessionStart tells the agent its sessio
         }),
       },
     );
-  for (const transcript of [join(SHARED, "hello-world-script.jsonl"), join(SHARED, "new.jsonl")]) {
+  for (const transcript of [join(SESSIONS, "hello-script.jsonl"), join(SESSIONS, "new.jsonl")]) {
     const started = await start(transcript);
     assert.equal(started.code, 0, started.stderr);
     const output = JSON.parse(started.stdout);
@@ -218,7 +222,7 @@ Deno.test("cairn ingest claude --hook brings the session's sub-agents along, fro
   assert.equal(outside.code, 1);
   assert.match(
     outside.stderr,
-    /is outside the folders cairn may read \(.*allowed\); to allow it, add a folder that holds it to CAIRN_ALLOWED_ROOTS in this command's environment/,
+    /is outside the folders cairn may read \(.*allowed\); to allow it, add a folder that holds it to CAIRN_ALLOWED_ROOTS in the environment this command runs from/,
   );
   await assert.rejects(Deno.stat(store), Deno.errors.NotFound, "nothing written, not even a store");
 

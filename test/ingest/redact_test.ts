@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { redact, SECRET_PATTERNS } from "../../src/ingest/redact.ts";
+import { OWN_SESSIONS, SHARED_TRANSCRIPTS, sharedOnly } from "./transcripts_parse_helper.ts";
 
 /** A sample of each secret and what must remain of it. */
 const SAMPLES: Record<string, Array<[string, string]>> = {
@@ -99,14 +101,35 @@ Deno.test("redact() leaves ordinary code untouched", () => {
   assert.deepEqual(redact(ORDINARY_CODE), { text: ORDINARY_CODE, redactions: 0 });
 });
 
-Deno.test("redact() leaves the real fixture transcripts' prose and commands untouched", async () => {
-  const dir =
-    new URL("../../../shared/fixtures/claude-code-transcripts/", import.meta.url).pathname;
+/**
+ * Asserts that nothing in the messages (prose, commands, tool results) of
+ * `dir`'s transcripts is redacted; returns those messages, one a line.
+ */
+async function assertNothingRedacted(dir: string): Promise<string> {
+  const contents: string[] = [];
   for (const entry of Deno.readDirSync(dir)) {
-    const text = await Deno.readTextFile(dir + entry.name);
+    const text = await Deno.readTextFile(join(dir, entry.name));
     for (const line of text.split("\n").filter(Boolean)) {
       const content = JSON.stringify(JSON.parse(line).message?.content ?? "");
       assert.equal(redact(content).redactions, 0, `${entry.name}: ${redact(content).text}`);
+      contents.push(content);
     }
   }
+  return contents.join("\n");
+}
+
+Deno.test("redact() leaves the prose and commands of this project's Claude Code sessions untouched", async () => {
+  const read = await assertNothingRedacted(OWN_SESSIONS);
+  for (
+    const nearMiss of ["session_token_ttl = 3600", "password_min_length = 12", "api_key_header"]
+  ) {
+    assert.ok(read.includes(nearMiss), `the sessions hold a name like a secret's: ${nearMiss}`);
+  }
+});
+
+Deno.test({
+  ...sharedOnly("redact() leaves the real fixture transcripts' prose and commands untouched"),
+  fn: async () => {
+    assert.ok((await assertNothingRedacted(SHARED_TRANSCRIPTS)).length > 0, "transcripts read");
+  },
 });

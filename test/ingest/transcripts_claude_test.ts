@@ -1,37 +1,52 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claudeFormat } from "../../src/ingest/transcripts/claude.ts";
-import { groupTurns, turnText } from "../../src/ingest/transcripts/turns.ts";
-import { OWN_TRANSCRIPTS, parseFile, SHARED_TRANSCRIPTS } from "./transcripts_parse_helper.ts";
+import { groupTurns, type Turn, turnText } from "../../src/ingest/transcripts/turns.ts";
+import {
+  OWN_SESSIONS,
+  OWN_TRANSCRIPTS,
+  parseFile,
+  SHARED_TRANSCRIPTS,
+  sharedOnly,
+} from "./transcripts_parse_helper.ts";
 
 const EDGE = join(OWN_TRANSCRIPTS, "claude-edge.jsonl");
 
-Deno.test("claudeFormat parses every record of the real Claude Code fixtures", async () => {
-  const files = [...Deno.readDirSync(SHARED_TRANSCRIPTS)].map((e) => e.name).sort();
-  assert.equal(files.length, 7);
+/** Each transcript of `dir` parsed: every record known, one turn each; the types, tools and turns. */
+async function parseSessions(dir: string) {
+  const files = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
   const types = new Set<string>();
   const tools = new Set<string>();
+  const turns = new Map<string, Turn>();
   for (const name of files) {
-    const { parsed, partial, entries } = await parseFile(
-      join(SHARED_TRANSCRIPTS, name),
-      claudeFormat,
-    );
+    const { parsed, partial, entries } = await parseFile(join(dir, name), claudeFormat);
     assert.equal(partial, null, name);
     for (const record of parsed) {
       assert.ok(record.known, `${name}: ${record.type} unknown`);
       types.add(record.type);
     }
     for (const entry of entries) if (entry.kind === "tool") tools.add(entry.name);
-    const { turns, orphans } = groupTurns(entries);
+    const grouped = groupTurns(entries);
     assert.equal(
-      turns.length,
+      grouped.turns.length,
       1,
       `${name}: one prompt each (the rest are tool results and hook feedback)`,
     );
-    assert.equal(orphans, 0, name);
-    assert.ok(turns[0]!.cwd?.startsWith("/tmp/"), name);
+    assert.equal(grouped.orphans, 0, name);
+    turns.set(name, grouped.turns[0]!);
   }
-  assert.deepEqual([...types].sort(), ["assistant", "queue-operation", "user"]);
+  return { files, types, tools, turns };
+}
+
+Deno.test("claudeFormat parses every record of this project's Claude Code sessions", async () => {
+  const { files, types, tools, turns } = await parseSessions(OWN_SESSIONS);
+  assert.equal(files.length, 7);
+  assert.deepEqual([...types].sort(), [
+    "assistant",
+    "file-history-snapshot",
+    "queue-operation",
+    "user",
+  ]);
   assert.deepEqual([...tools].sort(), [
     "Bash",
     "Edit",
@@ -41,6 +56,43 @@ Deno.test("claudeFormat parses every record of the real Claude Code fixtures", a
     "TodoWrite",
     "Write",
   ]);
+  for (const [name, turn] of turns) assert.ok(turn.cwd?.startsWith("/home/mira/"), name);
+  const port = turns.get("unitconv-rust-port.jsonl")!;
+  assert.match(port.prompt, /^Port the unit converter in this repo from Python to Rust/);
+  assert.equal(port.startedAt, "2026-02-12T14:02:11.237Z");
+  const failed = (turn: Turn) =>
+    turn.steps.flatMap((s) => "tool" in s && s.tool.failed ? [s.tool.input.command] : []);
+  assert.deepEqual(failed(port), ["cargo test 2>&1 | tail -20"], "the build that did not compile");
+  const fix = turns.get("ledger-rounding-fix.jsonl")!;
+  assert.deepEqual(failed(fix), [
+    "python -m pytest tests/test_rounding.py -q",
+    "python -m pytest tests/test_rounding.py -q",
+  ]);
+  assert.match(
+    fix.steps.flatMap((s) => "answer" in s ? [s.answer] : []).at(-1)!,
+    /^All 26 tests pass/,
+    "what the agent did after the stop hook's feedback stays in the turn",
+  );
+  assert.deepEqual(turns.get("wrap-up.jsonl")!.steps.map((s) => "answer" in s), [true]);
+});
+
+Deno.test({
+  ...sharedOnly("claudeFormat parses every record of the real Claude Code fixtures in ../shared"),
+  fn: async () => {
+    const { files, types, tools, turns } = await parseSessions(SHARED_TRANSCRIPTS);
+    assert.equal(files.length, 7);
+    for (const [name, turn] of turns) assert.ok(turn.cwd?.startsWith("/tmp/"), name);
+    assert.deepEqual([...types].sort(), ["assistant", "queue-operation", "user"]);
+    assert.deepEqual([...tools].sort(), [
+      "Bash",
+      "Edit",
+      "Glob",
+      "Read",
+      "Task",
+      "TodoWrite",
+      "Write",
+    ]);
+  },
 });
 
 Deno.test("claudeFormat tells prompts from tool results, hook feedback, interruptions and summaries", async () => {
