@@ -176,11 +176,18 @@ export async function applyTurnIngested(
     path: mention.path,
     tool: mention.tool,
   }));
+  // Files first, links after, in two statements: one UNWIND that MERGEs a file and then links it
+  // links a file named again after another to the last file created (Kùzu 0.11.3), so
+  // [Read a, Read b, Edit a] came out as Edit b.
   await db.run(
     `UNWIND $files AS m
-     MERGE (f:File {key: m.key}) ON CREATE SET f.project = $project, f.path = m.path, f.language = ""
-     WITH m, f MATCH (t:Turn {key: $key}) MERGE (t)-[:TOUCHED {tool: m.tool}]->(f)`,
-    { files, project: data.project, key },
+     MERGE (f:File {key: m.key}) ON CREATE SET f.project = $project, f.path = m.path, f.language = ""`,
+    { files, project: data.project },
+  );
+  await db.run(
+    `UNWIND $files AS m
+     MATCH (t:Turn {key: $key}), (f:File {key: m.key}) MERGE (t)-[:TOUCHED {tool: m.tool}]->(f)`,
+    { files, key },
   );
 }
 

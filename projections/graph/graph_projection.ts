@@ -50,7 +50,7 @@ const DIGEST_QUERIES = {
  */
 export class GraphProjection implements Projection {
   readonly name = "graph";
-  readonly version = 4;
+  readonly version = 5;
   #names = new NameMatcher();
   /** What each memory names in code; loaded when code is first indexed in this process. */
   #mentions: CodeMentionIndex | undefined;

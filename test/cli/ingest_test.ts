@@ -30,6 +30,9 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
     history.stdout,
     /^- 2026-02-12 14:02 session eca178f3 \(Edit, Read Cargo\.toml\): User: Port the unit converter in this repo from Python to Rust/,
   );
+  // Written, then edited after other files were touched: both tools, on this file alone.
+  const lib = await cli([...store, "history", "src/lib.rs"]);
+  assert.match(lib.stdout, /session eca178f3 \(Edit, Write src\/lib\.rs\)/);
   const absolute = await cli([...store, "history", "/somewhere/else/tests/test_rounding.py"]);
   assert.match(
     absolute.stdout,
