@@ -1,6 +1,7 @@
 import { compactStore } from "../service/compact.ts";
 import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
+import { askOwnerToStepAside } from "./step_aside.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { formatBytes } from "./format.ts";
 
@@ -11,6 +12,7 @@ export const compact: Command = {
   usage: "cairn compact",
   async run(context: CommandContext): Promise<number> {
     parseCommandArgs(context.args, {});
+    await askOwnerToStepAside(context);
     const { store } = await openCairn(context.storeDir);
     try {
       const report = await compactStore(store);

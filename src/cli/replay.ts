@@ -1,5 +1,6 @@
 import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
+import { askOwnerToStepAside } from "./step_aside.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 
 /**
@@ -13,6 +14,7 @@ export const replay: Command = {
   usage: "cairn replay [--projection NAME]",
   async run(context: CommandContext): Promise<number> {
     const { values } = parseCommandArgs(context.args, { projection: { type: "string" } });
+    await askOwnerToStepAside(context);
     const cairn = await openCairn(context.storeDir);
     const { store } = cairn;
     try {

@@ -10,6 +10,7 @@ import { type Command, UsageError } from "./command.ts";
 import type { InOwner, Io } from "./main.ts";
 import { CLI_PATH, type CliAnswer, CliRequest } from "./owner_cli.ts";
 import { untilStopped } from "./signals.ts";
+import { STEP_ASIDE_PATH } from "./step_aside.ts";
 import { reportRecovery } from "./with_cairn.ts";
 
 /** How the owner runs a relayed CLI command: `runCli` with the owner's open store. */
@@ -58,12 +59,20 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
       reportRecovery(cairn.store.log.recovery, log);
       const token = await newToken(storeDir);
       let lastRequest = Date.now();
+      // A command that needs the store to itself asks for it (see step_aside.ts).
+      const stepAside = Promise.withResolvers<void>();
       const http = serveHttp({
         port,
         token,
         newServer: () => buildMcpServer(localTools(cairn, log)),
         onRequest: () => (lastRequest = Date.now()),
-        routes: { [CLI_PATH]: (request) => relayedCommand(request, storeDir, cairn, runCommand) },
+        routes: {
+          [CLI_PATH]: (request) => relayedCommand(request, storeDir, cairn, runCommand),
+          [STEP_ASIDE_PATH]: () => {
+            stepAside.resolve();
+            return Promise.resolve(Response.json({ stopping: true }, { status: 202 }));
+          },
+        },
       });
       await writeOwnerRecord(storeDir, {
         pid: Deno.pid,
@@ -85,7 +94,7 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
       cairn.text.warm().catch((error) => {
         log(`cairn serve: the lexical index could not be built: ${(error as Error).message}`);
       });
-      await untilStopped(idleSeconds, () => lastRequest);
+      await Promise.race([untilStopped(idleSeconds, () => lastRequest), stepAside.promise]);
       stopping = true;
       log("cairn serve: stopping");
       await http.shutdown();

@@ -7,6 +7,7 @@ import { FileCheckpoints } from "../../projections/checkpoints.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
 import { checkStoreModel } from "./verify_model.ts";
+import { askOwnerToStepAside } from "./step_aside.ts";
 import { checkProjections } from "../service/projection_check.ts";
 import { brokenBlobs, restoreCodeBlobs } from "../service/blob_repair.ts";
 import { FileLog } from "../../events/file_log.ts";
@@ -82,6 +83,7 @@ async function repair(
   context: CommandContext,
   layout: ReturnType<typeof storeLayout>,
 ): Promise<number> {
+  await askOwnerToStepAside(context);
   const lock = await StoreLock.acquire(context.storeDir);
   try {
     const result = await repairLog(layout.log);

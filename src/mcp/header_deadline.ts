@@ -18,9 +18,13 @@ export const HEADER_DEADLINE_MS = 10_000;
 const MAX_HEAD_BYTES = 64 * 1024;
 const HEAD_END = [0x0d, 0x0a, 0x0d, 0x0a];
 
-/** A running front: its port, and how to stop it with every connection it passed on. */
+/** A running front: its port, and how to stop it. */
 export interface HeaderDeadline {
   port: number;
+  /**
+   * Stops taking connections and drops those still sending their headers;
+   * those passed on end with the server's side of them.
+   */
   close(): void;
 }
 
@@ -35,21 +39,17 @@ export function frontWithHeaderDeadline(
   deadlineMs = HEADER_DEADLINE_MS,
 ): HeaderDeadline {
   const listener = Deno.listen({ hostname: "127.0.0.1", port });
-  const open = new Set<Deno.Conn>();
+  const waiting = new Set<Deno.Conn>();
   (async () => {
     for await (const conn of listener) {
-      open.add(conn);
-      pass(conn, socket, token, deadlineMs).finally(() => {
-        open.delete(conn);
-        closeQuietly(conn);
-      });
+      pass(conn, socket, token, deadlineMs, waiting).finally(() => closeQuietly(conn));
     }
   })().catch(() => {});
   return {
     port: (listener.addr as Deno.NetAddr).port,
     close: () => {
       closeQuietly(listener);
-      for (const conn of open) closeQuietly(conn);
+      for (const conn of waiting) closeQuietly(conn);
     },
   };
 }
@@ -59,8 +59,10 @@ async function pass(
   socket: string,
   token: string,
   deadlineMs: number,
+  waiting: Set<Deno.Conn>,
 ): Promise<void> {
-  const head = await readHead(conn, deadlineMs);
+  waiting.add(conn);
+  const head = await readHead(conn, deadlineMs).finally(() => waiting.delete(conn));
   if (!head) return;
   const inner = await Deno.connect({ transport: "unix", path: socket });
   // Without the token, a connection lives only while bytes flow.

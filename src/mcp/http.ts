@@ -73,8 +73,9 @@ export function serveHttp(options: HttpOptions): HttpServer {
     port,
     finished: server.finished,
     shutdown: async () => {
-      front.close();
+      // Requests under way are answered first (the step-aside request among them).
       await server.shutdown();
+      front.close();
       await Deno.remove(folder, { recursive: true }).catch(() => {});
     },
   };
