@@ -190,6 +190,8 @@ export function summarise(reports: readonly IngestReport[], seconds: number): st
   }
   const invalid = reports.reduce((total, report) => total + report.invalidLines, 0);
   if (invalid > 0) lines.push(`skipped ${invalid} lines that are not JSON`);
+  const oversized = reports.reduce((total, report) => total + report.oversizedLines, 0);
+  if (oversized > 0) lines.push(`skipped ${oversized} lines over 16 MiB (a tool's runaway output)`);
   const partial = reports.filter((report) => report.partialLine).length;
   if (partial > 0) {
     lines.push(`${partial} transcript(s) end in a half-written line, left for the next ingest`);

@@ -45,6 +45,8 @@ export interface IngestReport {
   unknown: Record<string, number>;
   /** Lines that are not JSON (skipped). */
   invalidLines: number;
+  /** Lines over {@linkcode MAX_LINE_CHARS} (skipped: a record that size is a tool's runaway output). */
+  oversizedLines: number;
   /** The last line was still being written (left for the next ingest). */
   partialLine: boolean;
   /** Lines where the agent's context was compacted, among those read. */
@@ -110,6 +112,7 @@ export class Sessions {
       redactions: 0,
       unknown: {},
       invalidLines: 0,
+      oversizedLines: 0,
       partialLine: false,
       compactions: [],
       bytesRead: 0,
@@ -119,7 +122,7 @@ export class Sessions {
     const resumed = previous && previous.offset > 0 && previous.offset <= stat.size
       ? await this.#readFrom(path, newParser, previous.offset, previous.session, known, report)
       : undefined;
-    if (!resumed) Object.assign(report, { unknown: {}, invalidLines: 0 });
+    if (!resumed) Object.assign(report, { unknown: {}, invalidLines: 0, oversizedLines: 0 });
     const read = resumed ?? (await this.#readFrom(path, newParser, 0, null, known, report))!;
     const session = previous?.session && read.from > 0
       ? previous.session
@@ -259,12 +262,20 @@ function sessionOf(path: string, recorded: string | null, subAgent: boolean): st
   return parent ? `${parent}/${name}` : name;
 }
 
+/** Transcript lines longer than this are skipped, not parsed. */
+export const MAX_LINE_CHARS = 16 * 1024 * 1024;
+
 function parseLine(
   parser: ReturnType<TranscriptFormat["newParser"]>,
   line: { index: number; offset: number; text: string },
   report: IngestReport,
 ) {
   if (!line.text.trim()) return undefined;
+  // Parsing takes about ten times a line's size in memory: a line of hundreds of megabytes is not.
+  if (line.text.length > MAX_LINE_CHARS) {
+    report.oversizedLines++;
+    return undefined;
+  }
   let record: unknown;
   try {
     record = JSON.parse(line.text);

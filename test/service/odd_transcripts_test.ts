@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { CachedEmbedder } from "../../src/embed/cache.ts";
 import { MAX_TURN_CHARS } from "../../src/ingest/transcripts/turns.ts";
+import { MAX_LINE_CHARS } from "../../src/service/sessions.ts";
 import { type Cairn, openCairn } from "../../src/service/cairn.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { filesUnder, tempDir } from "../helpers.ts";
@@ -55,6 +56,29 @@ Deno.test("a session id with a newline and a tab, and an answer of millions of c
       cairn.vectors.counts().turn < 200,
       "the runaway turn has a bounded number of windows",
     );
+  } finally {
+    await cairn.close();
+  }
+});
+
+Deno.test("a transcript line over 16 MiB is skipped unparsed and counted; the turns around it are ingested", async () => {
+  await using tmp = await tempDir();
+  const cwd = join(tmp.path, "shop");
+  await Deno.mkdir(join(cwd, ".git"), { recursive: true });
+  const path = join(tmp.path, "huge.jsonl");
+  await Deno.writeTextFile(
+    path,
+    prompt("Why is the nightly export slow?", cwd, 0) +
+      answer("z".repeat(MAX_LINE_CHARS + 1), cwd, 1) +
+      answer("The export scans the whole ledger table each night.", cwd, 2),
+  );
+  const cairn = await open(join(tmp.path, "store"));
+  try {
+    const report = await cairn.sessions.ingest({ path, agent: "claude" });
+    assert.equal(report.oversizedLines, 1);
+    assert.equal(report.added, 1);
+    const hits = cairn.text.search("ledger table nightly", { sources: ["turn"], limit: 5 });
+    assert.equal(hits.length, 1);
   } finally {
     await cairn.close();
   }
