@@ -50,7 +50,8 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
       : context.err;
     let cairn: Cairn;
     try {
-      cairn = await openCairn(storeDir, { awaitModel: false });
+      // Another owner holds the store: this one is not needed, and says so at once.
+      cairn = await openCairn(storeDir, { awaitModel: false, lockWaitMs: 0 });
     } catch (error) {
       log(`cairn serve: ${(error as Error).message}`);
       throw error;

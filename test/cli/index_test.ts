@@ -157,6 +157,9 @@ Deno.test("`deno task cairn index .` from another folder indexes that folder, no
   await Deno.mkdir(folder);
   await Deno.writeTextFile(join(folder, "tool.py"), "def from_elsewhere():\n    return 1\n");
   const config = new URL("../../deno.json", import.meta.url).pathname;
+  // As from a shell: no INIT_CWD of an outer task (`deno task test` sets one, and tasks keep it).
+  const env = Deno.env.toObject();
+  delete env.INIT_CWD;
   const run = await new Deno.Command(Deno.execPath(), {
     args: [
       "task",
@@ -170,6 +173,8 @@ Deno.test("`deno task cairn index .` from another folder indexes that folder, no
       ".",
     ],
     cwd: folder,
+    env,
+    clearEnv: true,
     stdout: "piped",
     stderr: "piped",
   }).output();
