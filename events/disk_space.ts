@@ -7,10 +7,10 @@
 import { statfs } from "node:fs/promises";
 
 /** Space kept free on the store's disk: writes stop below it. */
-export const RESERVE_BYTES = 64 * 1024 * 1024;
+const RESERVE_BYTES = 64 * 1024 * 1024;
 
 /** Raised before a write when less than {@linkcode RESERVE_BYTES} are free. */
-export class DiskFullError extends Error {
+class DiskFullError extends Error {
   override name = "DiskFullError";
   readonly code = "ENOSPC";
 }

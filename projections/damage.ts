@@ -16,7 +16,7 @@ export class ProjectionDamage extends Error {
  * damaged rather than that the machine or the user refuses (permissions, a full
  * disk, no memory, too many open files): rebuilding would not help those.
  */
-export function isDamage(error: unknown): boolean {
+function isDamage(error: unknown): boolean {
   if (error instanceof ProjectionDamage) return true;
   if (!(error instanceof Error)) return false;
   if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {

@@ -13,7 +13,7 @@
 import { concatBytes } from "../../events/bytes.ts";
 
 /** How long a connection may take to send its request headers. */
-export const HEADER_DEADLINE_MS = 10_000;
+const HEADER_DEADLINE_MS = 10_000;
 /** Longest request head read before it is passed on (the server refuses longer ones). */
 const MAX_HEAD_BYTES = 64 * 1024;
 const HEAD_END = [0x0d, 0x0a, 0x0d, 0x0a];

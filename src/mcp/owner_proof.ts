@@ -16,7 +16,7 @@ const CHALLENGE = /^[0-9a-f]{32,128}$/;
 const PROOF_TIMEOUT_MS = 5_000;
 
 /** The owner's answer to `challenge`: HMAC-SHA256 under the token, hex. */
-export async function proofOf(token: string, challenge: string): Promise<string> {
+async function proofOf(token: string, challenge: string): Promise<string> {
   const key = await crypto.subtle.importKey(
     "raw",
     new TextEncoder().encode(token),
