@@ -34,15 +34,20 @@ const REFUSALS = new Set(["ModelMismatchError", "StoreLockedError"]);
 /**
  * What is wrong when a projection holds `count` documents but its checkpoint
  * recorded another number (files lost or damaged behind its back); undefined
- * when they agree or either is unknown.
+ * when they agree or either is unknown. Only a projection whose checkpoint is
+ * the log's head (`head`) is judged: a crash between applying a batch and
+ * writing its checkpoint leaves files ahead of the checkpoint, which the next
+ * catch-up applies again, harmlessly.
  */
 export function countDisagrees(
   checkpoint: Checkpoint | undefined,
   count: number | undefined,
+  head: number,
 ): string | undefined {
-  if (checkpoint?.count === undefined || count === undefined || count === checkpoint.count) {
+  if (checkpoint?.count === undefined || count === undefined || checkpoint.seq !== head) {
     return undefined;
   }
+  if (count === checkpoint.count) return undefined;
   return `holds ${count} documents where its checkpoint says ${checkpoint.count}`;
 }
 

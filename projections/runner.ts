@@ -63,7 +63,7 @@ export class ProjectionRunner {
     const runner = new ProjectionRunner(log, projections, store, beforeWrite);
     for (const projection of projections) {
       const saved = await store.read(projection.name);
-      const disagreement = countDisagrees(saved, await projection.count?.());
+      const disagreement = countDisagrees(saved, await projection.count?.(), log.head);
       if (disagreement) {
         console.error(
           `cairn: the ${projection.name} projection ${disagreement} (files lost or damaged); ` +

@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { BlobStore } from "../../events/blobs.ts";
+import { FileLog } from "../../events/file_log.ts";
 import { StoreLock, StoreLockedError } from "../../events/lock.ts";
 import { FileCheckpoints } from "../../projections/checkpoints.ts";
 import { countDisagrees } from "../../projections/damage.ts";
@@ -35,6 +36,9 @@ export async function checkProjections(storeDir: string): Promise<ProjectionChec
     const layout = storeLayout(storeDir);
     const blobs = new BlobStore(layout.blobs);
     const checkpoints = new FileCheckpoints(layout.projections);
+    const log = await FileLog.open(layout.log, { readOnly: true });
+    const head = log.head;
+    await log.close();
     // Vectors are only counted: no model is needed, nor loaded.
     const noModel = new UnavailableEmbedder(
       new EmbedderError("model_missing", "not needed to verify"),
@@ -46,7 +50,12 @@ export async function checkProjections(storeDir: string): Promise<ProjectionChec
     };
     const problems: string[] = [];
     for (const [name, open] of Object.entries(openers)) {
-      const problem = await checkOne(name, () => open(join(layout.projections, name)), checkpoints);
+      const problem = await checkOne(
+        name,
+        () => open(join(layout.projections, name)),
+        checkpoints,
+        head,
+      );
       if (problem) {
         problems.push(
           `projection ${name}: ${problem}; it is rebuilt from the log when the store next opens`,
@@ -63,6 +72,7 @@ async function checkOne(
   name: string,
   open: () => Promise<Projection>,
   checkpoints: FileCheckpoints,
+  head: number,
 ): Promise<string | undefined> {
   let projection: Projection;
   try {
@@ -71,7 +81,7 @@ async function checkOne(
     return `cannot be read (${(error as Error).message})`;
   }
   try {
-    return countDisagrees(await checkpoints.read(name), await projection.count?.());
+    return countDisagrees(await checkpoints.read(name), await projection.count?.(), head);
   } finally {
     await projection.close();
   }

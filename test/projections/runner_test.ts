@@ -192,3 +192,44 @@ Deno.test("ProjectionRunner.rebuild() takes the checkpoint off disk before reset
   await assert.rejects(() => runner.rebuild("contents"), /killed mid-reset/);
   assert.equal(await checkpoints.read("contents"), undefined);
 });
+
+/** {@linkcode MemoryContents} that counts its documents, as the real projections do. */
+class CountedContents extends MemoryContents {
+  count(): Promise<number> {
+    return Promise.resolve(this.contents.size);
+  }
+}
+
+Deno.test("ProjectionRunner.open() rebuilds a caught-up projection that lost documents, and trusts one a crash left ahead of its checkpoint", async () => {
+  const log = new MemoryLog();
+  await log.append([remembered("a"), remembered("b")]);
+  const checkpoints = new MemoryCheckpoints();
+  const first = new CountedContents();
+  await ProjectionRunner.open(log, [first], checkpoints);
+  assert.deepEqual(await checkpoints.read("contents"), { version: 1, seq: 2, count: 2 });
+
+  const error = console.error;
+  const said: string[] = [];
+  console.error = (...args: unknown[]) => said.push(args.join(" "));
+  try {
+    // At the head with a document gone: damage, rebuilt.
+    const lost = new CountedContents();
+    lost.contents.set("a", "content of a");
+    await ProjectionRunner.open(log, [lost], checkpoints);
+    assert.equal(lost.resets, 1);
+    assert.deepEqual([...lost.contents.keys()].sort(), ["a", "b"]);
+    assert.match(said.join("\n"), /holds 1 documents where its checkpoint says 2/);
+
+    // A crash after applying event 3 and before its checkpoint: files ahead, nothing rebuilt.
+    await log.append([remembered("c")]);
+    said.length = 0;
+    const ahead = new CountedContents();
+    for (const id of ["a", "b", "c"]) ahead.contents.set(id, `content of ${id}`);
+    await ProjectionRunner.open(log, [ahead], checkpoints);
+    assert.equal(ahead.resets, 0);
+    assert.equal(ahead.applied, 1, "only event 3 is applied again");
+    assert.deepEqual(said, []);
+  } finally {
+    console.error = error;
+  }
+});
