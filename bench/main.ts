@@ -5,10 +5,12 @@
  * code (SWE-bench Lite alone, optionally only the repositories named after it, e.g.
  * `psf/requests`); speed (event log, embeddings, memory queries at 10k, MCP); index
  * (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file move); scale (one
- * code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top); tokens; all
- * (every suite but code).
+ * code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top); tokens; crash
+ * (SIGKILLs of every writing command: no acknowledged write lost, every store opens;
+ * CAIRN_BENCH_CRASH_KILLS, CAIRN_BENCH_SEED); all (every suite but code).
  * @module
  */
+import { benchCrash } from "./crash.ts";
 import { benchEmbed } from "./embed.ts";
 import { benchIndexSpeed } from "./index_speed.ts";
 import { benchLocomo } from "./locomo.ts";
@@ -30,6 +32,7 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   mcp: [benchMcp],
   scale: [benchScale],
   tokens: [benchTokens],
+  crash: [benchCrash],
 };
 
 const [requested = "all"] = Deno.args;
