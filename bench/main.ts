@@ -10,7 +10,7 @@
  * CAIRN_BENCH_CRASH_KILLS, CAIRN_BENCH_SEED); all (every suite but code).
  * @module
  */
-import { benchCrash } from "./crash.ts";
+import { benchCrash } from "./crash/main.ts";
 import { benchEmbed } from "./embed.ts";
 import { benchIndexSpeed } from "./index_speed.ts";
 import { benchLocomo } from "./locomo.ts";
