@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { syncDir, writeAll } from "./durable_fs.ts";
+import { exists, syncDir, writeAll } from "./durable_fs.ts";
 
 /** The file's name inside the log directory. */
 export const ACKNOWLEDGED_FILE = "ACKNOWLEDGED";
@@ -54,8 +54,10 @@ export class AcknowledgedFile {
   /** Opens (creating) the file in `dir`. */
   static async open(dir: string): Promise<AcknowledgedFile> {
     const path = join(dir, ACKNOWLEDGED_FILE);
+    const created = !await exists(path);
     const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
-    await syncDir(dir);
+    // Its name must be durable once, when it is made; every open after that needs no fsync.
+    if (created) await syncDir(dir);
     return new AcknowledgedFile(file);
   }
 

@@ -4,6 +4,7 @@
  * @module
  */
 import { basename, join } from "node:path";
+import { isDiskFull } from "../events/disk_full.ts";
 import type { Checkpoint } from "./projection.ts";
 
 /** Raised by a projection whose files on disk cannot be read as what it wrote. */
@@ -22,12 +23,14 @@ function isDamage(error: unknown): boolean {
   if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
     return false;
   }
+  if (isDiskFull(error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && ENVIRONMENT_CODES.has(code)) return false;
+  if (typeof code === "string" && OUT_OF_RESOURCES.has(code)) return false;
   return !REFUSALS.has(error.name);
 }
 
-const ENVIRONMENT_CODES = new Set(["ENOSPC", "EDQUOT", "ENOMEM", "EMFILE", "ENFILE", "EROFS"]);
+/** No memory, too many open files: the machine's state, not the projection's. */
+const OUT_OF_RESOURCES = new Set(["ENOMEM", "EMFILE", "ENFILE"]);
 /** Errors a projection raises on purpose, with the next step for the user. */
 const REFUSALS = new Set(["ModelMismatchError", "StoreLockedError"]);
 
