@@ -1,17 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CachedEmbedder } from "../../src/embed/cache.ts";
-import { type Cairn, openCairn } from "../../src/service/cairn.ts";
+import type { Cairn } from "../../src/service/cairn.ts";
 import { compactStore } from "../../src/service/compact.ts";
 import { runCli } from "../../src/cli/main.ts";
-import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { openWithFakeModel as open } from "./fake_cairn.ts";
 import { filesHolding, tempDir } from "../helpers.ts";
 
 const SECRET = "sk-SECRET-12345";
-
-async function open(store: string): Promise<Cairn> {
-  return await openCairn(store, { embedder: await CachedEmbedder.open(new FakeEmbedder(), store) });
-}
 
 /** A store with a secret among other memories, a small graph and an indexed folder. */
 async function fill(cairn: Cairn, root: string): Promise<string> {

@@ -1,14 +1,8 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { CachedEmbedder } from "../../src/embed/cache.ts";
-import { type Cairn, openCairn } from "../../src/service/cairn.ts";
 import { UserError } from "../../src/service/errors.ts";
-import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { openWithFakeModel as open } from "./fake_cairn.ts";
 import { filesHolding, tempDir } from "../helpers.ts";
-
-async function open(store: string): Promise<Cairn> {
-  return await openCairn(store, { embedder: await CachedEmbedder.open(new FakeEmbedder(), store) });
-}
 
 /** Files where credentials live, each holding a canary that must never reach the store. */
 const CREDENTIAL_FILES = [

@@ -1,17 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CachedEmbedder } from "../../src/embed/cache.ts";
-import { type Cairn, openCairn } from "../../src/service/cairn.ts";
+import type { Cairn } from "../../src/service/cairn.ts";
 import { searchCode } from "../../src/service/code_search.ts";
 import { formatMarkdown } from "../../src/recall/format.ts";
 import { runCli } from "../../src/cli/main.ts";
 import { checkProjections } from "../../src/service/projection_check.ts";
-import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { openWithFakeModel as open } from "./fake_cairn.ts";
 import { filesHolding, tempDir } from "../helpers.ts";
-
-async function open(store: string): Promise<Cairn> {
-  return await openCairn(store, { embedder: await CachedEmbedder.open(new FakeEmbedder(), store) });
-}
 
 /** Every file name a Linux file system allows that the scanner would index. */
 const ODD_NAMES = ["line\nbreak.py", "tab\there.py", 'quote"and\\slash.py', "emoji 🪨.py"];

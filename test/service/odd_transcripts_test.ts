@@ -1,16 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CachedEmbedder } from "../../src/embed/cache.ts";
 import { MAX_TURN_CHARS } from "../../src/ingest/transcripts/turns.ts";
 import { MAX_LINE_CHARS } from "../../src/service/sessions.ts";
-import { type Cairn, openCairn } from "../../src/service/cairn.ts";
-import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { openWithFakeModel as open } from "./fake_cairn.ts";
 import { filesUnder, tempDir } from "../helpers.ts";
 import { answer, prompt } from "./claude_lines.ts";
-
-async function open(store: string): Promise<Cairn> {
-  return await openCairn(store, { embedder: await CachedEmbedder.open(new FakeEmbedder(), store) });
-}
 
 Deno.test("a session id with a newline and a tab, and an answer of millions of characters, are ingested bounded and the store reopens", async () => {
   await using tmp = await tempDir();
