@@ -7,10 +7,15 @@ import type { Embedder } from "../../src/embed/embedder.ts";
 import { UnavailableEmbedder } from "../../src/embed/unavailable_embedder.ts";
 import { turnWindows } from "../../src/ingest/transcripts/turn_windows.ts";
 import type { Projection } from "../projection.ts";
+import {
+  type LogReader,
+  type PendingDocuments,
+  VectorBacklog,
+  type VectorSource,
+} from "./backlog.ts";
 import { type VectorEntry, type VectorHit, VectorPartition } from "./vector_partition.ts";
 
-/** The kinds of documents that have vectors. */
-export type VectorSource = "memory" | "code" | "turn";
+export type { VectorSource };
 
 /** Raised when a store's vectors were built by another embedding model. */
 export class ModelMismatchError extends Error {
@@ -40,21 +45,33 @@ export class VectorsProjection implements Projection {
   #stop: (reason: Error) => void = () => {};
   /** Rejects once `stop` is called: a batch waiting on the model gives up then. */
   #stopped = new Promise<never>((_, reject) => (this.#stop = reject));
+  readonly #backlog: VectorBacklog;
+  /** Documents embedded and seconds spent, over the last few batches. */
+  #pace: Array<{ documents: number; seconds: number }> = [];
 
   private constructor(
     private readonly dir: string,
     private readonly embedder: Embedder,
     private readonly blobs: BlobStore,
     private readonly dims: number,
+    readLog: LogReader,
   ) {
     this.#stopped.catch(() => {});
+    this.#backlog = new VectorBacklog(readLog);
   }
 
   /**
    * Opens the vectors in `dir`. Refuses vectors built by another model: mixing
-   * two models' vectors would make distances meaningless.
+   * two models' vectors would make distances meaningless. With `readLog`, the
+   * projection reads ahead in the log: it never embeds what a later event
+   * undoes, and tells how much is left to embed.
    */
-  static async open(dir: string, embedder: Embedder, blobs: BlobStore): Promise<VectorsProjection> {
+  static async open(
+    dir: string,
+    embedder: Embedder,
+    blobs: BlobStore,
+    readLog: LogReader = noEvents,
+  ): Promise<VectorsProjection> {
     await Deno.mkdir(dir, { recursive: true });
     // Without a model nothing is embedded or compared: the vectors stay as they
     // are (searchable by the width they were built with), and events wait in
@@ -62,7 +79,7 @@ export class VectorsProjection implements Projection {
     const dims = embedder instanceof UnavailableEmbedder
       ? (await builtWith(dir))?.dims ?? 0
       : await checkModel(dir, embedder);
-    const projection = new VectorsProjection(dir, embedder, blobs, dims);
+    const projection = new VectorsProjection(dir, embedder, blobs, dims, readLog);
     await removeAtomicLeftovers(dir);
     for await (const entry of Deno.readDir(dir)) {
       const match = /^(.+)\.keys$/.exec(entry.name);
@@ -78,9 +95,12 @@ export class VectorsProjection implements Projection {
 
   async apply(batch: readonly StoredEvent[]): Promise<void> {
     if (this.embedder instanceof UnavailableEmbedder) throw this.embedder.reason;
+    const started = performance.now();
+    await this.#backlog.advance(batch[0]!.seq - 1);
     const changes = new Map<string, Change>();
     const queuedIn = new Map<string, Set<string>>();
     for (const event of batch) {
+      if (this.#backlog.undone(event)) continue;
       for (const change of await this.#changesOf(event, changes)) {
         if ("id" in change) {
           changes.set(change.id, change);
@@ -138,6 +158,30 @@ export class VectorsProjection implements Projection {
     }
     for (const [name, entries] of byPartition) (await this.#partition(name)).upsertMany(entries);
     for (const partition of this.#partitions.values()) await partition.save();
+    await this.#backlog.advance(batch.at(-1)!.seq);
+    if (upserts.length > 0) {
+      this.#pace = [
+        ...this.#pace.slice(-(PACE_BATCHES - 1)),
+        { documents: upserts.length, seconds: (performance.now() - started) / 1000 },
+      ];
+    }
+  }
+
+  /**
+   * Documents past `checkpoint` (the projection's, from its runner) still
+   * waiting for a vector, per source and project; memories count under no
+   * project. What a later event undoes is not counted: it is never embedded.
+   */
+  async pending(checkpoint: number): Promise<PendingDocuments[]> {
+    await this.#backlog.advance(checkpoint);
+    return this.#backlog.pending();
+  }
+
+  /** Texts embedded per second over the last few batches; undefined before the first. */
+  rate(): number | undefined {
+    const documents = this.#pace.reduce((sum, batch) => sum + batch.documents, 0);
+    const seconds = this.#pace.reduce((sum, batch) => sum + batch.seconds, 0);
+    return documents > 0 && seconds > 0 ? documents / seconds : undefined;
   }
 
   /**
@@ -321,6 +365,11 @@ export class VectorsProjection implements Projection {
     return partition;
   }
 }
+
+/** How many recent batches {@linkcode VectorsProjection.rate} averages over. */
+const PACE_BATCHES = 20;
+
+async function* noEvents(): AsyncIterable<StoredEvent> {}
 
 /** The partition of a source's documents in a project (`memory._global` for global memories). */
 function partitionName(source: VectorSource, project: string | null): string {

@@ -102,7 +102,8 @@ export class OnnxEmbedder implements Embedder {
 
   /** Embeds a query with the model's query prefix. */
   async embedQuery(text: string): Promise<Float32Array> {
-    const [vector] = await this.#embed([this.tokenizer.encode(this.manifest.query_prefix + text)]);
+    const encoded = this.tokenizer.encode(this.manifest.query_prefix + text);
+    const [vector] = await this.#embed([encoded], true);
     return vector!;
   }
 
@@ -129,7 +130,7 @@ export class OnnxEmbedder implements Embedder {
     await this.pool.close();
   }
 
-  async #embed(encoded: readonly TokenizedText[]): Promise<Float32Array[]> {
+  async #embed(encoded: readonly TokenizedText[], urgent = false): Promise<Float32Array[]> {
     if (this.#closed) throw new EmbedderError("closed", "the embedder is closed");
     if (encoded.length === 0) return [];
     const out = new Array<Float32Array>(encoded.length);
@@ -143,7 +144,7 @@ export class OnnxEmbedder implements Embedder {
         ids.set(tokens, row * seqLen);
         lengths[row] = tokens.length;
       });
-      const flat = await this.pool.run(ids, lengths, seqLen);
+      const flat = await this.pool.run(ids, lengths, seqLen, urgent);
       const dims = this.manifest.dims;
       indexes.forEach((index, row) => out[index] = flat.slice(row * dims, (row + 1) * dims));
     }));

@@ -103,16 +103,22 @@ export class WorkerPool {
     return new WorkerPool(workers.map((worker) => ({ worker, job: undefined })));
   }
 
-  /** Queues one batch; resolves with its flat vectors. */
+  /**
+   * Queues one batch; resolves with its flat vectors. An `urgent` batch (a
+   * query someone waits for) goes before the queued ones (documents embedded
+   * in the background), so it waits for at most the batches already running.
+   */
   run(
     ids: Int32Array<ArrayBuffer>,
     lengths: Int32Array<ArrayBuffer>,
     seqLen: number,
+    urgent = false,
   ): Promise<Float32Array<ArrayBuffer>> {
     if (this.#failure) return Promise.reject(this.#failure);
     return new Promise((resolve, reject) => {
       const request: RunRequest = { type: "run", id: this.#nextId++, ids, lengths, seqLen };
-      this.#queue.push({ request, resolve, reject });
+      if (urgent) this.#queue.unshift({ request, resolve, reject });
+      else this.#queue.push({ request, resolve, reject });
       this.#pump();
     });
   }

@@ -26,6 +26,7 @@ import type {
   VectorSearch,
 } from "./types.ts";
 import { isModelFailure } from "../embed/embedder.ts";
+import { lagText, lagWithin, type VectorLag, waitingCount } from "./vector_lag.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 65_536;
@@ -58,8 +59,8 @@ export interface RecallDeps {
   codePath?: (chunkId: string) => string | undefined;
   /** The qualified name of a code chunk (to put a named symbol's definition first). */
   codeName?: (chunkId: string) => string | undefined;
-  /** Documents still waiting for their vectors, by source. */
-  pendingVectors?: () => number;
+  /** Documents still waiting for their vectors, and how fast they are being embedded. */
+  vectorLag?: () => Promise<VectorLag>;
   /** Which file holds which chunk, so the graph walk needs no query for it. */
   codeFiles?: CodeFiles;
   /** The code chunks whose qualified name ends in the part `name`, in `project` (all if null). */
@@ -105,10 +106,13 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       })
     ),
   ]);
-  const pending = deps.pendingVectors?.() ?? 0;
-  if (queryVector && pending > 0) {
+  const lag = deps.vectorLag && queryVector
+    ? lagWithin(await deps.vectorLag(), request.sources, request.project ?? null)
+    : undefined;
+  if (lag && waitingCount(lag) > 0) {
     notes.push(
-      `semantic search is catching up: ${pending} recent changes are not in the vector index yet`,
+      `semantic search is catching up: ${lagText(lag)} have no vector yet; ` +
+        "words and the graph find them already",
     );
   }
 

@@ -18,6 +18,7 @@ import { Store, type StoreOptions } from "./store.ts";
 import { storeLayout } from "./paths.ts";
 import { finishPendingPurge } from "./pending_purge.ts";
 import { type MovedAside, openOrRebuild } from "../../projections/damage.ts";
+import type { VectorLag } from "../recall/vector_lag.ts";
 
 /** Options for {@linkcode openCairn}. */
 export interface CairnOptions extends StoreOptions {
@@ -63,6 +64,8 @@ export interface Cairn {
   code: CodeIndex;
   /** Folders being watched and re-indexed as they change (stopped by `close`). */
   watches: CodeWatches;
+  /** What still waits for a vector, and how fast vectors are being computed. */
+  vectorLag(): Promise<VectorLag>;
   /**
    * Rebuilds every vector with another model while searches go on with the
    * old ones, then switches this store to the new model and vectors.
@@ -81,7 +84,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   if (options.warmModel && embedder instanceof LazyEmbedder) embedder.warm();
   const store = await Store.open(dir, {
     ...options,
-    projections: async (projectionsDir, blobs) => {
+    projections: async (projectionsDir, blobs, log) => {
       // A projection whose files are damaged is rebuilt from the log, never a store that won't open.
       const opened = <P>(name: string, open: (at: string) => Promise<P>) => {
         const at = join(projectionsDir, name);
@@ -91,7 +94,10 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       const settled = await Promise.allSettled([
         opened("graph", (at) => GraphProjection.open(at)),
         opened("text", (at) => TextProjection.open(at, blobs)),
-        opened("vectors", (at) => VectorsProjection.open(at, embedder, blobs)),
+        opened(
+          "vectors",
+          (at) => VectorsProjection.open(at, embedder, blobs, (from) => log.read(from)),
+        ),
       ]);
       const failed = settled.find((result) => result.status === "rejected");
       if (failed) {
@@ -134,7 +140,11 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   });
   const code = new CodeIndex(store);
   const watches = new CodeWatches(code);
-  const pendingVectors = () => store.runner.status().find((p) => p.name === "vectors")?.lag ?? 0;
+  const vectorLag = async (): Promise<VectorLag> => {
+    const checkpoint = store.runner.status().find((p) => p.name === "vectors")?.checkpoint ?? 0;
+    const rate = vectors!.rate();
+    return { pending: await vectors!.pending(checkpoint), ...(rate ? { rate } : {}) };
+  };
   return {
     store,
     graph: graph!,
@@ -164,7 +174,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
         codeName: (id) => text!.codeName(id),
         codeFiles: text!,
         definitionsNamed: (name, project) => text!.definitionsNamed(name, project),
-        pendingVectors,
+        vectorLag,
       },
       memories,
       text!,
@@ -174,6 +184,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
     sessions: new Sessions(store, () => code.projects()),
     code,
     watches,
+    vectorLag,
     reembed: (reembedOptions) =>
       reembedOpenStore(store, {
         swap: (next, nextVectors) => {

@@ -109,7 +109,12 @@ export async function reembedOpenStore(
     try {
       fresh = {
         embedder,
-        vectors: await VectorsProjection.open(join(projections, "vectors"), embedder, store.blobs),
+        vectors: await VectorsProjection.open(
+          join(projections, "vectors"),
+          embedder,
+          store.blobs,
+          (from) => store.log.read(from),
+        ),
       };
     } catch (error) {
       // The vectors in use write to their folder by name: give it back to them.

@@ -10,8 +10,12 @@ import type { Projection } from "../../projections/projection.ts";
 import { ProjectionRunner } from "../../projections/runner.ts";
 import { storeLayout } from "./paths.ts";
 
-/** Builds the projections of a store from its projections directory and its blob store. */
-export type ProjectionFactory = (dir: string, blobs: BlobStore) => Promise<Projection[]>;
+/** Builds the projections of a store from its projections directory, blob store and log. */
+export type ProjectionFactory = (
+  dir: string,
+  blobs: BlobStore,
+  log: EventLog,
+) => Promise<Projection[]>;
 
 /**
  * Chunk and turn texts written by this process stay in memory up to this size,
@@ -67,7 +71,7 @@ export class Store {
       const blobs = new BlobStore(layout.blobs, { recentChars: RECENT_BLOB_CHARS });
       let projections: Projection[] = [];
       try {
-        projections = await (options.projections?.(layout.projections, blobs) ??
+        projections = await (options.projections?.(layout.projections, blobs, log) ??
           Promise.resolve([]));
         const runner = await ProjectionRunner.open(
           log,

@@ -1,0 +1,160 @@
+/**
+ * What the vectors projection has still to embed, read ahead in the log: how
+ * many documents of each source and project wait for a vector, and which
+ * waiting events a later one already undoes (a file indexed again or removed,
+ * a project deleted, a memory forgotten, a turn retracted). Those are never
+ * embedded: deleting a project whose vectors are behind costs nothing.
+ * @module
+ */
+import type { StoredEvent } from "../../events/schema.ts";
+
+/** The kinds of documents that have vectors. */
+export type VectorSource = "memory" | "code" | "turn";
+
+/** Documents of one source and project still without a vector. */
+export interface PendingDocuments {
+  source: VectorSource;
+  project: string | null;
+  documents: number;
+}
+
+/** An event that gives documents to embed, as the backlog remembers it. */
+interface Waiting {
+  seq: number;
+  key: string;
+  project: string | null;
+  source: VectorSource;
+  documents: number;
+}
+
+/** Reads the log from one event on. */
+export type LogReader = (from: number) => AsyncIterable<StoredEvent>;
+
+/** The events past the vectors' checkpoint that give documents to embed, and what undoes them. */
+export class VectorBacklog {
+  /** The checkpoint the backlog was read from; undefined before the first read. */
+  #from: number | undefined;
+  #readTo = 0;
+  #waiting = new Map<number, Waiting>();
+  /** The last event that replaces or removes each document group. */
+  #lastTouch = new Map<string, number>();
+  /** The last `project.deleted` of each project. */
+  #deletedAt = new Map<string, number>();
+  #reading: Promise<void> = Promise.resolve();
+
+  constructor(private readonly read: LogReader) {}
+
+  /**
+   * Reads what the log holds past `checkpoint` that was not read yet, and
+   * forgets what is at or before it (already embedded).
+   */
+  advance(checkpoint: number): Promise<void> {
+    this.#reading = this.#reading.then(() => this.#advance(checkpoint));
+    return this.#reading;
+  }
+
+  /** True when a later event in the log undoes what `event` would embed. */
+  undone(event: StoredEvent): boolean {
+    const waiting = waitingOf(event);
+    return waiting !== undefined && this.#undone(waiting);
+  }
+
+  /** Documents waiting for a vector, per source and project, leaving out those already undone. */
+  pending(): PendingDocuments[] {
+    const totals = new Map<string, PendingDocuments>();
+    for (const waiting of this.#waiting.values()) {
+      if (this.#undone(waiting)) continue;
+      const key = `${waiting.source}\0${waiting.project ?? ""}`;
+      const total = totals.get(key) ??
+        { source: waiting.source, project: waiting.project, documents: 0 };
+      total.documents += waiting.documents;
+      totals.set(key, total);
+    }
+    return [...totals.values()].filter((total) => total.documents > 0);
+  }
+
+  async #advance(checkpoint: number): Promise<void> {
+    if (this.#from === undefined || checkpoint < this.#from) {
+      // First read, or the projection was reset: everything past the checkpoint is waiting.
+      this.#from = checkpoint;
+      this.#readTo = checkpoint;
+      this.#waiting.clear();
+      this.#lastTouch.clear();
+      this.#deletedAt.clear();
+    }
+    for (const seq of this.#waiting.keys()) if (seq <= checkpoint) this.#waiting.delete(seq);
+    for await (const event of this.read(this.#readTo + 1)) {
+      this.#readTo = event.seq;
+      this.#note(event);
+    }
+  }
+
+  #note(event: StoredEvent): void {
+    const waiting = waitingOf(event);
+    if (waiting) this.#waiting.set(event.seq, waiting);
+    const touched = touchedKey(event);
+    if (touched) this.#lastTouch.set(touched, event.seq);
+    if (event.type === "project.deleted") this.#deletedAt.set(event.data.project, event.seq);
+  }
+
+  #undone(waiting: Waiting): boolean {
+    if ((this.#lastTouch.get(waiting.key) ?? 0) > waiting.seq) return true;
+    return waiting.source === "code" && waiting.project !== null &&
+      (this.#deletedAt.get(waiting.project) ?? 0) > waiting.seq;
+  }
+}
+
+/** What an event gives to embed, if anything. */
+function waitingOf(event: StoredEvent): Waiting | undefined {
+  const { seq } = event;
+  switch (event.type) {
+    case "memory.remembered":
+      return { seq, key: memoryKey(event.data.id), ...MEMORY };
+    case "memory.revised":
+      return event.data.content === undefined
+        ? undefined
+        : { seq, key: memoryKey(event.data.id), ...MEMORY };
+    case "file.indexed":
+      return {
+        seq,
+        key: fileKey(event.data.project, event.data.path),
+        project: event.data.project,
+        source: "code",
+        documents: event.data.chunks.length,
+      };
+    case "turn.ingested":
+      return {
+        seq,
+        key: turnKey(event.data.session, event.data.line),
+        project: event.data.project,
+        source: "turn",
+        documents: 1,
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** The document group an event replaces or removes, if any. */
+function touchedKey(event: StoredEvent): string | undefined {
+  switch (event.type) {
+    case "memory.forgotten":
+    case "memory.purged":
+      return memoryKey(event.data.id);
+    case "file.indexed":
+    case "file.removed":
+      return fileKey(event.data.project, event.data.path);
+    case "turn.ingested":
+    case "turn.retracted":
+      return turnKey(event.data.session, event.data.line);
+    default:
+      return undefined;
+  }
+}
+
+/** A memory waiting for its vector (counted under no project: a revision does not name it). */
+const MEMORY = { project: null, source: "memory", documents: 1 } as const;
+
+const memoryKey = (id: string) => `memory\0${id}`;
+const fileKey = (project: string, path: string) => `code\0${project}\0${path}`;
+const turnKey = (session: string, line: number) => `turn\0${session}\0${line}`;

@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { BlobStore } from "../../events/blobs.ts";
+import { MemoryLog } from "../../events/memory_log.ts";
+import type { NewEvent } from "../../events/schema.ts";
+import { MemoryCheckpoints } from "../../projections/checkpoints.ts";
+import { ProjectionRunner } from "../../projections/runner.ts";
+import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
+import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { remembered, tempDir } from "../helpers.ts";
+
+async function fileIndexed(
+  blobs: BlobStore,
+  project: string,
+  path: string,
+  texts: string[],
+): Promise<NewEvent> {
+  const hashes = await blobs.putMany(texts);
+  return {
+    type: "file.indexed",
+    v: 1,
+    data: {
+      project,
+      path,
+      hash: path,
+      size: 1,
+      mtime_ms: 0,
+      language: "python",
+      chunks: texts.map((_, i) => ({
+        id: `${project}:${path}:${i}`,
+        start_line: i + 1,
+        end_line: i + 1,
+        kind: "function",
+        name: `f${i}`,
+        text: hashes[i]!,
+      })),
+      references: [],
+    },
+  };
+}
+
+async function openVectors(dir: string, log: MemoryLog, embedder: FakeEmbedder) {
+  const blobs = new BlobStore(join(dir, "blobs"));
+  const vectors = await VectorsProjection.open(
+    join(dir, "vectors"),
+    embedder,
+    blobs,
+    (from) => log.read(from),
+  );
+  return { blobs, vectors };
+}
+
+Deno.test("the vectors never embed what a later event in the log undoes, and end as if they had", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  const embedder = new FakeEmbedder();
+  const { blobs, vectors } = await openVectors(tmp.path, log, embedder);
+  await log.append([
+    await fileIndexed(blobs, "gone", "a.py", ["def gone_a(): pass", "def gone_b(): pass"]),
+    await fileIndexed(blobs, "kept", "old.py", ["def replaced(): pass"]),
+    await fileIndexed(blobs, "kept", "removed.py", ["def removed(): pass"]),
+    remembered("wrong", "A memory forgotten before its vector was computed."),
+    remembered("right", "A memory that stays."),
+    {
+      type: "turn.ingested",
+      v: 1,
+      data: {
+        agent: "claude",
+        session: "s1",
+        line: 3,
+        project: "kept",
+        started_at: "2026-11-25T10:00:00Z",
+        provisional: true,
+        text: (await blobs.putMany(["a provisional turn, retracted later"]))[0]!,
+        mentions: [],
+      },
+    },
+    { type: "project.deleted", v: 1, data: { project: "gone" } },
+    await fileIndexed(blobs, "kept", "old.py", ["def replacement(): pass"]),
+    { type: "file.removed", v: 1, data: { project: "kept", path: "removed.py" } },
+    { type: "memory.forgotten", v: 1, data: { id: "wrong" } },
+    { type: "turn.retracted", v: 1, data: { session: "s1", line: 3 } },
+  ]);
+  assert.deepEqual(
+    (await vectors.pending(0)).sort((a, b) => a.source.localeCompare(b.source)),
+    [
+      { source: "code", project: "kept", documents: 1 },
+      { source: "memory", project: null, documents: 1 },
+    ],
+    "only what the log still holds at its head waits",
+  );
+  const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
+  try {
+    await runner.settled();
+    assert.deepEqual(embedder.embedded.sort(), [
+      "A memory that stays.",
+      "old.py\ndef replacement(): pass",
+    ]);
+    assert.deepEqual(await vectors.pending(log.head), []);
+    const readAhead = await vectors.digest();
+
+    const plain = await VectorsProjection.open(
+      join(tmp.path, "plain"),
+      new FakeEmbedder(),
+      blobs,
+    );
+    for await (const event of log.read()) await plain.apply([event]);
+    assert.equal(readAhead, await plain.digest(), "the same vectors as applying every event");
+    await plain.close();
+  } finally {
+    await runner.close();
+  }
+});
+
+Deno.test("what waits for a vector is counted per source and project, and drops as vectors are computed", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  const embedder = new FakeEmbedder();
+  const { blobs, vectors } = await openVectors(tmp.path, log, embedder);
+  await log.append([
+    await fileIndexed(blobs, "web", "a.py", ["def a(): pass", "def b(): pass", "def c(): pass"]),
+    await fileIndexed(blobs, "api", "b.py", ["def d(): pass"]),
+    remembered("m1"),
+  ]);
+  const waiting = await vectors.pending(0);
+  assert.deepEqual(
+    waiting.sort((a, b) => `${a.source}${a.project}`.localeCompare(`${b.source}${b.project}`)),
+    [
+      { source: "code", project: "api", documents: 1 },
+      { source: "code", project: "web", documents: 3 },
+      { source: "memory", project: null, documents: 1 },
+    ],
+  );
+  assert.deepEqual(await vectors.pending(2), [{ source: "memory", project: null, documents: 1 }]);
+  assert.equal(vectors.rate(), undefined, "no rate before a batch is embedded");
+  const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
+  try {
+    await runner.settled();
+    assert.deepEqual(await vectors.pending(log.head), []);
+    assert.ok((vectors.rate() ?? 0) > 0, "the rate of the batches just embedded");
+    await log.append([remembered("m2")]);
+    assert.deepEqual(await vectors.pending(log.head - 1), [
+      { source: "memory", project: null, documents: 1 },
+    ]);
+    await runner.rebuild("vectors");
+    assert.deepEqual(await vectors.pending(log.head), [], "a rebuild reads the log again");
+  } finally {
+    await runner.close();
+  }
+});
