@@ -27,10 +27,32 @@ export async function cairnMeasured(
   return { stdout, peakRssKiB: Number(peak?.slice(marker.length) ?? 0) };
 }
 
-async function run(command: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+/**
+ * Runs `deno task cairn ARGS` as a user would, through the store's owner
+ * (started if none runs), and returns its output and wall time in ms.
+ */
+export async function cairnThroughOwner(args: string[]): Promise<{ stdout: string; ms: number }> {
+  const started = performance.now();
+  const { stdout } = await run(Deno.execPath(), ["task", "--quiet", "cairn", ...args], {
+    CAIRN_NO_OWNER: "",
+  });
+  return { stdout, ms: performance.now() - started };
+}
+
+/**
+ * Runs a command in cairn's checkout. The suites measure cairn opening its
+ * store in the command's own process (`CAIRN_NO_OWNER=1`) unless `env` says
+ * otherwise; the owner suite measures commands through an owner.
+ */
+async function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = { CAIRN_NO_OWNER: "1" },
+): Promise<{ stdout: string; stderr: string }> {
   const output = await new Deno.Command(command, {
     args,
     cwd: ROOT,
+    env,
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -3,7 +3,8 @@
  * Suites: quality (LoCoMo, sessions and SWE-bench Lite); locomo (memories alone); sessions
  * (agent transcripts); mcp (tools/list and recall through MCP);
  * code (SWE-bench Lite alone, optionally only the repositories named after it, e.g.
- * `psf/requests`); speed (event log, embeddings, memory queries at 10k, MCP); index
+ * `psf/requests`); speed (event log, embeddings, memory queries at 10k, MCP); owner (one-shot
+ * commands through the store's owner at 10k memories, and sphinx indexed while vectors fill in); index
  * (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file move); scale (one
  * code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top); tokens; crash
  * (SIGKILLs of every writing command: no acknowledged write lost, every store opens;
@@ -16,6 +17,7 @@ import { benchIndexSpeed } from "./index_speed.ts";
 import { benchLocomo } from "./locomo.ts";
 import { benchLog } from "./log.ts";
 import { benchMcp } from "./mcp.ts";
+import { benchOwner } from "./owner.ts";
 import { benchMemorySpeed } from "./memory_speed.ts";
 import { benchScale } from "./scale.ts";
 import { benchSessions } from "./sessions.ts";
@@ -30,6 +32,7 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
   index: [benchIndexSpeed],
   mcp: [benchMcp],
+  owner: [benchOwner],
   scale: [benchScale],
   tokens: [benchTokens],
   crash: [benchCrash],

@@ -15,35 +15,13 @@ const TARGET = 10_000;
 export async function benchMemorySpeed(): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "cairn-bench-speed-" });
   try {
-    const turns = await readJsonl<
-      { id: string; project: string; content: string; ts: string; session: string }
-    >(
-      join(DATA, "memories.jsonl"),
-    );
-    const copies = Math.ceil(TARGET / turns.length);
-    const file = join(dir, "memories.jsonl");
-    const lines: string[] = [];
-    for (let copy = 0; copy < copies; copy++) {
-      for (const turn of turns) {
-        lines.push(
-          JSON.stringify({
-            ...turn,
-            id: `${copy}:${turn.id}`,
-            project: `${turn.project}-${copy}`,
-            session: `${copy}:${turn.session}`,
-          }),
-        );
-      }
-    }
-    await Deno.writeTextFile(file, lines.join("\n"));
+    const { file, lines, copies } = await tenThousandMemories(dir);
     const store = join(dir, "store");
     const started = performance.now();
     await cairn(["--store", store, "import", file]);
     const importSeconds = (performance.now() - started) / 1000;
 
-    const questions = await readJsonl<{ id: string; project: string; query: string }>(
-      join(DATA, "queries.jsonl"),
-    );
+    const questions = await locomoQuestions();
     const rows: string[] = [];
     for (
       const [label, mode] of [["search (vector)", "vector"], ["search_text (lexical)", "lexical"], [
@@ -89,4 +67,38 @@ Import through \`cairn import\`: ${lines.length} memories in ${importSeconds.toF
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/**
+ * The LoCoMo turns copied into enough projects to pass 10,000 memories,
+ * written as an import file in `dir`: its path, its lines, and the copies.
+ */
+export async function tenThousandMemories(
+  dir: string,
+): Promise<{ file: string; lines: string[]; copies: number }> {
+  const turns = await readJsonl<
+    { id: string; project: string; content: string; ts: string; session: string }
+  >(join(DATA, "memories.jsonl"));
+  const copies = Math.ceil(TARGET / turns.length);
+  const file = join(dir, "memories.jsonl");
+  const lines: string[] = [];
+  for (let copy = 0; copy < copies; copy++) {
+    for (const turn of turns) {
+      lines.push(
+        JSON.stringify({
+          ...turn,
+          id: `${copy}:${turn.id}`,
+          project: `${turn.project}-${copy}`,
+          session: `${copy}:${turn.session}`,
+        }),
+      );
+    }
+  }
+  await Deno.writeTextFile(file, lines.join("\n"));
+  return { file, lines, copies };
+}
+
+/** The LoCoMo dev questions, each about one conversation (a project). */
+export function locomoQuestions(): Promise<Array<{ id: string; project: string; query: string }>> {
+  return readJsonl(join(DATA, "queries.jsonl"));
 }

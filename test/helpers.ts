@@ -27,7 +27,11 @@ export function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 /** Path to the repository's main.ts. */
 export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
-/** Runs the real CLI in a child process, optionally in `cwd` and with `stdin` on its standard input. */
+/**
+ * Runs the real CLI in a child process, optionally in `cwd` and with `stdin`
+ * on its standard input. It starts no store owner (`CAIRN_NO_OWNER=1`) unless
+ * `env` says otherwise: tests of the owner start and stop it themselves.
+ */
 export async function cli(
   args: string[],
   env: Record<string, string> = {},
@@ -35,7 +39,7 @@ export async function cli(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--quiet", MAIN, ...args],
-    env,
+    env: { CAIRN_NO_OWNER: "1", ...env },
     ...(options.cwd ? { cwd: options.cwd } : {}),
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",

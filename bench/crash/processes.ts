@@ -9,8 +9,11 @@ import { join } from "node:path";
 export const ROOT = new URL("../../", import.meta.url).pathname;
 /** The cairn entry point the processes run (a snapshot's, once {@linkcode snapshotCode} ran). */
 export let MAIN = join(ROOT, "main.ts");
-/** Every cairn started here waits for a killed process's lock instead of failing at once. */
-export const ENV = { CAIRN_LOCK_WAIT_SECONDS: "30" };
+/**
+ * Every cairn started here opens the store in its own process (the writer
+ * killed is the command), and waits for a killed process's lock instead of failing.
+ */
+export const ENV = { CAIRN_LOCK_WAIT_SECONDS: "30", CAIRN_NO_OWNER: "1" };
 
 /** The longest any single cairn command may take before it is killed and reported. */
 export const COMMAND_TIMEOUT_MS = 10 * 60_000;

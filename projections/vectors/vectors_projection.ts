@@ -177,11 +177,14 @@ export class VectorsProjection implements Projection {
     return this.#backlog.pending();
   }
 
-  /** Texts embedded per second over the last few batches; undefined before the first. */
+  /**
+   * Texts embedded per second over the last few batches; undefined until
+   * enough were embedded to tell (a first batch also waits for the model).
+   */
   rate(): number | undefined {
     const documents = this.#pace.reduce((sum, batch) => sum + batch.documents, 0);
     const seconds = this.#pace.reduce((sum, batch) => sum + batch.seconds, 0);
-    return documents > 0 && seconds > 0 ? documents / seconds : undefined;
+    return documents >= PACE_MIN_DOCUMENTS && seconds > 0 ? documents / seconds : undefined;
   }
 
   /**
@@ -368,6 +371,8 @@ export class VectorsProjection implements Projection {
 
 /** How many recent batches {@linkcode VectorsProjection.rate} averages over. */
 const PACE_BATCHES = 20;
+/** Fewest texts in those batches for a rate. */
+const PACE_MIN_DOCUMENTS = 32;
 
 async function* noEvents(): AsyncIterable<StoredEvent> {}
 

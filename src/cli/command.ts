@@ -10,6 +10,8 @@ export interface CommandContext {
   out: (line: string) => void;
   /** Writes a line to standard error. */
   err: (line: string) => void;
+  /** Shows how far a long step is: redrawn on a terminal, an occasional line elsewhere. */
+  progress: (text: string) => void;
   /** The folder relative paths in `args` start from: the caller's, also when relayed. */
   cwd: string;
   /** The folders the caller may have read unattended (its `CAIRN_ALLOWED_ROOTS`), also when relayed. */
@@ -28,10 +30,12 @@ export interface Command {
   /** Runs the command; resolves to the process exit code. */
   run(context: CommandContext): Promise<number>;
   /**
-   * When a `cairn serve` owns the store, the command is sent to it and runs
-   * there (see `owner_cli.ts`); commands without this need the store to themselves.
+   * Whether the store's owner (`cairn serve`) runs the command (see
+   * `owner_cli.ts`): `start` starts one when none runs (unless `--no-owner`);
+   * `running` uses one only if it already runs. Commands without it need the
+   * store to themselves.
    */
-  relayed?: boolean;
+  owner?: "start" | "running";
 }
 
 /** A mistake in how a command was called; printed with the command's usage. */

@@ -5,7 +5,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn delete-project NAME`: takes a project's code out of the index. */
 export const deleteProject: Command = {
   name: "delete-project",
-  relayed: true,
+  owner: "start",
   summary: "take a project's code out of the index (memories and sessions stay)",
   usage: "cairn delete-project NAME",
   async run(context) {

@@ -5,7 +5,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn forget ID [--purge]`: forgets a memory; `--purge` removes its content from the log. */
 export const forget: Command = {
   name: "forget",
-  relayed: true,
+  owner: "start",
   summary: "forget a memory (--purge also removes its content from the log)",
   usage: "cairn forget ID [--reason TEXT] [--purge]",
   async run(context) {

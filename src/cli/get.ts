@@ -7,7 +7,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn get ID`: one memory. */
 export const get: Command = {
   name: "get",
-  relayed: true,
+  owner: "start",
   summary: "show one memory by id",
   usage: "cairn get ID [--as-of DATE] [--json]",
   async run(context) {

@@ -6,7 +6,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn history FILE|TOPIC`: the session turns that touched a file or a topic, newest first. */
 export const history: Command = {
   name: "history",
-  relayed: true,
+  owner: "start",
   summary: "which agent sessions touched a file or a topic, and what was asked (newest first)",
   usage: "cairn history FILE|TOPIC [--project NAME] [--limit N] [--json]\n\n" +
     "  FILE   relative to its project's root (src/a.ts), absolute, or a bare name (a.ts)\n" +

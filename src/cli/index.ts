@@ -4,31 +4,37 @@ import { skippedLines, statusLines } from "../service/index_status.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
-import { embeddingProgressText, indexProgressText, ProgressLine } from "./progress.ts";
+import { indexProgressText, vectorProgressText } from "./progress.ts";
+import { lagText, lagWithin, waitingCount } from "../recall/vector_lag.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { watchIndex } from "./index_watch.ts";
 
 /** `cairn index PATH`: indexes a folder's code as a project, incrementally. */
 export const indexCommand: Command = {
   name: "index",
-  relayed: true,
+  owner: "start",
   summary: "index a repository's code (again: only what changed)",
-  usage: "cairn index PATH [--project NAME] [--watch] [--no-wait] [--json]\n" +
+  usage: "cairn index PATH [--project NAME] [--watch] [--wait | --no-wait] [--json]\n" +
     "       cairn index --status [PROJECT] [--json]\n\n" +
     "  PATH       a repository, or a folder in one (only that folder is scanned)\n" +
     "  --project  the project's name (default: the repository's folder name)\n" +
     "  --watch    stay running and re-index as files change (batched after 500 ms of quiet;\n" +
     "             through the store's owner while one runs)\n" +
     "  --status   show what is indexed: files, chunks, last run and what it skipped\n" +
-    "  --no-wait  return before the chunks' embeddings are computed (the next open does it)",
+    "  --wait     wait until every chunk has its vector, showing how far (the store's owner\n" +
+    "             otherwise computes them in the background: words and the graph find\n" +
+    "             the code at once, meaning as soon as the vectors are in)\n" +
+    "  --no-wait  with --no-owner: return before the vectors are computed (the next open does it)",
   async run(context) {
     const { values, positionals } = parseCommandArgs(context.args, {
       project: { type: "string" },
       watch: { type: "boolean" },
       status: { type: "boolean" },
+      wait: { type: "boolean" },
       "no-wait": { type: "boolean" },
       json: { type: "boolean" },
     }, true);
+    if (values.wait && values["no-wait"]) throw new UsageError("--wait or --no-wait, not both");
     if (positionals.length > 1) {
       throw new UsageError(`one PATH at most, got also "${positionals[1]}"`);
     }
@@ -57,49 +63,63 @@ export const indexCommand: Command = {
         for (const line of summary(report)) context.out(line);
       });
     }
-    const line = new ProgressLine(context.err);
-    // A command relayed to the owner answers once, at the end: no progress lines.
-    const quiet = values.json === true || context.owner !== undefined;
-    const report = await withCairn(context, async (cairn) => {
+    const quiet = values.json === true;
+    // The owner computes vectors after the command; a store opened here must have them before it closes.
+    const wait = context.owner ? values.wait === true : values["no-wait"] !== true;
+    const { report, vectors, lag } = await withCairn(context, async (cairn) => {
       const started = performance.now();
       const elapsed = () => (performance.now() - started) / 1000;
       const report = await cairn.code.index(
         input,
-        quiet ? undefined : (progress) => line.show(indexProgressText(progress, elapsed())),
+        quiet ? undefined : (progress) => context.progress(indexProgressText(progress, elapsed())),
       );
-      if (values["no-wait"] !== true) {
-        await embedded(cairn, quiet ? undefined : line);
-      }
       await cairn.text.saveIndexes();
-      line.end();
-      return report;
+      const vectors = wait
+        ? await vectorsIn(cairn, quiet ? () => {} : context.progress)
+        : undefined;
+      return { report, vectors, lag: await cairn.vectorLag() };
     }, { warn: context.err });
     if (values.json) context.out(JSON.stringify(report));
-    else for (const line of summary(report)) context.out(line);
+    else {
+      for (const line of summary(report)) context.out(line);
+      if (vectors && vectors.computed > 0) {
+        context.out(`vectors: ${vectors.computed} computed in ${vectors.seconds.toFixed(1)} s`);
+      }
+      const left = lagWithin(lag, ["code"], report.project);
+      if (waitingCount(left) > 0) {
+        context.out(
+          `vectors: ${lagText(left)} still to compute, in the background; words and the graph ` +
+            "find them already (`cairn status` shows how far, `cairn index --wait` waits)",
+        );
+      }
+    }
     return 0;
   },
 };
 
-/** Waits for the chunks' embeddings, showing how many files are left. */
-async function embedded(cairn: Cairn, line: ProgressLine | undefined): Promise<void> {
-  const left = () => cairn.store.runner.status().find((p) => p.name === "vectors")?.lag ?? 0;
-  const first = left();
+/** Waits until every document has its vector, showing how many are left; says how many it waited for. */
+async function vectorsIn(
+  cairn: Cairn,
+  progress: (text: string) => void,
+): Promise<{ computed: number; seconds: number }> {
   const started = performance.now();
+  const first = waitingCount(await cairn.vectorLag());
   const settled = cairn.store.runner.settled();
   let done = false;
   const finish = () => (done = true);
   settled.then(finish, finish);
-  while (!done && line) {
-    if (left() > 0) {
-      line.show(
-        embeddingProgressText(first - left(), left(), (performance.now() - started) / 1000),
-      );
+  while (!done) {
+    const lag = await cairn.vectorLag();
+    const left = waitingCount(lag);
+    if (left > 0) {
+      progress(vectorProgressText(first - left, left, (performance.now() - started) / 1000));
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled, new Promise((wake) => (timer = setTimeout(wake, 500)))]);
     clearTimeout(timer);
   }
   await settled;
+  return { computed: first, seconds: (performance.now() - started) / 1000 };
 }
 
 /** The human summary of one index run. */

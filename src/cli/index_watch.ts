@@ -1,7 +1,7 @@
 import type { IndexReport } from "../service/code_index.ts";
 import { WATCH_MAX_WAIT_MS, WATCH_QUIET_MS, watchedPath } from "../service/code_watch.ts";
 import type { CommandContext } from "./command.ts";
-import { runInOwner } from "./owner_cli.ts";
+import { answerFromOwner } from "./owner_cli.ts";
 import { ownerOutput, watchUntilStopped } from "./watch_command.ts";
 import { withCairn } from "./with_cairn.ts";
 
@@ -61,7 +61,7 @@ async function indexInOwner(
     "--json",
     ...(target.project ? ["--project", target.project] : []),
   ];
-  const answer = await runInOwner(context.storeDir, {
+  const answer = await answerFromOwner(context.storeDir, {
     args: settle ? args : [...args, "--no-wait"],
     cwd: context.cwd,
     roots: context.roots,

@@ -7,7 +7,7 @@ import { checkAllowedPath } from "../mcp/allowed_roots.ts";
 import { isTranscriptFile, subAgentFiles, transcriptsAt } from "../ingest/transcripts/files.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
-import { runInOwner } from "./owner_cli.ts";
+import { answerFromOwner } from "./owner_cli.ts";
 import { ownerOutput, watchUntilStopped } from "./watch_command.ts";
 import { withCairn } from "./with_cairn.ts";
 
@@ -31,7 +31,7 @@ const HookInput = z.object({
  */
 export const ingest: Command = {
   name: "ingest",
-  relayed: true,
+  owner: "start",
   summary: "read agent session transcripts (Claude Code, Codex)",
   usage:
     "cairn ingest claude|codex [PATH...] [--hook] [--final] [--watch] [--no-wait] [--json]\n\n" +
@@ -252,7 +252,7 @@ async function ingestInOwner(
   const reports: IngestReport[] = [];
   for (let at = 0; at < files.length; at += RELAYED_FILES) {
     const args = ["ingest", agent, ...files.slice(at, at + RELAYED_FILES), "--json"];
-    const answer = await runInOwner(context.storeDir, {
+    const answer = await answerFromOwner(context.storeDir, {
       args: settle ? args : [...args, "--no-wait"],
       cwd: context.cwd,
       roots: context.roots,

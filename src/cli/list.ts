@@ -6,7 +6,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn list`: memories, newest first, with filters. */
 export const list: Command = {
   name: "list",
-  relayed: true,
+  owner: "start",
   summary: "list memories, newest first (filters: project, kind, tag)",
   usage:
     "cairn list [--project NAME] [--kind KIND] [--tag TAG] [--forgotten] [--as-of DATE] [--valid-at DATE] [--limit N] [--offset N] [--json]",

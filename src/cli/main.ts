@@ -15,6 +15,7 @@ import { defaultStoreDir } from "../service/paths.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { runInOwner } from "./owner_cli.ts";
+import { ProgressLine } from "./progress.ts";
 import { compact } from "./compact.ts";
 import { deleteProject } from "./delete_project.ts";
 import { forget } from "./forget.ts";
@@ -36,6 +37,7 @@ import { graph } from "./graph.ts";
 import { replay } from "./replay.ts";
 import { serveCommand } from "./serve.ts";
 import { status } from "./status.ts";
+import { stop } from "./stop.ts";
 import { verify } from "./verify.ts";
 
 /** Every command, in the order `cairn --help` lists them. */
@@ -63,14 +65,17 @@ export const commands: readonly Command[] = [
   compact,
   mcp,
   serveCommand(runCli),
+  stop,
 ];
 
 const USAGE = `cairn: a local knowledge service for AI coding agents
 
-usage: cairn [--store DIR] <command> [options]
+usage: cairn [--store DIR] [--no-owner] <command> [options]
 
 options:
   --store DIR   the store to use (default: $CAIRN_HOME or the platform data directory)
+  --no-owner    run here instead of starting the store's owner (also CAIRN_NO_OWNER=1);
+                an owner already running still runs the command, since it holds the store
   --help        show this help, or a command's help after the command name
 
 commands:
@@ -80,6 +85,11 @@ ${commands.map((c) => `  ${c.name.padEnd(16)}${c.summary}`).join("\n")}`;
 export interface Io {
   out: (line: string) => void;
   err: (line: string) => void;
+  /**
+   * Where a long command's progress goes; default a {@linkcode ProgressLine}
+   * on `err` (redrawn on a terminal when `err` is standard error).
+   */
+  progress?: (text: string) => void;
 }
 
 const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
@@ -92,21 +102,39 @@ export interface InOwner {
   stdin?: string;
 }
 
+/** Where {@linkcode runCli} runs a command. */
+export interface RunOptions {
+  /** The command runs inside the store's owner, for a caller. */
+  inOwner?: InOwner;
+  /**
+   * Start the store's owner when none runs, for the commands it runs (what
+   * `cairn` does unless `--no-owner` or `CAIRN_NO_OWNER=1`). Default false:
+   * an owner already running is used, else the command opens the store here.
+   */
+  startOwner?: boolean;
+}
+
+/** Whether this process's environment leaves owners unstarted (`CAIRN_NO_OWNER=1`). */
+export function ownerDisabledByEnv(): boolean {
+  const value = Deno.env.get("CAIRN_NO_OWNER") ?? "";
+  return value !== "" && value !== "0" && value.toLowerCase() !== "false";
+}
+
 /**
  * Runs the CLI on `argv` and resolves to the exit code; never throws on bad
- * input. When a `cairn serve` owns the store, a relayed command runs there.
+ * input. A command the store's owner runs is sent to it (see {@linkcode RunOptions}).
  */
 export async function runCli(
   argv: string[],
   io: Io = consoleIo,
-  inOwner?: InOwner,
+  { inOwner, startOwner = false }: RunOptions = {},
 ): Promise<number> {
   const split = splitGlobal(argv);
   if (split instanceof UsageError) {
     io.err(`cairn: ${split.message}\n\n${USAGE}`);
     return 2;
   }
-  const { storeDir, help, rest } = split;
+  const { storeDir, help, noOwner, rest } = split;
   const [name, ...args] = rest;
   if (!name) {
     (help ? io.out : io.err)(USAGE);
@@ -121,7 +149,7 @@ export async function runCli(
     io.out(`usage: ${command.usage}\n\n${command.summary}`);
     return 0;
   }
-  const relayed = command.relayed === true && !args.includes("--watch");
+  const relayed = command.owner !== undefined && !args.includes("--watch");
   if (inOwner && !relayed) {
     io.err(`cairn: ${name} needs the store to itself; stop its \`cairn serve\` first`);
     return 1;
@@ -129,44 +157,60 @@ export async function runCli(
   // Standard input a command reads is read once, for the owner or for the command run here.
   const stdin = inOwner?.stdin ??
     (relayed && readsStdin(args) ? await new Response(Deno.stdin.readable).text() : undefined);
-  if (!inOwner && relayed) {
-    const answer = await runInOwner(storeDir, {
-      args: rest,
-      cwd: callerFolder(),
-      roots: allowedRoots(),
-      ...(stdin === undefined ? {} : { stdin }),
-    });
-    if (answer) {
-      answer.out.forEach((line) => io.out(line));
-      answer.err.forEach((line) => io.err(line));
-      return answer.code;
-    }
-  }
-  const context: CommandContext = {
-    storeDir,
-    args,
-    out: io.out,
-    err: io.err,
-    cwd: inOwner?.cwd ?? callerFolder(),
-    roots: inOwner?.roots ?? allowedRoots(),
-    ...(inOwner ? { owner: inOwner.owner } : {}),
-    ...(stdin === undefined ? {} : { stdin }),
+  // Progress is one line redrawn in place (or an occasional line), ended before any other output.
+  const line = new ProgressLine(io.err, io === consoleIo && Deno.stderr.isTerminal());
+  const output = {
+    out: (text: string) => (line.end(), io.out(text)),
+    err: (text: string) => (line.end(), io.err(text)),
+    progress: io.progress ?? ((text: string) => line.show(text)),
   };
   try {
+    if (!inOwner && relayed) {
+      const start = command.owner === "start" && startOwner && !noOwner;
+      const code = await runInOwner(
+        storeDir,
+        {
+          args: rest,
+          cwd: callerFolder(),
+          roots: allowedRoots(),
+          ...(stdin === undefined ? {} : { stdin }),
+        },
+        output,
+        start,
+      );
+      if (code !== undefined) return code;
+    }
+    const context: CommandContext = {
+      storeDir,
+      args,
+      ...output,
+      cwd: inOwner?.cwd ?? callerFolder(),
+      roots: inOwner?.roots ?? allowedRoots(),
+      ...(inOwner ? { owner: inOwner.owner } : {}),
+      ...(stdin === undefined ? {} : { stdin }),
+    };
     return await command.run(context);
   } catch (error) {
-    return report(error, command, io);
+    return report(error, command, output);
+  } finally {
+    line.end();
   }
 }
 
+const GLOBAL_OPTIONS = {
+  store: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  "no-owner": { type: "boolean" },
+} as const;
+
 function splitGlobal(
   argv: string[],
-): { storeDir: string; help: boolean; rest: string[] } | UsageError {
+): { storeDir: string; help: boolean; noOwner: boolean; rest: string[] } | UsageError {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
-      options: { store: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: GLOBAL_OPTIONS,
       allowPositionals: true,
       strict: false,
       tokens: true,
@@ -176,12 +220,8 @@ function splitGlobal(
   }
   const firstPositional = parsed.tokens.find((token) => token.kind === "positional");
   const cut = firstPositional?.index ?? argv.length;
-  const globals = parseArgs({
-    args: argv.slice(0, cut),
-    options: { store: { type: "string" }, help: { type: "boolean", short: "h" } },
-    strict: false,
-  });
-  const unknown = Object.keys(globals.values).filter((key) => key !== "store" && key !== "help");
+  const globals = parseArgs({ args: argv.slice(0, cut), options: GLOBAL_OPTIONS, strict: false });
+  const unknown = Object.keys(globals.values).filter((key) => !(key in GLOBAL_OPTIONS));
   if (unknown.length > 0) {
     return new UsageError(`unknown option --${unknown[0]} before the command`);
   }
@@ -189,6 +229,7 @@ function splitGlobal(
   return {
     storeDir: typeof globals.values.store === "string" ? globals.values.store : defaultStoreDir(),
     help: globals.values.help === true,
+    noOwner: globals.values["no-owner"] === true,
     rest: argv.slice(cut),
   };
 }

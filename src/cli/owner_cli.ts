@@ -1,15 +1,14 @@
 /**
- * CLI commands while a `cairn serve` owns the store: the owner holds the
- * store's writer lock, so a command sent to it runs there, on the owner's open
- * store, and its output comes back. The request carries the caller's working
- * folder (relative paths start there) and, for `ingest --hook`, its standard
- * input. Protected like MCP: 127.0.0.1, the store's bearer token.
+ * CLI commands run by the store's owner (`cairn serve`, started on demand):
+ * the owner holds the store's writer lock, the model and the open
+ * projections, so a command sent to it runs there and its output and progress
+ * stream back as it goes. The request carries the caller's working folder
+ * (relative paths start there) and, for `ingest --hook`, its standard input. Protected like MCP: 127.0.0.1, the store's bearer token.
  * @module
  */
 import { z } from "zod";
 import { neverSent, ownerDied, ownerFetch } from "../mcp/owner_death.ts";
-import { readOwnerRecord, readToken } from "../mcp/owner_file.ts";
-import { provesOwner } from "../mcp/owner_proof.ts";
+import { runningOwner, startedOwner } from "../mcp/owner_start.ts";
 
 /** The path the owner runs relayed commands on. */
 export const CLI_PATH = "/cli";
@@ -22,49 +21,127 @@ export const CliRequest = z.object({
   stdin: z.string().max(65_536).optional(),
 }).strict();
 
-/** What the owner answers: the exit code and the lines written. */
-export const CliAnswer = z.object({
-  code: z.number().int(),
-  out: z.array(z.string()),
-  err: z.array(z.string()),
-});
+/**
+ * What the owner sends back, one JSON object a line, as the command runs: a
+ * line of its output, of its errors, its progress, and last its exit code.
+ */
+export const CliLine = z.union([
+  z.object({ out: z.string() }).strict(),
+  z.object({ err: z.string() }).strict(),
+  z.object({ progress: z.string() }).strict(),
+  z.object({ code: z.number().int() }).strict(),
+]);
 
-/** What the owner answers: the exit code and the lines written. */
-export type CliAnswer = z.infer<typeof CliAnswer>;
+/** One line of what the owner sends back. */
+export type CliLine = z.infer<typeof CliLine>;
+
+/** Where the lines of a command run by the owner go. */
+export interface CliOutput {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  progress: (text: string) => void;
+}
 
 /**
- * Sends a command to the store's owner and waits for its answer; undefined
- * when no owner is recorded or none answers (the caller then opens the store
- * itself, and meets the lock if something else holds it).
+ * How long a command whose owner could not start (the store was locked, say)
+ * still looks for another client's owner before it opens the store itself.
+ */
+const OWNER_RACE_MS = 2_000;
+
+/**
+ * Sends a command to the store's owner, passes what it writes to `output` as
+ * it comes, and resolves to its exit code. With `start`, an owner is started
+ * when none answers. Undefined when no owner answers and none could be
+ * started (the caller then opens the store itself, and meets the lock if
+ * something else holds it).
  */
 export async function runInOwner(
   storeDir: string,
   request: z.infer<typeof CliRequest>,
-): Promise<CliAnswer | undefined> {
-  const record = await readOwnerRecord(storeDir);
-  const token = record ? await readToken(storeDir) : undefined;
-  if (!record || !token || !await provesOwner(record.port, token)) return undefined;
-  let body: unknown;
+  output: CliOutput,
+  start = false,
+): Promise<number | undefined> {
+  const owner = start
+    ? await startedOwner(storeDir, { log: output.err, giveUpAfterExitMs: OWNER_RACE_MS })
+    : await runningOwner(storeDir);
+  if (!owner) return undefined;
+  const what = `\`cairn ${request.args.join(" ")}\``;
+  let response: Response;
   try {
-    const response = await ownerFetch(`http://127.0.0.1:${record.port}${CLI_PATH}`, {
+    response = await ownerFetch(`http://127.0.0.1:${owner.port}${CLI_PATH}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
       body: JSON.stringify(request),
     });
-    body = await response.json().catch(() => undefined);
   } catch (error) {
     if (neverSent(error)) return undefined;
-    const died = await ownerDied(storeDir, `\`cairn ${request.args.join(" ")}\``, error);
-    return { code: 1, out: [], err: [`cairn: ${died.message}`] };
+    return died(await ownerDied(storeDir, what, error), output);
   }
-  const answer = CliAnswer.safeParse(body);
-  if (answer.success) return answer.data;
-  const error = (body as { error?: unknown } | undefined)?.error;
-  // Something else listens on a dead owner's port: not ours to ask.
-  if (typeof error !== "string") return undefined;
-  return {
-    code: 1,
-    out: [],
-    err: [`cairn: the store's owner (pid ${record.pid}) refused the command: ${error}`],
-  };
+  if (!response.ok) {
+    const body = await response.json().catch(() => undefined);
+    const error = (body as { error?: unknown } | undefined)?.error;
+    // Something else listens on a dead owner's port: not ours to ask.
+    if (typeof error !== "string") return undefined;
+    output.err(`cairn: the store's owner (pid ${owner.pid}) refused the command: ${error}`);
+    return 1;
+  }
+  try {
+    for await (
+      const text of response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(lines())
+    ) {
+      const line = CliLine.parse(JSON.parse(text));
+      if ("out" in line) output.out(line.out);
+      else if ("err" in line) output.err(line.err);
+      else if ("progress" in line) output.progress(line.progress);
+      else return line.code;
+    }
+  } catch (error) {
+    return died(await ownerDied(storeDir, what, error), output);
+  }
+  return died(await ownerDied(storeDir, what, new Error("its answer ended early")), output);
+}
+
+function died(error: Error, output: CliOutput): number {
+  output.err(`cairn: ${error.message}`);
+  return 1;
+}
+
+/** Splits a text stream into its lines. */
+function lines(): TransformStream<string, string> {
+  let rest = "";
+  return new TransformStream({
+    transform(chunk, controller) {
+      const parts = (rest + chunk).split("\n");
+      rest = parts.pop()!;
+      for (const part of parts) if (part) controller.enqueue(part);
+    },
+    flush(controller) {
+      if (rest) controller.enqueue(rest);
+    },
+  });
+}
+
+/** A command's whole answer from the owner: its exit code and the lines it wrote. */
+export interface CliAnswer {
+  code: number;
+  out: string[];
+  err: string[];
+}
+
+/**
+ * Runs a command in the store's owner (one already running) and resolves to
+ * its whole answer once it ends, its progress left out; undefined when no
+ * owner answers.
+ */
+export async function answerFromOwner(
+  storeDir: string,
+  request: z.infer<typeof CliRequest>,
+): Promise<CliAnswer | undefined> {
+  const answer: CliAnswer = { code: 0, out: [], err: [] };
+  const code = await runInOwner(storeDir, request, {
+    out: (line) => answer.out.push(line),
+    err: (line) => answer.err.push(line),
+    progress: () => {},
+  });
+  return code === undefined ? undefined : { ...answer, code };
 }

@@ -1,24 +1,34 @@
 /**
  * Progress of a long command on standard error: one line redrawn in place on
- * a terminal, plain lines otherwise (logs, pipes, tests).
+ * a terminal; elsewhere (logs, pipes) a plain line now and then, never a
+ * flood of them.
  * @module
  */
 import type { IndexProgress } from "../service/code_index.ts";
 
 const encoder = new TextEncoder();
 
-/** A progress line: redrawn on a terminal, printed as lines elsewhere. */
+/** Off a terminal, a progress line is printed at most this often. */
+export const PLAIN_PROGRESS_EVERY_MS = 10_000;
+
+/** A progress line: redrawn on a terminal, printed as an occasional line elsewhere. */
 export class ProgressLine {
   #drawn = false;
+  #printedAt = -Infinity;
 
   constructor(
     private readonly lines: (line: string) => void,
     private readonly live = Deno.stderr.isTerminal(),
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /** Shows the current state. */
+  /** Shows the current state (off a terminal: the first, then one per 10 s). */
   show(text: string): void {
-    if (!this.live) return this.lines(text);
+    if (!this.live) {
+      if (this.now() - this.#printedAt < PLAIN_PROGRESS_EVERY_MS) return;
+      this.#printedAt = this.now();
+      return this.lines(text);
+    }
     Deno.stderr.writeSync(encoder.encode(`\r\x1b[K${text}`));
     this.#drawn = true;
   }
@@ -42,9 +52,9 @@ export function indexProgressText(progress: IndexProgress, seconds: number): str
   );
 }
 
-/** `embeddings: 40 files left, 3 files/s, about 13 s left`. */
-export function embeddingProgressText(done: number, left: number, seconds: number): string {
-  return `embeddings: ${left} files left` + rateAndEta(done, left, seconds, "files");
+/** `vectors: 1200 done, 472 left, 12 texts/s, about 40 s left`. */
+export function vectorProgressText(done: number, left: number, seconds: number): string {
+  return `vectors: ${done} done, ${left} left` + rateAndEta(done, left, seconds, "texts");
 }
 
 function rateAndEta(done: number, left: number, seconds: number, unit: string): string {

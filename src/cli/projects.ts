@@ -6,7 +6,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn projects`: one line per indexed project, as the `list_projects` tool answers. */
 export const projects: Command = {
   name: "projects",
-  relayed: true,
+  owner: "start",
   summary: "list the indexed projects (up to 100): files, chunks, last indexed",
   usage: "cairn projects [--json]\n\n" +
     "  `cairn index --status` shows each project's last run and what it skipped",

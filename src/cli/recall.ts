@@ -48,7 +48,7 @@ const BatchLine = z.object({
 /** `cairn recall`: one ranked, compact answer over memories, code and sessions. */
 export const recallCommand: Command = {
   name: "recall",
-  relayed: true,
+  owner: "start",
   summary: "answer a question from memories, code and past sessions (hybrid search)",
   usage: "cairn recall QUERY [--project NAME] [--include memories,code,sessions] [--language L] " +
     `[--path PREFIX] [--limit N] [--mode ${Mode.options.join("|")}] ` +

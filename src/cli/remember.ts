@@ -7,7 +7,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn remember`: stores a memory (or says it is already known). */
 export const remember: Command = {
   name: "remember",
-  relayed: true,
+  owner: "start",
   summary: "store a memory: a decision, fact, pattern, preference or note",
   usage: "cairn remember TEXT [--kind KIND] [--tag TAG]... [--project NAME] [--entity NAME]... " +
     "[--relation 'FROM|RELATION|TO']... [--source SOURCE] [--valid-from DATE] [--valid-to DATE] " +

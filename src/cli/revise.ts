@@ -6,7 +6,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn revise ID [TEXT]`: changes a memory; the old version stays in the log. */
 export const revise: Command = {
   name: "revise",
-  relayed: true,
+  owner: "start",
   summary: "change a memory's text, kind, tags or validity (history is kept)",
   usage:
     "cairn revise ID [TEXT] [--kind KIND] [--tag TAG]... [--valid-from DATE] [--valid-to DATE]",

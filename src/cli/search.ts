@@ -4,7 +4,7 @@ import { recallCommand } from "./recall.ts";
 /** `cairn search`: meaning only (vector search), for when the words differ. */
 export const search: Command = {
   name: "search",
-  relayed: true,
+  owner: "start",
   summary: "search by meaning only (vectors); takes recall's options",
   usage: "cairn search QUERY [recall options]",
   run: (context) => recallCommand.run({ ...context, args: [...context.args, "--mode", "vector"] }),
@@ -13,7 +13,7 @@ export const search: Command = {
 /** `cairn search-text`: words only (BM25); works without an embedding model. */
 export const searchText: Command = {
   name: "search-text",
-  relayed: true,
+  owner: "start",
   summary: "search by words only (BM25); works without the embedding model",
   usage: "cairn search-text QUERY [recall options]",
   run: (context) => recallCommand.run({ ...context, args: [...context.args, "--mode", "lexical"] }),

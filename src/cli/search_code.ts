@@ -7,7 +7,7 @@ import { withCairn } from "./with_cairn.ts";
 /** `cairn search-code`: indexed code only, ranked as recall ranks it, filtered by language and path. */
 export const searchCodeCommand: Command = {
   name: "search-code",
-  relayed: true,
+  owner: "start",
   summary: "search indexed code only (hybrid); --language and --path narrow it",
   usage: "cairn search-code QUERY [--project NAME] [--language L] [--path PREFIX] [--limit N] " +
     "[--format markdown|json]\n\n" +

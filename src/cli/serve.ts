@@ -8,13 +8,18 @@ import { parseCommandArgs } from "./args.ts";
 import { describeIssues } from "../service/errors.ts";
 import { type Command, UsageError } from "./command.ts";
 import type { InOwner, Io } from "./main.ts";
-import { CLI_PATH, type CliAnswer, CliRequest } from "./owner_cli.ts";
+import { CLI_PATH, type CliLine, CliRequest } from "./owner_cli.ts";
 import { untilStopped } from "./signals.ts";
+import { OwnerActivity } from "./owner_activity.ts";
 import { STEP_ASIDE_PATH } from "./step_aside.ts";
 import { reportRecovery } from "./with_cairn.ts";
 
 /** How the owner runs a relayed CLI command: `runCli` with the owner's open store. */
-export type RunInOwner = (argv: string[], io: Io, inOwner: InOwner) => Promise<number>;
+export type RunInOwner = (
+  argv: string[],
+  io: Io,
+  options: { inOwner: InOwner },
+) => Promise<number>;
 
 /**
  * `cairn serve`: owns the store and serves MCP over Streamable HTTP on
@@ -23,7 +28,9 @@ export type RunInOwner = (argv: string[], io: Io, inOwner: InOwner) => Promise<n
 export const serveCommand = (runCommand: RunInOwner): Command => ({
   name: "serve",
   summary: "own the store and serve MCP over HTTP on 127.0.0.1 (what `cairn mcp` talks to)",
-  usage: "cairn serve [--port N] [--idle-timeout SECONDS] [--log FILE]",
+  usage: "cairn serve [--port N] [--idle-timeout SECONDS] [--log FILE]\n\n" +
+    "  --idle-timeout  exit after this long with no request, no command running and no\n" +
+    "                  vectors being computed (0, the default, never)",
   async run(context) {
     const { values } = parseCommandArgs(context.args, {
       port: { type: "string" },
@@ -59,16 +66,18 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
     try {
       reportRecovery(cairn.store.log.recovery, log);
       const token = await newToken(storeDir);
-      let lastRequest = Date.now();
+      const activity = new OwnerActivity(() =>
+        cairn.store.runner.status().find((p) => p.name === "vectors")?.checkpoint ?? 0
+      );
       // A command that needs the store to itself asks for it (see step_aside.ts).
       const stepAside = Promise.withResolvers<void>();
       const http = serveHttp({
         port,
         token,
         newServer: () => buildMcpServer(localTools(cairn, log)),
-        onRequest: () => (lastRequest = Date.now()),
+        onRequest: () => activity.touch(),
         routes: {
-          [CLI_PATH]: (request) => relayedCommand(request, storeDir, cairn, runCommand),
+          [CLI_PATH]: (request) => relayedCommand(request, storeDir, cairn, runCommand, activity),
           [STEP_ASIDE_PATH]: () => {
             stepAside.resolve();
             return Promise.resolve(Response.json({ stopping: true }, { status: 202 }));
@@ -95,7 +104,7 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
       cairn.text.warm().catch((error) => {
         log(`cairn serve: the lexical index could not be built: ${(error as Error).message}`);
       });
-      await Promise.race([untilStopped(idleSeconds, () => lastRequest), stepAside.promise]);
+      await Promise.race([untilStopped(idleSeconds, () => activity.last()), stepAside.promise]);
       stopping = true;
       log("cairn serve: stopping");
       await http.shutdown();
@@ -107,12 +116,16 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
   },
 });
 
-/** Runs one relayed command on the owner's store; its output goes back as JSON. */
+/**
+ * Runs one relayed command on the owner's store; what it writes goes back as
+ * it is written, one JSON object a line, and its exit code last.
+ */
 async function relayedCommand(
   request: Request,
   storeDir: string,
   owner: Cairn,
   runCommand: RunInOwner,
+  activity: OwnerActivity,
 ): Promise<Response> {
   const parsed = CliRequest.safeParse(await request.json().catch(() => undefined));
   if (!parsed.success) {
@@ -121,11 +134,33 @@ async function relayedCommand(
     });
   }
   const { args, cwd, roots, stdin } = parsed.data;
-  const answer: CliAnswer = { code: 0, out: [], err: [] };
-  answer.code = await runCommand(
-    ["--store", storeDir, ...args],
-    { out: (line) => answer.out.push(line), err: (line) => answer.err.push(line) },
-    { owner, cwd, roots, ...(stdin === undefined ? {} : { stdin }) },
-  );
-  return Response.json(answer);
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const send = (line: CliLine) => {
+        // A caller that went away (Ctrl-C) no longer reads: the command runs to its end anyway.
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(JSON.stringify(line) + "\n"));
+        } catch {
+          open = false;
+        }
+      };
+      const code = await activity.during(() =>
+        runCommand(
+          ["--store", storeDir, ...args],
+          {
+            out: (out) => send({ out }),
+            err: (err) => send({ err }),
+            progress: (progress) => send({ progress }),
+          },
+          { inOwner: { owner, cwd, roots, ...(stdin === undefined ? {} : { stdin }) } },
+        )
+      );
+      send({ code });
+      if (open) controller.close();
+    },
+  });
+  return new Response(body, { headers: { "content-type": "application/x-ndjson" } });
 }

@@ -3,8 +3,11 @@
  * @module
  */
 
-/** Resolves on SIGINT or SIGTERM, or once no request came for `idleSeconds` (0: never). */
-export function untilStopped(idleSeconds: number, lastRequest: () => number): Promise<void> {
+/**
+ * Resolves on SIGINT or SIGTERM, or once nothing happened for `idleSeconds`
+ * (0: never); `lastActivity` says when something last happened.
+ */
+export function untilStopped(idleSeconds: number, lastActivity: () => number): Promise<void> {
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
   return new Promise((done) => {
     const stop = () => {
@@ -15,7 +18,7 @@ export function untilStopped(idleSeconds: number, lastRequest: () => number): Pr
     for (const signal of signals) Deno.addSignalListener(signal, stop);
     const timer = idleSeconds > 0
       ? setInterval(() => {
-        if (Date.now() - lastRequest() > idleSeconds * 1000) stop();
+        if (Date.now() - lastActivity() > idleSeconds * 1000) stop();
       }, Math.min(idleSeconds * 1000, 10_000))
       : undefined;
   });

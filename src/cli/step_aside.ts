@@ -6,8 +6,7 @@
  * @module
  */
 import { ownerFetch } from "../mcp/owner_death.ts";
-import { readOwnerRecord, readToken } from "../mcp/owner_file.ts";
-import { provesOwner } from "../mcp/owner_proof.ts";
+import { runningOwner } from "../mcp/owner_start.ts";
 import type { CommandContext } from "./command.ts";
 
 /** The path an owner is asked to step aside on (with the token). */
@@ -15,17 +14,25 @@ export const STEP_ASIDE_PATH = "/step-aside";
 
 /** Asks the store's owner, if one runs, to let go of the store; says so on standard error. */
 export async function askOwnerToStepAside(context: CommandContext): Promise<void> {
-  const record = await readOwnerRecord(context.storeDir);
-  const token = record ? await readToken(context.storeDir) : undefined;
-  if (!record || !token || !await provesOwner(record.port, token)) return;
-  const response = await ownerFetch(`http://127.0.0.1:${record.port}${STEP_ASIDE_PATH}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}` },
-  }).catch(() => undefined);
-  await response?.body?.cancel();
-  if (!response?.ok) return;
+  const pid = await stopOwner(context.storeDir);
+  if (pid === undefined) return;
   context.err(
-    `cairn: the store's owner (pid ${record.pid}) steps aside for this command; ` +
+    `cairn: the store's owner (pid ${pid}) steps aside for this command; ` +
       "the next command or agent call that needs it starts it again",
   );
+}
+
+/**
+ * Asks the store's owner, if one runs, to finish what it is doing, close the
+ * store and exit; resolves to its pid once it was asked, undefined when none runs.
+ */
+export async function stopOwner(storeDir: string): Promise<number | undefined> {
+  const owner = await runningOwner(storeDir);
+  if (!owner) return undefined;
+  const response = await ownerFetch(`http://127.0.0.1:${owner.port}${STEP_ASIDE_PATH}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${owner.token}` },
+  }).catch(() => undefined);
+  await response?.body?.cancel();
+  return response?.ok ? owner.pid : undefined;
 }

@@ -5,7 +5,11 @@ import { truncationNote } from "./truncation_note.ts";
 
 /** Options for {@linkcode withCairn}. */
 export interface WithCairnOptions {
-  /** Wait for the background projections (vectors) to take in the changes before closing. */
+  /**
+   * Wait for the background projections (vectors) to take in the changes
+   * before closing, when the store is opened here; the store's owner goes on
+   * computing them after the command, so it never waits.
+   */
   settle?: boolean;
   /** Where warnings go; default standard error. */
   warn?: (line: string) => void;
@@ -30,8 +34,11 @@ export async function withCairn<T>(
     if (!context.owner) reportRecovery(cairn.store.log.recovery, warn);
     const cutBefore = cairn.embedder.truncation?.();
     const result = await work(cairn);
-    if (options.settle) await cairn.store.runner.settled();
-    const cut = truncationNote(cutBefore, cairn.embedder.truncation?.());
+    if (options.settle && !context.owner) await cairn.store.runner.settled();
+    // In the owner, the model's cuts since the command began are mostly the background's.
+    const cut = context.owner
+      ? undefined
+      : truncationNote(cutBefore, cairn.embedder.truncation?.());
     if (cut) warn(cut);
     return result;
   } finally {

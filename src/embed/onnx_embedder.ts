@@ -24,7 +24,7 @@ export interface OnnxEmbedderOptions {
   workers?: number;
   /** Intra-op threads per worker; default: the cores divided among the workers. */
   threadsPerWorker?: number;
-  /** Batch limits; default 8192 padded tokens, 64 texts. */
+  /** Batch limits; default {@linkcode DEFAULT_BATCH_LIMITS}. */
   batch?: BatchLimits;
   /** Check every file's sha256 before loading (default true). */
   verify?: boolean;

@@ -9,29 +9,21 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { selfCommand } from "../cli/self_command.ts";
 import { CALLER_META, thisCaller } from "./caller.ts";
 import type { ToolCall, ToolResult } from "./handlers.ts";
 import { MCP_PATH } from "./http.ts";
 import { neverSent, ownerDied, ownerFetch } from "./owner_death.ts";
-import { ownerFiles, readOwnerRecord, readToken } from "./owner_file.ts";
-import { provesOwner } from "./owner_proof.ts";
-
-/** How long a relay waits for an owner to start before giving up. */
-const START_TIMEOUT_MS = 60_000;
+import { startedOwner } from "./owner_start.ts";
 
 /** Longest a call may take (indexing a large repository is the slow one). */
 const CALL_TIMEOUT_MS = 30 * 60 * 1000;
-
-/** An owner started by a relay exits after this long without a request. */
-const OWNER_IDLE_SECONDS = 30 * 60;
 
 /** Options for {@linkcode OwnerRelay}. */
 export interface RelayOptions {
   storeDir: string;
   /** Where the relay says what it does (never standard output). */
   log?: (line: string) => void;
-  /** How long to wait for a new owner; default 60 s. */
+  /** How long to wait for a new owner; default 5 minutes. */
   startTimeoutMs?: number;
 }
 
@@ -94,60 +86,18 @@ export class OwnerRelay {
   }
 
   async #open(): Promise<Client> {
-    const { storeDir } = this.options;
-    const deadline = Date.now() + (this.options.startTimeoutMs ?? START_TIMEOUT_MS);
-    let child: { exited: boolean; at: number } | undefined;
-    while (true) {
-      const record = await readOwnerRecord(storeDir);
-      const token = await readToken(storeDir);
-      if (record && token) {
-        const client = await tryConnect(record.port, token);
-        if (client) return client;
-      }
-      if (Date.now() > deadline) {
-        throw new Error(
-          `the store's owner (cairn serve) did not start; see ${ownerFiles(storeDir).log}` +
-            (await logTail(storeDir)),
-        );
-      }
-      // Another relay may have started an owner that is still opening the store:
-      // a new one would find the store locked and exit, so try again after a pause.
-      if (!child || (child.exited && Date.now() - child.at > 1000)) {
-        const started = { exited: false, at: Date.now() };
-        this.#log(`cairn mcp: starting the store's owner (cairn serve) for ${storeDir}`);
-        startOwner(storeDir).then(() => (started.exited = true));
-        child = started;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    let client: Client | undefined;
+    // Without giveUpAfterExitMs it resolves with an owner it accepted, or rejects.
+    await startedOwner(this.options.storeDir, {
+      log: this.#log,
+      ...(this.options.startTimeoutMs ? { timeoutMs: this.options.startTimeoutMs } : {}),
+      accept: async ({ port, token }) => (client = await tryConnect(port, token)) !== undefined,
+    });
+    return client!;
   }
 }
 
-/** Starts `cairn serve` for the store, detached so it outlives this process; resolves on its exit. */
-function startOwner(storeDir: string): Promise<unknown> {
-  const log = ownerFiles(storeDir).log;
-  const { exec, args } = selfCommand([
-    "--store",
-    storeDir,
-    "serve",
-    "--idle-timeout",
-    `${OWNER_IDLE_SECONDS}`,
-    "--log",
-    log,
-  ]);
-  const child = new Deno.Command(exec, {
-    args,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-    detached: true,
-  }).spawn();
-  child.unref();
-  return child.status;
-}
-
 async function tryConnect(port: number, token: string): Promise<Client | undefined> {
-  if (!await provesOwner(port, token)) return undefined;
   const client = new Client({ name: "cairn-relay", version: "0.1.0" });
   const transport = new StreamableHTTPClientTransport(
     new URL(`http://127.0.0.1:${port}${MCP_PATH}`),
@@ -169,14 +119,4 @@ function isUnreachable(error: unknown): boolean {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-async function logTail(storeDir: string): Promise<string> {
-  try {
-    const text = await Deno.readTextFile(ownerFiles(storeDir).log);
-    const lines = text.trim().split("\n").slice(-5).join("\n");
-    return lines ? `; its last lines:\n${lines}` : "";
-  } catch {
-    return "";
-  }
 }

@@ -9,7 +9,7 @@ import { cli, remembered, tempDir } from "../helpers.ts";
 Deno.test("cairn --help lists the commands; an unknown command exits 2 with the usage", async () => {
   const help = await cli(["--help"]);
   assert.equal(help.code, 0);
-  assert.match(help.stdout, /usage: cairn \[--store DIR\] <command>/);
+  assert.match(help.stdout, /usage: cairn \[--store DIR\] \[--no-owner\] <command>/);
   assert.match(help.stdout, /status/);
   const unknown = await cli(["frobnicate"]);
   assert.equal(unknown.code, 2);

@@ -121,6 +121,7 @@ Deno.test("cairn index --watch re-indexes a changed file and stops cleanly on SI
       repo,
       "--watch",
     ],
+    env: { CAIRN_NO_OWNER: "1" },
     stdout: "piped",
     stderr: "null",
   }).spawn();
@@ -158,7 +159,7 @@ Deno.test("`deno task cairn index .` from another folder indexes that folder, no
   await Deno.writeTextFile(join(folder, "tool.py"), "def from_elsewhere():\n    return 1\n");
   const config = new URL("../../deno.json", import.meta.url).pathname;
   // As from a shell: no INIT_CWD of an outer task (`deno task test` sets one, and tasks keep it).
-  const env = Deno.env.toObject();
+  const env: Record<string, string> = { ...Deno.env.toObject(), CAIRN_NO_OWNER: "1" };
   delete env.INIT_CWD;
   const run = await new Deno.Command(Deno.execPath(), {
     args: [

@@ -78,14 +78,16 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
       headers: { authorization: `Bearer ${await readToken(store)}` },
       body: JSON.stringify(body),
     });
-    return { status: response.status, body: await response.json() };
+    const text = await response.text();
+    return { status: response.status, text };
   };
   const exclusive = await post({ args: ["compact"], cwd: work, roots: [work] });
-  assert.equal(exclusive.body.code, 1);
-  assert.match(exclusive.body.err[0], /compact needs the store to itself/);
+  const lines = exclusive.text.trim().split("\n").map((line) => JSON.parse(line));
+  assert.match(lines[0].err, /compact needs the store to itself/);
+  assert.deepEqual(lines.at(-1), { code: 1 }, "a line of its own, last, says the exit code");
   const malformed = await post({ args: [], cwd: work });
   assert.equal(malformed.status, 400);
-  assert.match(malformed.body.error, /bad command request/);
+  assert.match(JSON.parse(malformed.text).error, /bad command request/);
 
   // A command that needs the store to itself asks the owner to step aside, then runs.
   const owner = (await readOwnerRecord(store))!.pid;

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { embeddingProgressText, indexProgressText, ProgressLine } from "../../src/cli/progress.ts";
+import {
+  indexProgressText,
+  PLAIN_PROGRESS_EVERY_MS,
+  ProgressLine,
+  vectorProgressText,
+} from "../../src/cli/progress.ts";
 
 Deno.test("progress texts give counts, rate and time left once there is a rate", () => {
   assert.equal(
@@ -11,16 +16,28 @@ Deno.test("progress texts give counts, rate and time left once there is a rate",
     "files 0/10 (0%), 0 chunks",
   );
   assert.equal(
-    embeddingProgressText(3, 40, 10),
-    "embeddings: 40 files left, 0.3 files/s, about 134 s left",
+    vectorProgressText(30, 400, 10),
+    "vectors: 30 done, 400 left, 3.0 texts/s, about 134 s left",
   );
 });
 
-Deno.test("ProgressLine prints plain lines when standard error is not a terminal", () => {
+Deno.test("off a terminal, ProgressLine prints the first state, then one line per 10 s at most", () => {
   const lines: string[] = [];
-  const line = new ProgressLine((text) => lines.push(text), false);
-  line.show("files 1/2 (50%), 3 chunks");
-  line.show("files 2/2 (100%), 5 chunks");
+  let now = 1_000;
+  const line = new ProgressLine((text) => lines.push(text), false, () => now);
+  line.show("files 1/900");
+  for (let i = 2; i <= 900; i++) {
+    now += 50;
+    line.show(`files ${i}/900`);
+  }
   line.end();
-  assert.deepEqual(lines, ["files 1/2 (50%), 3 chunks", "files 2/2 (100%), 5 chunks"]);
+  assert.equal(899 * 50, 44_950, "45 s of progress, a state every 50 ms");
+  assert.deepEqual(lines, [
+    "files 1/900",
+    "files 201/900",
+    "files 401/900",
+    "files 601/900",
+    "files 801/900",
+  ]);
+  assert.equal(PLAIN_PROGRESS_EVERY_MS, 10_000);
 });

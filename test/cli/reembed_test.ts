@@ -2,36 +2,16 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { shippedModelDir } from "../../src/embed/load.ts";
+import { bagOfWords, bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
 import { localServer } from "../embed/local_server.ts";
 import { cli, MAIN, tempDir } from "../helpers.ts";
 import { startServe } from "../mcp/mcp_client.ts";
-
-/** A deterministic bag-of-words embedding: the store's old model, fast and offline. */
-function bagOfWords(text: string): number[] {
-  const vector = new Array(16).fill(0);
-  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
-    let h = 0;
-    for (const c of word) h = (h * 31 + c.charCodeAt(0)) % 16;
-    vector[h] += 1;
-  }
-  return vector;
-}
-
-/** An OpenAI-compatible embeddings endpoint on 127.0.0.1 answering with {@linkcode bagOfWords}. */
-function bagOfWordsServer() {
-  return localServer(async (request) => {
-    const { input } = await request.json() as { input: string[] };
-    return Response.json({
-      data: input.map((text, index) => ({ index, embedding: bagOfWords(text) })),
-    });
-  });
-}
 
 /** A store using the bag-of-words endpoint, holding `count` memories; returns its config.json text. */
 async function bagOfWordsStore(store: string, url: string, count: number): Promise<string> {
   await Deno.mkdir(store, { recursive: true });
   const config = JSON.stringify({
-    embedder: { kind: "http", base_url: `${url}/v1`, model: "bow", dims: 16 },
+    embedder: bagOfWordsEmbedder(url),
     note: "settings other than the embedder are kept as written",
   });
   await Deno.writeTextFile(join(store, "config.json"), config);
@@ -142,6 +122,7 @@ Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old mod
 
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--quiet", MAIN, ...args],
+    env: { CAIRN_NO_OWNER: "1" },
     stdout: "null",
     stderr: "piped",
   }).spawn();

@@ -20,7 +20,7 @@ export interface WatchProcess extends AsyncDisposable {
 export function watchProcess(args: string[], env: Record<string, string> = {}): WatchProcess {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--quiet", MAIN, ...args],
-    env,
+    env: { CAIRN_NO_OWNER: "1", ...env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

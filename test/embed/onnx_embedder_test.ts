@@ -118,3 +118,20 @@ Deno.test("OnnxEmbedder.open() names the missing model folder", async () => {
 Deno.test("models/ holds at least one model for the tests above to run against", () => {
   assert.ok(SHIPPED_MODELS.length > 0, "no model folder with a manifest.json under models/");
 });
+
+Deno.test("a query embedded while documents are queued is answered before them", async () => {
+  const embedder = await OnnxEmbedder.open(shippedModelDir(DEFAULT_MODEL), { verify: false });
+  try {
+    const texts = Array.from(
+      { length: 48 },
+      (_, i) => `passage ${i} ${"about the ledger and its nightly audit ".repeat(30)}`,
+    );
+    const order: string[] = [];
+    const documents = embedder.embedDocuments(texts).then(() => order.push("documents"));
+    const query = embedder.embedQuery("when is the audit?").then(() => order.push("query"));
+    await Promise.all([documents, query]);
+    assert.deepEqual(order, ["query", "documents"]);
+  } finally {
+    await embedder.close();
+  }
+});

@@ -23,7 +23,11 @@ Deno.test("a process on a dead owner's port never gets the token: it cannot prov
     });
     assert.equal(await provesOwner(impostor.addr.port, token), false);
     assert.equal(
-      await runInOwner(tmp.path, { args: ["status"], cwd: tmp.path, roots: [tmp.path] }),
+      await runInOwner(tmp.path, { args: ["status"], cwd: tmp.path, roots: [tmp.path] }, {
+        out: () => {},
+        err: () => {},
+        progress: () => {},
+      }),
       undefined,
     );
     assert.ok(seen.length > 0, "it was asked for a proof");

@@ -137,7 +137,7 @@ Deno.test("what waits for a vector is counted per source and project, and drops 
   try {
     await runner.settled();
     assert.deepEqual(await vectors.pending(log.head), []);
-    assert.ok((vectors.rate() ?? 0) > 0, "the rate of the batches just embedded");
+    assert.equal(vectors.rate(), undefined, "4 texts are too few to tell a rate");
     await log.append([remembered("m2")]);
     assert.deepEqual(await vectors.pending(log.head - 1), [
       { source: "memory", project: null, documents: 1 },

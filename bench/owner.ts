@@ -1,0 +1,156 @@
+/**
+ * Living with cairn through its owner: the wall clock of one-shot commands
+ * (`deno task cairn …`, process start included) against a warm owner at
+ * 10,000 memories, the first command when no owner runs, and `cairn index`
+ * of sphinx (1,900 files) returning before its vectors, with searches while
+ * they are computed.
+ * @module
+ */
+import { join } from "node:path";
+import { cairn, cairnThroughOwner, newStore } from "./cli.ts";
+import { writeTree } from "./git_tree.ts";
+import { locomoQuestions, tenThousandMemories } from "./memory_speed.ts";
+import { median, percentile, runInfo, writeSection } from "./report.ts";
+
+const MIRRORS = Deno.env.get("CAIRN_BENCH_MIRRORS") ??
+  new URL("../../.mirror/", import.meta.url).pathname;
+const SPHINX = "sphinx-doc/sphinx";
+const SPHINX_AT = "v8.2.0";
+const QUERIES = 50;
+const REMEMBERS = 20;
+const COLD_STARTS = 3;
+const DURING_EMBEDDING = 10;
+
+/** Runs the owner suite and writes its section of bench/RESULTS.md. */
+export async function benchOwner(): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-bench-owner-" });
+  try {
+    const memories = await warmOwnerAtTenThousand(join(dir, "memories"));
+    const sphinx = await indexWhileEmbedding(join(dir, "sphinx"));
+    const f = (ms: number) => ms.toFixed(0);
+    const body = `## Through the owner: one-shot commands and indexing
+
+Wall clock of \`deno task cairn …\` as a user runs it, process start included (Deno ${Deno.version.deno}),
+against the store's owner. ${memories.count.toLocaleString("en-US")} memories (the memory-speed
+suite's LoCoMo copies, imported with \`--no-owner\`).
+
+| command | runs | p50 ms | p95 ms | max ms |
+| --- | ---: | ---: | ---: | ---: |
+| first command, no owner running (\`recall\`: starts the owner) | ${COLD_STARTS} | ${
+      f(median(memories.cold))
+    } | ${f(percentile(memories.cold, 0.95))} | ${f(Math.max(...memories.cold))} |
+| \`recall\` (hybrid, top 10, one LoCoMo question each), warm owner | ${QUERIES} | ${
+      f(median(memories.recall))
+    } | ${f(percentile(memories.recall, 0.95))} | ${f(Math.max(...memories.recall))} |
+| \`remember\`, warm owner | ${REMEMBERS} | ${f(median(memories.remember))} | ${
+      f(percentile(memories.remember, 0.95))
+    } | ${f(Math.max(...memories.remember))} |
+| \`--help\` (no store, no owner: the floor of a process) | ${COLD_STARTS} | ${
+      f(median(memories.floor))
+    } | ${f(percentile(memories.floor, 0.95))} | ${f(Math.max(...memories.floor))} |
+
+\`cairn index\` of ${SPHINX} ${SPHINX_AT} (${sphinx.files} files, ${sphinx.chunks} chunks) through a
+new owner: returned in **${(sphinx.indexMs / 1000).toFixed(1)} s** with every chunk searchable by
+words and the graph; \`search-text\` right after answered in ${f(sphinx.searchMs)} ms and found
+\`${sphinx.expected}\`: ${
+      sphinx.found ? "yes" : "no"
+    }. While the owner computed vectors (${sphinx.waitingAfter} of ${sphinx.chunks} chunks still waiting at the end), ${DURING_EMBEDDING} one-shot \`recall\`s took
+p50 ${f(median(sphinx.recall))} ms, max ${f(Math.max(...sphinx.recall))} ms.`;
+    console.log(body);
+    await writeSection("owner", await runInfo("owner"), body);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** The latencies at 10,000 memories: cold starts, warm recalls and remembers, and the floor. */
+async function warmOwnerAtTenThousand(dir: string) {
+  await Deno.mkdir(dir, { recursive: true });
+  const store = await newStore(join(dir, "store"));
+  const { file, lines } = await tenThousandMemories(dir);
+  await cairn(["--store", store, "import", file]);
+  const run = (args: string[]) => cairnThroughOwner(["--store", store, ...args]);
+  const questions = (await locomoQuestions()).slice(0, QUERIES);
+  const recallOf = (q: { project: string; query: string }) =>
+    run(["recall", q.query, "--project", `${q.project}-0`, "--include", "memories"]);
+
+  const cold: number[] = [];
+  const floor: number[] = [];
+  for (let round = 0; round < COLD_STARTS; round++) {
+    await run(["stop"]);
+    cold.push((await recallOf(questions[round]!)).ms);
+    floor.push((await run(["--help"])).ms);
+  }
+  await modelLoaded(store);
+  const recall: number[] = [];
+  for (const question of questions) recall.push((await recallOf(question)).ms);
+  const remember: number[] = [];
+  for (let i = 0; i < REMEMBERS; i++) {
+    remember.push((await run(["remember", `Owner bench note ${i}: the build takes ${i} min`])).ms);
+  }
+  await run(["stop"]);
+  return { count: lines.length, cold, recall, remember, floor };
+}
+
+/** Waits until the owner reports its model loaded (the first commands answer by words meanwhile). */
+async function modelLoaded(store: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const status = JSON.parse(
+      (await cairnThroughOwner(["--store", store, "status", "--json"])).stdout,
+    );
+    if (status.model.state === "loaded") return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error("the owner's model did not load within 5 minutes");
+}
+
+/** `cairn index` of sphinx through a new owner, a word search at once, and recalls while vectors fill in. */
+async function indexWhileEmbedding(dir: string) {
+  const gitDir = join(MIRRORS, SPHINX.replace("/", "+"), "repo");
+  if (!(await Deno.stat(gitDir).catch(() => undefined))) {
+    throw new Error(`no mirror of ${SPHINX} at ${gitDir}: fetch github:${SPHINX} first`);
+  }
+  const tree = join(dir, "sphinx");
+  await writeTree(gitDir, SPHINX_AT, tree);
+  const store = await newStore(join(dir, "store"));
+  const run = (args: string[]) => cairnThroughOwner(["--store", store, ...args]);
+  try {
+    const indexed = await run(["index", tree, "--project", "sphinx", "--json"]);
+    const report = JSON.parse(indexed.stdout) as { scanned: number; chunks: number };
+    const expected = "sphinx/ext/autodoc/__init__.py";
+    const search = await run([
+      "search-text",
+      "autodoc documenter import object",
+      "--project",
+      "sphinx",
+    ]);
+    const queries = [
+      "how are cross references resolved",
+      "where is the html builder's output written",
+      "napoleon google style docstring parsing",
+      "parallel build worker processes",
+      "how does the i18n gettext builder collect messages",
+    ];
+    const recall: number[] = [];
+    for (let i = 0; i < DURING_EMBEDDING; i++) {
+      recall.push((await run(["recall", queries[i % queries.length]!, "--project", "sphinx"])).ms);
+    }
+    const status = JSON.parse((await run(["status", "--json"])).stdout);
+    const waitingAfter = status.vectors.lag.pending.reduce(
+      (sum: number, p: { documents: number }) => sum + p.documents,
+      0,
+    );
+    return {
+      files: report.scanned,
+      chunks: report.chunks,
+      indexMs: indexed.ms,
+      searchMs: search.ms,
+      expected,
+      found: search.stdout.includes(expected),
+      recall,
+      waitingAfter,
+    };
+  } finally {
+    await run(["stop"]);
+  }
+}

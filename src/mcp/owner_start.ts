@@ -1,0 +1,119 @@
+/**
+ * Finding a store's owner (`cairn serve`), and starting one when none
+ * answers: detached, logging to `<store>/serve.log`, stopping by itself after
+ * half an hour without a request. `cairn mcp` and every CLI command that
+ * reads or writes the store come here, so only the owner loads the model and
+ * opens the projections.
+ * @module
+ */
+import { selfCommand } from "../cli/self_command.ts";
+import { ownerFiles, readOwnerRecord, readToken } from "./owner_file.ts";
+import { provesOwner } from "./owner_proof.ts";
+
+/** An owner started here exits after this long without a request. */
+export const OWNER_IDLE_SECONDS = 30 * 60;
+
+/** How long to wait for a new owner to open the store, while it is alive. */
+const START_TIMEOUT_MS = 5 * 60_000;
+
+/** Where an owner that proved itself listens. */
+export interface OwnerAddress {
+  pid: number;
+  port: number;
+  token: string;
+  startedAt: string;
+}
+
+/** The store's owner, if one answers and proves it holds the store's token. */
+export async function runningOwner(storeDir: string): Promise<OwnerAddress | undefined> {
+  const record = await readOwnerRecord(storeDir);
+  const token = record ? await readToken(storeDir) : undefined;
+  if (!record || !token || !await provesOwner(record.port, token)) return undefined;
+  return { pid: record.pid, port: record.port, token, startedAt: record.started_at };
+}
+
+/** Options for {@linkcode startedOwner}. */
+export interface StartOptions {
+  /** Where it says that it starts an owner (never standard output). */
+  log: (line: string) => void;
+  /** How long to wait; default 5 minutes. */
+  timeoutMs?: number;
+  /** Whether an owner may `accept` the address (the relay checks it can connect). */
+  accept?: (owner: OwnerAddress) => Promise<boolean>;
+  /**
+   * Once the owner started here has exited (the store was locked, or it
+   * failed) and none answered for this long, resolve undefined instead of
+   * starting another. Unset: start another after a second, until the timeout.
+   */
+  giveUpAfterExitMs?: number;
+}
+
+/**
+ * The store's owner, started when none answers. An owner another client
+ * started and that is still opening the store is waited for; one started here
+ * that exits is started again after a second (or given up, see
+ * {@linkcode StartOptions.giveUpAfterExitMs}), until the timeout. Rejects with
+ * the tail of the owner's log when none came up.
+ */
+export async function startedOwner(
+  storeDir: string,
+  options: StartOptions,
+): Promise<OwnerAddress | undefined> {
+  const deadline = Date.now() + (options.timeoutMs ?? START_TIMEOUT_MS);
+  let child: { exitedAt?: number } | undefined;
+  while (true) {
+    const owner = await runningOwner(storeDir);
+    if (owner && (!options.accept || await options.accept(owner))) return owner;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the store's owner (cairn serve) did not start; see ${ownerFiles(storeDir).log}` +
+          (await logTail(storeDir)),
+      );
+    }
+    // Another client may have started an owner that is still opening the store:
+    // a new one would find the store locked and exit, so try again after a pause.
+    const exitedFor = child?.exitedAt === undefined ? 0 : Date.now() - child.exitedAt;
+    if (options.giveUpAfterExitMs !== undefined && exitedFor > options.giveUpAfterExitMs) {
+      return undefined;
+    }
+    if (!child || exitedFor > 1000) {
+      const started: { exitedAt?: number } = {};
+      options.log(`cairn: starting the store's owner (cairn serve) for ${storeDir}`);
+      spawnOwner(storeDir).then(() => (started.exitedAt = Date.now()));
+      child = started;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Starts `cairn serve` for the store, detached so it outlives this process; resolves on its exit. */
+function spawnOwner(storeDir: string): Promise<unknown> {
+  const { exec, args } = selfCommand([
+    "--store",
+    storeDir,
+    "serve",
+    "--idle-timeout",
+    `${OWNER_IDLE_SECONDS}`,
+    "--log",
+    ownerFiles(storeDir).log,
+  ]);
+  const child = new Deno.Command(exec, {
+    args,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+    detached: true,
+  }).spawn();
+  child.unref();
+  return child.status;
+}
+
+async function logTail(storeDir: string): Promise<string> {
+  try {
+    const text = await Deno.readTextFile(ownerFiles(storeDir).log);
+    const lines = text.trim().split("\n").slice(-5).join("\n");
+    return lines ? `; its last lines:\n${lines}` : "";
+  } catch {
+    return "";
+  }
+}

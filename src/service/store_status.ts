@@ -1,0 +1,59 @@
+/**
+ * "Is it ready?" for an open store: what it holds (memories, projects, files
+ * and chunks, sessions and turns), how far each projection has got, what
+ * still waits for a vector and how long that should take, and the model.
+ * @module
+ */
+import type { ProjectionStatus } from "../../projections/runner.ts";
+import { LazyEmbedder } from "../embed/lazy_embedder.ts";
+import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
+import type { VectorLag } from "../recall/vector_lag.ts";
+import type { Cairn } from "./cairn.ts";
+
+/** What `cairn status` reports about an open store. */
+export interface StoreStatus {
+  store: string;
+  /** The log's size on disk and its last event. */
+  logBytes: number;
+  head: number;
+  memories: number;
+  code: { projects: number; files: number; chunks: number };
+  sessions: { sessions: number; turns: number };
+  vectors: { held: Record<"memory" | "code" | "turn", number>; lag: VectorLag };
+  model: { id: string; state: "loaded" | "not loaded yet" | "unusable"; reason?: string };
+  projections: ProjectionStatus[];
+}
+
+/** The status of the open store `cairn`. */
+export async function storeStatus(cairn: Cairn): Promise<StoreStatus> {
+  const texts = cairn.text.counts();
+  const projects = await cairn.code.status();
+  const [sessions] = await cairn.graph.database.run(
+    "MATCH (t:Turn) RETURN count(DISTINCT t.session) AS sessions",
+  );
+  return {
+    store: cairn.store.dir,
+    logBytes: await cairn.store.log.size(),
+    head: cairn.store.log.head,
+    memories: texts.memory,
+    code: {
+      projects: projects.length,
+      files: projects.reduce((sum, p) => sum + p.files, 0),
+      chunks: projects.reduce((sum, p) => sum + p.chunks, 0),
+    },
+    sessions: { sessions: Number(sessions?.sessions ?? 0), turns: texts.turn },
+    vectors: { held: cairn.vectors.counts(), lag: await cairn.vectorLag() },
+    model: modelState(cairn),
+    projections: cairn.store.runner.status(),
+  };
+}
+
+function modelState(cairn: Cairn): StoreStatus["model"] {
+  const { embedder } = cairn;
+  const id = cairn.vectors.model;
+  if (embedder instanceof UnavailableEmbedder) {
+    return { id, state: "unusable", reason: embedder.reason.message };
+  }
+  if (embedder instanceof LazyEmbedder && !embedder.ready) return { id, state: "not loaded yet" };
+  return { id, state: "loaded" };
+}

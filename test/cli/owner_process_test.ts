@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readOwnerRecord } from "../../src/mcp/owner_file.ts";
+import { bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
+import { killOwner } from "../mcp/mcp_client.ts";
+import { cli, tempDir } from "../helpers.ts";
+
+/** A word in the test repository's code: embedding a text with it waits until the test allows. */
+const HELD = "zyzzyva";
+
+/** A store whose model is a bag-of-words endpoint, and `cairn` run as a user runs it: with an owner. */
+async function ownedStore(dir: string, url: string) {
+  const store = join(dir, "store");
+  await Deno.mkdir(store, { recursive: true });
+  await Deno.writeTextFile(
+    join(store, "config.json"),
+    JSON.stringify({ embedder: bagOfWordsEmbedder(url) }),
+  );
+  const cairn = (args: string[], cwd?: string) =>
+    cli(["--store", store, ...args], { CAIRN_NO_OWNER: "" }, cwd ? { cwd } : {});
+  return {
+    store,
+    cairn,
+    async status() {
+      const status = await cairn(["status", "--json"]);
+      assert.equal(status.code, 0, status.stderr);
+      return JSON.parse(status.stdout);
+    },
+    /** Stops the owner a test started, if one runs. */
+    [Symbol.asyncDispose]: async () => {
+      if (await readOwnerRecord(store)) await killOwner(store);
+    },
+  };
+}
+
+/** A repository of three small Python files whose texts hold {@linkcode HELD}. */
+async function repository(dir: string, name = "ledger"): Promise<string> {
+  const repo = join(dir, name);
+  await Deno.mkdir(repo, { recursive: true });
+  for (const file of ["balance", "audit", "export"]) {
+    await Deno.writeTextFile(
+      join(repo, `${file}.py`),
+      `def ${file}_${HELD}(entries):\n    """The ${file} of the ledger."""\n    return len(entries)\n`,
+    );
+  }
+  return repo;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    Deno.kill(pid, "SIGCONT");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits up to 5 s for process `pid` to exit; fails the test if it does not. */
+async function exited(pid: number): Promise<void> {
+  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 25));
+  assert.ok(!isAlive(pid), `process ${pid} exited`);
+}
+
+function waiting(status: { vectors: { lag: { pending: Array<{ documents: number }> } } }) {
+  return status.vectors.lag.pending.reduce((sum, p) => sum + p.documents, 0);
+}
+
+Deno.test("a command starts the store's owner in the background, later ones use it, and cairn stop stops it", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer();
+  await using owned = await ownedStore(tmp.path, embeddings.url);
+
+  const first = await owned.cairn(["remember", "Deploys go out on Tuesday afternoons"]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stderr, /starting the store's owner \(cairn serve\)/);
+  const owner = (await readOwnerRecord(owned.store))!;
+  assert.ok(owner && isAlive(owner.pid), "an owner runs after the command");
+
+  const second = await owned.cairn(["recall", "when do deploys go out?"]);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stdout, /Tuesday afternoons/);
+  assert.doesNotMatch(second.stderr, /starting/, "the running owner answered");
+  const status = await owned.status();
+  assert.equal(status.owner.pid, owner.pid);
+  assert.equal(status.owner.port, owner.port);
+  assert.equal(status.memories, 1);
+
+  const stopped = await owned.cairn(["stop"]);
+  assert.equal(stopped.code, 0, stopped.stderr);
+  assert.equal(stopped.stdout.trim(), `stopped the store's owner (pid ${owner.pid})`);
+  assert.equal(await readOwnerRecord(owned.store), undefined, "the owner let go of the store");
+  await exited(owner.pid);
+
+  const here = await owned.cairn(["--no-owner", "status", "--json"]);
+  assert.equal(here.code, 0, here.stderr);
+  assert.equal(JSON.parse(here.stdout).owner, null, "--no-owner opens the store here");
+  assert.equal(await readOwnerRecord(owned.store), undefined, "and starts no owner");
+  assert.equal((await owned.cairn(["stop"])).stdout.trim(), "no owner runs for this store");
+});
+
+Deno.test("index returns before the vectors are in; searches answer meanwhile and say what is missing; --wait waits", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer(HELD);
+  await using owned = await ownedStore(tmp.path, embeddings.url);
+  const repo = await repository(tmp.path);
+
+  const indexed = await owned.cairn(["index", repo]);
+  assert.equal(indexed.code, 0, indexed.stderr);
+  assert.match(indexed.stdout, /3 files indexed/);
+  assert.match(indexed.stdout, /vectors: 3 code chunks of ledger still to compute/);
+
+  const words = await owned.cairn(["search-text", `audit_${HELD}`]);
+  assert.equal(words.code, 0, words.stderr);
+  assert.match(words.stdout, /audit\.py/);
+  const meaning = await owned.cairn(["recall", "the audit of the ledger"]);
+  assert.equal(meaning.code, 0, meaning.stderr);
+  assert.match(meaning.stdout, /audit\.py/, "found by words while its vector waits");
+  assert.match(
+    meaning.stdout,
+    /semantic search is catching up: 3 code chunks of ledger have no vector yet/,
+  );
+  const before = await owned.status();
+  assert.equal(waiting(before), 3);
+  assert.equal(before.code.chunks, 3);
+
+  embeddings.release();
+  const waited = await owned.cairn(["index", repo, "--wait"]);
+  assert.equal(waited.code, 0, waited.stderr);
+  assert.match(waited.stdout, /0 files indexed, 3 unchanged/);
+  assert.doesNotMatch(waited.stdout, /still to compute/);
+  const after = await owned.status();
+  assert.equal(waiting(after), 0);
+  assert.equal(after.vectors.held.code, 3);
+});
+
+Deno.test("an owner killed while computing vectors is restarted by the next command, which resumes them; nothing acknowledged is lost", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer(HELD);
+  await using owned = await ownedStore(tmp.path, embeddings.url);
+  const repo = await repository(tmp.path);
+  assert.equal((await owned.cairn(["index", repo])).code, 0);
+  const remembered = await owned.cairn(["remember", "The ledger closes at midnight UTC"]);
+  assert.equal(remembered.code, 0, remembered.stderr);
+  const first = (await readOwnerRecord(owned.store))!.pid;
+
+  Deno.kill(first, "SIGKILL");
+  await exited(first);
+  const status = await owned.status();
+  assert.notEqual(status.owner.pid, first, "a new owner answered");
+  assert.equal(status.memories, 1);
+  assert.equal(status.code.chunks, 3);
+  assert.equal(waiting(status), 4, "the chunks, and the memory after them, wait for vectors");
+
+  embeddings.release();
+  const waited = await owned.cairn(["index", repo, "--wait"]);
+  assert.equal(waited.code, 0, waited.stderr);
+  const done = await owned.status();
+  assert.equal(waiting(done), 0);
+  assert.deepEqual(done.vectors.held, { memory: 1, code: 3, turn: 0 });
+  const recalled = await owned.cairn(["recall", "when does the ledger close?"]);
+  assert.match(recalled.stdout, /closes at midnight UTC/);
+});
+
+Deno.test("one owner, two callers: `index .` indexes each caller's own folder", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer();
+  await using owned = await ownedStore(tmp.path, embeddings.url);
+  const ledger = await repository(tmp.path, "ledger");
+  const billing = await repository(tmp.path, "billing");
+
+  const fromLedger = await owned.cairn(["index", "."], ledger);
+  assert.equal(fromLedger.code, 0, fromLedger.stderr);
+  const fromBilling = await owned.cairn(["index", "."], billing);
+  assert.equal(fromBilling.code, 0, fromBilling.stderr);
+  assert.doesNotMatch(fromBilling.stderr, /starting/, "the second went to the same owner");
+
+  const projects = await owned.cairn(["projects", "--json"]);
+  assert.equal(projects.code, 0, projects.stderr);
+  const roots = Object.fromEntries(
+    JSON.parse(projects.stdout).projects.map((p: { project: string; root: string }) => [
+      p.project,
+      p.root,
+    ]),
+  );
+  assert.deepEqual(roots, { billing, ledger });
+});
