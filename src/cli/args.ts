@@ -1,18 +1,48 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { parseDate } from "../service/dates.ts";
 import { UsageError } from "./command.ts";
+import { didYouMean } from "./did_you_mean.ts";
 
-/** Parses a command's arguments strictly, turning parser errors into {@linkcode UsageError}s. */
+/**
+ * Parses a command's arguments strictly, turning parser errors into
+ * {@linkcode UsageError}s that name the option meant. One convention for
+ * every command: `--json` and `--format json` say the same, whichever of the
+ * two the command declares.
+ */
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"]>>(
   args: string[],
   options: T,
   allowPositionals = false,
 ) {
   try {
-    return parseArgs({ args, options, allowPositionals, strict: true });
+    return parseArgs({ args: sameFormat(args, options), options, allowPositionals, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec((error as Error).message)?.[1];
+    if (!unknown) throw new UsageError((error as Error).message);
+    const known = Object.keys(options).map((name) => `--${name}`);
+    throw new UsageError(`unknown option ${unknown}${didYouMean(unknown, known)}`);
   }
+}
+
+/** `args` with `--json` as `--format json`, or `--format json` as `--json`, as the command takes it. */
+function sameFormat(args: string[], options: NonNullable<ParseArgsConfig["options"]>): string[] {
+  const takesJson = "json" in options;
+  const takesFormat = "format" in options;
+  if (takesJson === takesFormat) return args;
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") return [...out, ...args.slice(i)];
+    if (takesFormat && arg === "--json") out.push("--format", "json");
+    else if (takesJson && (arg === "--format" || arg.startsWith("--format="))) {
+      const value = arg === "--format" ? args[++i] : arg.slice("--format=".length);
+      if (value === "json") out.push("--json");
+      else if (value !== "markdown" && value !== "text") {
+        throw new UsageError(`--format is json or markdown, not "${value ?? ""}"`);
+      }
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** A `--limit` value: a whole number from 1; 10 when the option is absent. */

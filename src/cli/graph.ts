@@ -5,7 +5,7 @@
  * @module
  */
 import { UserError } from "../service/errors.ts";
-import { entityLine, omittedRelationsNote, relationLine } from "../service/graph_format.ts";
+import { entityLine, pageLines, relationLine } from "../service/graph_format.ts";
 import {
   EntitiesInput,
   type EntityRecord,
@@ -294,16 +294,7 @@ function printPage(
     print(context, page);
     return;
   }
-  if (!page.entities.length) context.out("no entities");
-  for (const entity of page.entities) context.out(`- ${entityLine(entity)}`);
-  for (const relation of page.relations) context.out(`- ${relationLine(relation)}`);
-  const omitted = omittedRelationsNote(page);
-  if (omitted) context.out(`> ${omitted}`);
-  if (page.more > 0) {
-    context.out(
-      `> ${page.more} more entities; next page: --cursor ${offset + page.entities.length}`,
-    );
-  }
+  for (const line of pageLines(page, offset, (next) => `--cursor ${next}`)) context.out(line);
 }
 
 function print(context: CommandContext, result: unknown): number {

@@ -16,6 +16,7 @@ import type { Cairn } from "../service/cairn.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { runInOwner } from "./owner_cli.ts";
 import { ProgressLine } from "./progress.ts";
+import { didYouMean } from "./did_you_mean.ts";
 import { compact } from "./compact.ts";
 import { deleteProject } from "./delete_project.ts";
 import { forget } from "./forget.ts";
@@ -142,7 +143,10 @@ export async function runCli(
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    io.err(`cairn: unknown command "${name}"\n\n${USAGE}`);
+    const names = commands.map((c) => c.name);
+    io.err(
+      `cairn: unknown command "${name}"${didYouMean(name, names)}; \`cairn --help\` lists them`,
+    );
     return 2;
   }
   if (help || args.includes("--help") || args.includes("-h")) {

@@ -21,7 +21,7 @@ import type { SignalWeights } from "../recall/fuse.ts";
 import type { Cairn } from "../service/cairn.ts";
 import type { RecallAnswer } from "../service/recall_service.ts";
 import type { GraphPage } from "../service/graph_ops.ts";
-import { entityLine, relationLine } from "../service/graph_format.ts";
+import { pageLines } from "../service/graph_format.ts";
 import { describeIssues, UserError } from "../service/errors.ts";
 
 /** A tool's answer as MCP sends it. */
@@ -179,11 +179,10 @@ const HANDLERS: Record<string, Handler> = {
   },
 };
 
-function graphAnswer(page: GraphPage): ToolResult {
-  const lines = page.entities.map((entity) => `- ${entityLine(entity)}`);
-  lines.push(...page.relations.map((relation) => `- ${relationLine(relation)}`));
-  if (page.more > 0) lines.push(`> ${page.more} more entities: ask again with a larger offset`);
-  return answer(lines.join("\n") || "No entities.", { ...page });
+function graphAnswer(page: GraphPage, args: Args): ToolResult {
+  const offset = (args.offset as number | undefined) ?? 0;
+  const lines = pageLines(page, offset, (next) => `offset ${next}`);
+  return answer(lines.join("\n"), { ...page });
 }
 
 const GRAPH_HANDLERS: Record<string, Handler> = {
@@ -218,16 +217,20 @@ const GRAPH_HANDLERS: Record<string, Handler> = {
     return answer(`deleted ${relations.length} relations`, { count: relations.length });
   },
   open_nodes: async (cairn, args) =>
-    graphAnswer(await cairn.entities.openNodes(args.names as string[], optional(args, "as_of"))),
+    graphAnswer(
+      await cairn.entities.openNodes(args.names as string[], optional(args, "as_of")),
+      args,
+    ),
   search_nodes: async (cairn, args) =>
     graphAnswer(
       await cairn.entities.searchNodes(
         args.query as string,
         optional(args, "offset", "limit", "as_of"),
       ),
+      args,
     ),
   read_graph: async (cairn, args) =>
-    graphAnswer(await cairn.entities.readGraph(optional(args, "offset", "limit", "as_of"))),
+    graphAnswer(await cairn.entities.readGraph(optional(args, "offset", "limit", "as_of")), args),
 };
 
 const USER_ERRORS = [UserError, BlobError, ModelMismatchError, EmbedderError];

@@ -21,9 +21,29 @@ export function relationLine(relation: RelationRecord): string {
   return `${relation.from} —${relation.relationType}→ ${relation.to}`;
 }
 
-/** The note a page needs when it left relations out; undefined when it left none. */
-export function omittedRelationsNote(page: GraphPage): string | undefined {
-  if (!page.relationsOmitted) return undefined;
-  return `${page.relationsOmitted} more relations of these entities not listed: ` +
-    `a page lists at most ${MAX_PAGE_RELATIONS}`;
+/**
+ * A page of the graph as lines: its entities, its relations, then what it
+ * left out and how to ask for the next page: `offset` is this page's, and
+ * `nextPage` names the next one as the caller asks for it (`--cursor 50`).
+ */
+export function pageLines(
+  page: GraphPage,
+  offset: number,
+  nextPage: (offset: number) => string,
+): string[] {
+  const lines = page.entities.map((entity) => `- ${entityLine(entity)}`);
+  lines.push(...page.relations.map((relation) => `- ${relationLine(relation)}`));
+  if (lines.length === 0) lines.push("No entities.");
+  if (page.relationsOmitted) {
+    lines.push(
+      `> ${page.relationsOmitted} more relations of these entities not listed: ` +
+        `a page lists at most ${MAX_PAGE_RELATIONS}`,
+    );
+  }
+  if (page.more > 0) {
+    lines.push(
+      `> ${page.more} more entities; next page: ${nextPage(offset + page.entities.length)}`,
+    );
+  }
+  return lines;
 }

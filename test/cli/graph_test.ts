@@ -55,7 +55,7 @@ Deno.test("cairn graph builds the graph from arguments and shows it a line an en
     await graphOk(store, "search", "MARCH"),
     "- Ada (person): writes Rust; on call in March\n- Ada —maintains→ billing\n",
   );
-  assert.equal(await graphOk(store, "search", "nothing", "like", "this"), "no entities\n");
+  assert.equal(await graphOk(store, "search", "nothing", "like", "this"), "No entities.\n");
 });
 
 Deno.test("cairn graph deletes observations, relations and entities", async () => {
@@ -120,7 +120,7 @@ Deno.test("cairn graph read and search page through the graph with the cursor ea
     relations: [],
     more: 0,
   });
-  assert.equal(await graphOk(store, "read", "--cursor", "3"), "no entities\n");
+  assert.equal(await graphOk(store, "read", "--cursor", "3"), "No entities.\n");
 });
 
 Deno.test("cairn graph --json prints the service's result", async () => {
@@ -237,7 +237,7 @@ Deno.test("cairn graph explains bad calls with its usage, exit code 2 and nothin
     [["read", "--limit", "101"], /--limit takes at most 100/],
     [["read", "--cursor", "next"], /--cursor takes the cursor a page printed/],
     [["read", "--as-of", "yesterday"], /--as-of takes an ISO 8601 date, not "yesterday"/],
-    [["read", "--colour"], /Unknown option '--colour'/],
+    [["read", "--colour"], /unknown option --colour/],
     [
       ["add-entity", "Bob", "--type", "person", "--file", "x.json"],
       /either --file or the arguments/,

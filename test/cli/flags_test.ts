@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { closest } from "../../src/cli/did_you_mean.ts";
+import { tempDir } from "../helpers.ts";
+import { cairnInProcess } from "./in_process.ts";
+
+Deno.test("closest() guesses the name meant: a typo, a swap, a prefix; nothing when far", () => {
+  const commands = ["recall", "search", "search-text", "remember", "revise", "status", "stop"];
+  assert.equal(closest("recal", commands), "recall");
+  assert.equal(closest("serach", commands), "search");
+  assert.equal(closest("rememb", commands), "remember");
+  assert.equal(closest("stauts", commands), "status");
+  assert.equal(closest("deploy", commands), undefined);
+  assert.equal(closest("--jsn", ["--json", "--project"]), "--json");
+});
+
+Deno.test("a mistyped command or option is named with the one meant; a bad choice lists the good ones", async () => {
+  await using tmp = await tempDir();
+  const unknown = await cairnInProcess(tmp.path, "recal", "anything");
+  assert.equal(unknown.code, 2);
+  assert.equal(
+    unknown.err,
+    'cairn: unknown command "recal" (did you mean recall?); `cairn --help` lists them',
+  );
+  const option = await cairnInProcess(tmp.path, "list", "--jsn");
+  assert.equal(option.code, 2);
+  assert.match(option.err, /^cairn list: unknown option --jsn \(did you mean --json\?\)\nusage:/);
+  const kind = await cairnInProcess(tmp.path, "remember", "a note", "--kind", "idea");
+  assert.equal(kind.code, 1);
+  assert.equal(
+    kind.err,
+    "cairn remember: kind is one of decision, fact, pattern, preference, note or conversation",
+  );
+});
+
+Deno.test("--json and --format json say the same to every command", async () => {
+  await using tmp = await tempDir();
+  assert.equal((await cairnInProcess(tmp.path, "remember", "Deploys go out on Tuesdays")).code, 0);
+  const same = async (...args: string[]) => {
+    const json = await cairnInProcess(tmp.path, ...args, "--json");
+    const format = await cairnInProcess(tmp.path, ...args, "--format", "json");
+    assert.equal(json.code, 0, json.err);
+    assert.equal(format.code, 0, format.err);
+    assert.equal(json.out, format.out);
+    return JSON.parse(json.out);
+  };
+  assert.equal((await same("list"))[0].content, "Deploys go out on Tuesdays");
+  assert.equal((await same("search-text", "deploys")).results.length, 1);
+  assert.deepEqual((await same("projects")).projects, []);
+  const bad = await cairnInProcess(tmp.path, "list", "--format", "yaml");
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--format is json or markdown, not "yaml"/);
+});
