@@ -28,14 +28,20 @@ export async function cairnMeasured(
 }
 
 /**
- * Runs `deno task cairn ARGS` as a user would, through the store's owner
- * (started if none runs), and returns its output and wall time in ms.
+ * Runs cairn ARGS as a user would, through the store's owner (started if none
+ * runs), and returns its output and wall time in ms: as `deno task cairn`
+ * (`via: "task"`), or as `deno run main.ts` (a process of its own, as a
+ * compiled binary or an installed script runs).
  */
-export async function cairnThroughOwner(args: string[]): Promise<{ stdout: string; ms: number }> {
+export async function cairnThroughOwner(
+  args: string[],
+  via: "task" | "run" = "task",
+): Promise<{ stdout: string; ms: number }> {
   const started = performance.now();
-  const { stdout } = await run(Deno.execPath(), ["task", "--quiet", "cairn", ...args], {
-    CAIRN_NO_OWNER: "",
-  });
+  const command = via === "task"
+    ? ["task", "--quiet", "cairn", ...args]
+    : ["run", "--allow-all", "--quiet", "main.ts", ...args];
+  const { stdout } = await run(Deno.execPath(), command, { CAIRN_NO_OWNER: "" });
   return { stdout, ms: performance.now() - started };
 }
 

@@ -35,6 +35,9 @@ export class ProjectionRunner {
   #stopping = false;
   /** Projections whose checkpoints stay off disk until a rewrite of their files succeeds. */
   #withdrawn = new Set<string>();
+  /** Work that asked the background lane to wait, and what wakes it when none is left. */
+  #holds = 0;
+  #released = Promise.withResolvers<void>();
 
   #projections: Projection[];
 
@@ -140,6 +143,23 @@ export class ProjectionRunner {
     });
   }
 
+  /**
+   * Runs `work` (a large write, such as indexing a repository) with the
+   * background lane paused after its current batch, so the two do not share
+   * the cores; the lane goes on once no such work is left.
+   */
+  async withBackgroundPaused<T>(work: () => Promise<T>): Promise<T> {
+    this.#holds++;
+    try {
+      return await work();
+    } finally {
+      if (--this.#holds === 0) {
+        this.#released.resolve();
+        this.#released = Promise.withResolvers<void>();
+      }
+    }
+  }
+
   /** Resolves when the background projections have reached the head as it is now. */
   async settled(): Promise<void> {
     await this.#running?.catch(() => {});
@@ -237,6 +257,7 @@ export class ProjectionRunner {
    */
   async close(): Promise<void> {
     this.#stopping = true;
+    this.#released.resolve();
     for (const projection of this.#backgroundLane()) projection.stop?.();
     await this.#running?.catch(() => {});
     await this.#background;
@@ -306,6 +327,9 @@ export class ProjectionRunner {
     batch: readonly StoredEvent[],
   ): Promise<void> {
     await this.beforeWrite();
+    while (this.#holds > 0 && projections.every((p) => p.background) && !this.#stopping) {
+      await this.#released.promise;
+    }
     const last = batch.at(-1)!.seq;
     for (const projection of projections) {
       const checkpoint = this.#checkpoints.get(projection.name) ?? 0;

@@ -30,6 +30,11 @@ export interface Command {
   /** Runs the command; resolves to the process exit code. */
   run(context: CommandContext): Promise<number>;
   /**
+   * Checks the arguments without running anything: a command the owner runs
+   * says what is wrong with them before an owner is started or asked.
+   */
+  check?(args: string[]): void;
+  /**
    * Whether the store's owner (`cairn serve`) runs the command (see
    * `owner_cli.ts`): `start` starts one when none runs (unless `--no-owner`);
    * `running` uses one only if it already runs. Commands without it need the

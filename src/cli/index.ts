@@ -1,11 +1,10 @@
 import { resolve } from "node:path";
-import type { IndexReport } from "../service/code_index.ts";
-import { skippedLines, statusLines } from "../service/index_status.ts";
+import { indexStatus, indexText, reportLines } from "../ops/code_ops.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
 import { indexProgressText, vectorProgressText } from "./progress.ts";
-import { lagText, lagWithin, waitingCount } from "../recall/vector_lag.ts";
+import { waitingCount } from "../recall/vector_lag.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { watchIndex } from "./index_watch.ts";
 
@@ -39,16 +38,12 @@ export const indexCommand: Command = {
       throw new UsageError(`one PATH at most, got also "${positionals[1]}"`);
     }
     if (values.status) {
-      const projects = await withCairn(
-        context,
-        (cairn) => cairn.code.status(positionals[0]),
-        { warn: context.err },
-      );
-      if (values.json) context.out(JSON.stringify(projects));
-      else if (projects.length === 0) context.out("no projects indexed; run `cairn index PATH`");
-      else {for (const project of projects) {
-          for (const line of statusLines(project)) context.out(line);
-        }}
+      const input = positionals[0] ? { project: positionals[0] } : {};
+      const all = await withCairn(context, (cairn) => indexStatus.run(cairn, input, context), {
+        warn: context.err,
+      });
+      const rendered = indexStatus.render(all, input);
+      context.out(values.json ? JSON.stringify(rendered.json) : rendered.text);
       return 0;
     }
     const [path] = positionals;
@@ -60,7 +55,7 @@ export const indexCommand: Command = {
     if (values.watch) {
       const settle = values["no-wait"] !== true;
       return await watchIndex(context, input, settle, (report) => {
-        for (const line of summary(report)) context.out(line);
+        for (const line of reportLines(report)) context.out(line);
       });
     }
     const quiet = values.json === true;
@@ -79,20 +74,14 @@ export const indexCommand: Command = {
         : undefined;
       return { report, vectors, lag: await cairn.vectorLag() };
     }, { warn: context.err });
-    if (values.json) context.out(JSON.stringify(report));
-    else {
-      for (const line of summary(report)) context.out(line);
-      if (vectors && vectors.computed > 0) {
-        context.out(`vectors: ${vectors.computed} computed in ${vectors.seconds.toFixed(1)} s`);
-      }
-      const left = lagWithin(lag, ["code"], report.project);
-      if (waitingCount(left) > 0) {
-        context.out(
-          `vectors: ${lagText(left)} still to compute, in the background; words and the graph ` +
-            "find them already (`cairn status` shows how far, `cairn index --wait` waits)",
-        );
-      }
-    }
+    context.out(
+      values.json ? JSON.stringify(report) : indexText({
+        report,
+        lag,
+        ...(vectors ? { vectors } : {}),
+        ...(context.owner ? {} : { leftForNextOpen: true }),
+      }),
+    );
     return 0;
   },
 };
@@ -120,17 +109,4 @@ async function vectorsIn(
   }
   await settled;
   return { computed: first, seconds: (performance.now() - started) / 1000 };
-}
-
-/** The human summary of one index run. */
-export function summary(report: IndexReport): string[] {
-  const rate = report.indexed >= 100
-    ? `, ${Math.round(report.indexed / report.seconds)} files/s`
-    : "";
-  return [
-    `indexed project ${report.project} (${report.root}): ${report.indexed} files indexed, ` +
-    `${report.unchanged} unchanged, ${report.removed} removed, ${report.skipped} skipped; ` +
-    `${report.chunks} chunks in ${report.seconds.toFixed(2)} s${rate}`,
-    ...skippedLines(report),
-  ];
 }

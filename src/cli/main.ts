@@ -1,39 +1,24 @@
-import { isDiskFull } from "../../events/disk_full.ts";
 import { callerFolder } from "./caller_folder.ts";
 import { allowedRoots } from "../mcp/allowed_roots.ts";
-import { AppendedButBehind } from "../service/store.ts";
 import { parseArgs } from "node:util";
-import { z } from "zod";
-import { BlobError } from "../../events/blobs.ts";
-import { StoreLockedError } from "../../events/lock.ts";
-import { LogCorruptError } from "../../events/log.ts";
-import { EventDecodeError } from "../../events/schema.ts";
-import { ModelMismatchError } from "../../projections/vectors/vectors_projection.ts";
-import { EmbedderError } from "../embed/embedder.ts";
-import { describeIssues, UserError } from "../service/errors.ts";
 import { defaultStoreDir } from "../service/paths.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { runInOwner } from "./owner_cli.ts";
 import { ProgressLine } from "./progress.ts";
+import { classify } from "../ops/failure.ts";
+import { OPERATIONS } from "../ops/table.ts";
+import { commandFor } from "./operation_command.ts";
+import { recall } from "../ops/search_ops.ts";
+import { index } from "../ops/code_ops.ts";
+import { withBatch } from "./recall_batch.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { compact } from "./compact.ts";
-import { deleteProject } from "./delete_project.ts";
-import { forget } from "./forget.ts";
-import { get } from "./get.ts";
 import { importCommand } from "./import.ts";
 import { indexCommand } from "./index.ts";
 import { ingest } from "./ingest.ts";
-import { list } from "./list.ts";
 import { mcp } from "./mcp.ts";
-import { projects } from "./projects.ts";
-import { recallCommand } from "./recall.ts";
 import { reembedCommand } from "./reembed.ts";
-import { remember } from "./remember.ts";
-import { revise } from "./revise.ts";
-import { search, searchText } from "./search.ts";
-import { searchCodeCommand } from "./search_code.ts";
-import { history } from "./history.ts";
 import { graph } from "./graph.ts";
 import { replay } from "./replay.ts";
 import { serveCommand } from "./serve.ts";
@@ -43,21 +28,12 @@ import { verify } from "./verify.ts";
 
 /** Every command, in the order `cairn --help` lists them. */
 export const commands: readonly Command[] = [
-  recallCommand,
-  search,
-  searchText,
-  searchCodeCommand,
-  history,
+  ...OPERATIONS.filter((op) => op.command !== undefined && op !== index).map((op) =>
+    op === recall ? withBatch(commandFor(op)) : commandFor(op)
+  ),
   graph,
-  remember,
-  revise,
-  forget,
-  get,
-  list,
   importCommand,
   indexCommand,
-  projects,
-  deleteProject,
   ingest,
   status,
   verify,
@@ -170,6 +146,7 @@ export async function runCli(
   };
   try {
     if (!inOwner && relayed) {
+      command.check?.(args);
       const start = command.owner === "start" && startOwner && !noOwner;
       const code = await runInOwner(
         storeDir,
@@ -238,42 +215,17 @@ function splitGlobal(
   };
 }
 
-const userErrors = [
-  AppendedButBehind,
-  StoreLockedError,
-  LogCorruptError,
-  EventDecodeError,
-  BlobError,
-  UserError,
-  ModelMismatchError,
-  EmbedderError,
-];
-
 function report(error: unknown, command: Command, io: Io): number {
   if (error instanceof UsageError) {
     io.err(`cairn ${command.name}: ${error.message}\nusage: ${command.usage}`);
     return 2;
   }
-  if (error instanceof z.ZodError) {
-    io.err(`cairn ${command.name}: ${describeIssues(error)}`);
-    return 1;
-  }
-  if (userErrors.some((kind) => error instanceof kind)) {
-    io.err(`cairn ${command.name}: ${(error as Error).message}`);
-    return 1;
-  }
-  if (isDiskFull(error)) {
-    io.err(
-      `cairn ${command.name}: the disk is full (${(error as Error).message}); ` +
-        "free some space and run it again: what was written before is kept",
-    );
-    if (Deno.env.get("CAIRN_DEBUG")) io.err(error instanceof Error ? error.stack ?? "" : "");
-    return 1;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  io.err(`cairn ${command.name}: ${message}`);
-  if (Deno.env.get("CAIRN_DEBUG")) io.err(error instanceof Error ? error.stack ?? "" : "");
-  else io.err("(set CAIRN_DEBUG=1 to see where it happened)");
+  const failure = classify(error);
+  io.err(`cairn ${command.name}: ${failure.message}`);
+  const debug = Deno.env.get("CAIRN_DEBUG");
+  if (debug && (failure.kind === "internal" || failure.kind === "disk_full")) {
+    io.err(error instanceof Error ? error.stack ?? "" : "");
+  } else if (failure.kind === "internal") io.err("(set CAIRN_DEBUG=1 to see where it happened)");
   return 1;
 }
 

@@ -275,7 +275,7 @@ export class CachedEmbedder implements Embedder {
   }
 
   /** Embeds documents, computing (once each) only the texts not cached yet. */
-  async embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
+  async embedDocuments(texts: readonly string[], urgent?: boolean): Promise<Float32Array[]> {
     const keys = texts.map((text) => sha256HexSync(text));
     const vectors = await this.cache.getMany(keys);
     const missing = new Map<string, string>();
@@ -284,7 +284,7 @@ export class CachedEmbedder implements Embedder {
     });
     const computed = new Map<string, Float32Array>();
     if (missing.size > 0) {
-      const fresh = await this.inner.embedDocuments([...missing.values()]);
+      const fresh = await this.inner.embedDocuments([...missing.values()], urgent);
       [...missing.keys()].forEach((key, i) => computed.set(key, fresh[i]!));
       await this.cache.putMany([...computed]);
     }

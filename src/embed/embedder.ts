@@ -14,8 +14,12 @@ export interface Embedder {
   readonly id: string;
   /** Width of every vector. */
   readonly dims: number;
-  /** Embeds passages (with the model's document prefix); vectors are L2-normalised. */
-  embedDocuments(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * Embeds passages (with the model's document prefix); vectors are
+   * L2-normalised. `urgent`: someone waits for these (a duplicate check), so
+   * they go before passages queued in the background.
+   */
+  embedDocuments(texts: readonly string[], urgent?: boolean): Promise<Float32Array[]>;
   /** Embeds a search query (with the model's query prefix); the vector is L2-normalised. */
   embedQuery(text: string): Promise<Float32Array>;
   /** Releases workers, sessions and files; the embedder is unusable afterwards. */

@@ -25,9 +25,9 @@ export class LazyEmbedder implements Embedder {
     return this.#ready !== undefined;
   }
 
-  async embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
+  async embedDocuments(texts: readonly string[], urgent?: boolean): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    return await (await this.#model()).embedDocuments(texts);
+    return await (await this.#model()).embedDocuments(texts, urgent);
   }
 
   async embedQuery(text: string): Promise<Float32Array> {

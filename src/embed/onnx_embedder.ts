@@ -92,12 +92,12 @@ export class OnnxEmbedder implements Embedder {
   }
 
   /** Embeds passages with the model's document prefix, counting those cut to fit. */
-  async embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
+  async embedDocuments(texts: readonly string[], urgent = false): Promise<Float32Array[]> {
     const prefix = this.manifest.document_prefix;
     const encoded = texts.map((text) => this.tokenizer.encode(prefix + text));
     this.#stats.texts += encoded.length;
     this.#stats.truncated += encoded.filter((e) => e.truncated).length;
-    return await this.#embed(encoded);
+    return await this.#embed(encoded, urgent);
   }
 
   /** Embeds a query with the model's query prefix. */

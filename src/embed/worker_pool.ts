@@ -8,6 +8,7 @@ import type { CloseRequest, InitRequest, RunRequest, WorkerResponse } from "./on
 
 interface Job {
   request: RunRequest;
+  urgent: boolean;
   resolve: (vectors: Float32Array<ArrayBuffer>) => void;
   reject: (error: Error) => void;
 }
@@ -117,8 +118,11 @@ export class WorkerPool {
     if (this.#failure) return Promise.reject(this.#failure);
     return new Promise((resolve, reject) => {
       const request: RunRequest = { type: "run", id: this.#nextId++, ids, lengths, seqLen };
-      if (urgent) this.#queue.unshift({ request, resolve, reject });
-      else this.#queue.push({ request, resolve, reject });
+      const job = { request, urgent, resolve, reject };
+      // Urgent batches go after the urgent ones already waiting, before every other.
+      const at = urgent ? this.#queue.findIndex((queued) => !queued.urgent) : -1;
+      if (at < 0) this.#queue.push(job);
+      else this.#queue.splice(at, 0, job);
       this.#pump();
     });
   }

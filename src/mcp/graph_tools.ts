@@ -10,7 +10,7 @@ import {
   ObservationsInput,
   RelationsInput,
 } from "../service/graph_ops.ts";
-import { asOfInput } from "./time_input.ts";
+import { asOfInput } from "../ops/time_input.ts";
 import type { ToolDefinition } from "./tools.ts";
 
 const names = z.array(z.string().min(1).max(200)).min(1).max(100);

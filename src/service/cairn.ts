@@ -125,7 +125,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   const memories = new Memories(store, graph!, async (content, project) => {
     // Without a usable model, or while it loads in a server, only the same text is a duplicate.
     if (modelReady?.() === false) return [];
-    const embedding = embedder.embedDocuments([content]).then(
+    const embedding = embedder.embedDocuments([content], true).then(
       ([vector]) => vector,
       (error) => {
         if (isModelFailure(error)) return undefined;

@@ -7,7 +7,7 @@ import { compactStore } from "./compact.ts";
 import { boundedFileName } from "../../events/file_names.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
 import { type ChunkedFile, CHUNKER_VERSION, chunkFile } from "../ingest/code/source_file.ts";
-import { UserError } from "./errors.ts";
+import { NotFoundError, UserError } from "./errors.ts";
 import { isWithin } from "./paths.ts";
 import type { Store } from "./store.ts";
 import type { IndexedProject } from "../ingest/transcripts/project.ts";
@@ -113,10 +113,18 @@ export class CodeIndex {
    * Indexes the folder `path` as a project (its repository's, unless
    * `project` says otherwise): only files whose size, mtime and then content
    * changed are chunked again; files gone from the folder leave the index.
+   * Vectors wait meanwhile: the run has the cores to itself.
    */
-  async index(
+  index(
     input: z.input<typeof IndexInput>,
     progress: (progress: IndexProgress) => void = () => {},
+  ): Promise<IndexReport> {
+    return this.store.runner.withBackgroundPaused(() => this.#index(input, progress));
+  }
+
+  async #index(
+    input: z.input<typeof IndexInput>,
+    progress: (progress: IndexProgress) => void,
   ): Promise<IndexReport> {
     const started = performance.now();
     const { path, project: given } = IndexInput.parse(input);
@@ -271,7 +279,9 @@ export class CodeIndex {
     const known = await this.#load();
     const names = project ? [project] : [...known.keys()].sort();
     if (project && !known.has(project)) {
-      throw new UserError(`no project named ${project} is indexed; run \`cairn index PATH\` first`);
+      throw new NotFoundError(
+        `no project named ${project} is indexed; run \`cairn index PATH\` first`,
+      );
     }
     return await Promise.all(names.map(async (name) => {
       const state = known.get(name)!;
@@ -294,7 +304,7 @@ export class CodeIndex {
    */
   async deleteProject(project: string): Promise<void> {
     const known = await this.#load();
-    if (!known.has(project)) throw new UserError(`no project named ${project} is indexed`);
+    if (!known.has(project)) throw new NotFoundError(`no project named ${project} is indexed`);
     await this.store.append([{ type: "project.deleted", v: 1, data: { project } }]);
     known.delete(project);
     await compactStore(this.store);

@@ -37,7 +37,7 @@ export function checkValidity(
 /** An ISO 8601 date or date-time, as the service's and the MCP tools' inputs take them. */
 export const isoDate = z.string().refine(
   (text) => parseDate(text) !== undefined,
-  "must be an ISO 8601 date",
+  "takes an ISO 8601 date",
 );
 
 /** The moment of a query's `as_of`; refuses one that names no moment rather than answer with today. */

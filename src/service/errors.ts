@@ -3,6 +3,11 @@ export class UserError extends Error {
   override name = "UserError";
 }
 
+/** A request naming something the store does not hold: a memory id, a project. */
+export class NotFoundError extends UserError {
+  override name = "NotFoundError";
+}
+
 /** One zod issue, as much of it as the words need. */
 interface Issue {
   path: PropertyKey[];
@@ -10,20 +15,40 @@ interface Issue {
   code?: string;
   values?: readonly unknown[];
   input?: unknown;
+  origin?: string;
+  maximum?: unknown;
 }
 
 /**
  * A zod error as one line a person can act on: `kind is one of decision,
- * fact or note, not "foo"; content: Too big`. The CLI and MCP both say it so.
+ * fact or note, not "foo"; the query has 80000 characters; the limit is
+ * 65536`. The CLI and MCP both say it so; `nameOf` names a field as the
+ * caller wrote it (`--valid-from` on the command line).
  */
-export function describeIssues(error: { issues: ReadonlyArray<Issue> }): string {
+export function describeIssues(
+  error: { issues: ReadonlyArray<Issue> },
+  nameOf?: (key: string) => string,
+): string {
   return error.issues.map((issue) => {
-    const where = issue.path.map(String).join(".") || "input";
+    const [first, ...rest] = issue.path.map(String);
+    // A flag is named alone (`--relation`); a field keeps its place (`relations.0`).
+    const where = first === undefined
+      ? "input"
+      : nameOf
+      ? nameOf(first)
+      : [first, ...rest].join(".");
+    const given = typeof issue.input === "string" && issue.input.length <= 100
+      ? `, not "${issue.input}"`
+      : "";
     if (issue.code === "invalid_value" && issue.values && issue.values.length > 0) {
-      const given = typeof issue.input === "string" ? `, not "${issue.input}"` : "";
       return `${where} is one of ${either(issue.values.map(String))}${given}`;
     }
-    return `${where}: ${issue.message}`;
+    if (issue.code === "too_big" && issue.origin === "string" && typeof issue.input === "string") {
+      return `${where} has ${issue.input.length} characters; the limit is ${issue.maximum}`;
+    }
+    // A message that goes on from its field ("takes an ISO 8601 date") reads as one sentence.
+    const joiner = /^(takes|must) /.test(issue.message) ? " " : ": ";
+    return `${where}${joiner}${issue.message}${given}`;
   }).join("; ");
 }
 

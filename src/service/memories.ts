@@ -5,7 +5,7 @@ import { contentKey, type GraphProjection } from "../../projections/graph/graph_
 import { compactStore } from "./compact.ts";
 import { purgeDurably } from "./pending_purge.ts";
 import { checkValidity, isoDate } from "./dates.ts";
-import { UserError } from "./errors.ts";
+import { NotFoundError, UserError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import { withoutUndefined } from "./objects.ts";
 import { memoriesAsOf, validAt } from "./memory_history.ts";
@@ -263,7 +263,7 @@ export class Memories {
   async #require(id: string): Promise<MemoryRecord> {
     const memory = await this.get(id);
     if (!memory) {
-      throw new UserError(`no memory with id ${id}; list the memories to find the right id`);
+      throw new NotFoundError(`no memory with id ${id}; list the memories to find the right id`);
     }
     return memory;
   }

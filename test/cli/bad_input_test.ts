@@ -8,8 +8,8 @@ Deno.test("dates the calendar does not have, and validity that ends before it st
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
   const leap = await cairn(store, "remember", "x", "--valid-from", "2020-02-30");
-  assert.equal(leap.code, 1);
-  assert.match(leap.err, /valid_from: must be an ISO 8601 date/);
+  assert.equal(leap.code, 2, "a usage error");
+  assert.match(leap.err, /--valid-from takes an ISO 8601 date, not "2020-02-30"/);
   const words = await cairn(store, "list", "--as-of", "March 7 2020");
   assert.notEqual(words.code, 0);
   const backwards = await cairn(

@@ -25,10 +25,10 @@ Deno.test("a mistyped command or option is named with the one meant; a bad choic
   assert.equal(option.code, 2);
   assert.match(option.err, /^cairn list: unknown option --jsn \(did you mean --json\?\)\nusage:/);
   const kind = await cairnInProcess(tmp.path, "remember", "a note", "--kind", "idea");
-  assert.equal(kind.code, 1);
-  assert.equal(
+  assert.equal(kind.code, 2);
+  assert.match(
     kind.err,
-    "cairn remember: kind is one of decision, fact, pattern, preference, note or conversation",
+    /^cairn remember: --kind is one of decision, fact, pattern, preference, note or conversation, not "idea"\nusage: cairn remember TEXT/,
   );
 });
 

@@ -32,12 +32,12 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
   ]);
   assert.match(revised.stdout, /jittered/);
   assert.equal((await cli([...store, "forget", memory.id])).code, 0);
-  assert.match((await cli([...store, "list"])).stdout, /no memories match/);
+  assert.match((await cli([...store, "list"])).stdout, /No memories match/);
   const missing = await cli([...store, "get", "mem_missing"]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no memory with id mem_missing/);
   const bad = await cli([...store, "remember", "x", "--kind", "rumour"]);
-  assert.equal(bad.code, 1);
+  assert.equal(bad.code, 2, "a usage error");
   assert.match(bad.stderr, /kind/);
   const badDate = await cli([...store, "list", "--as-of", "last tuesday"]);
   assert.equal(badDate.code, 2);

@@ -79,7 +79,7 @@ Deno.test("cairn recall prints compact markdown, says what is missing, and refus
   assert.match(answer.stdout, /^## Memories\n- \[note\] We deploy the billing service/);
   assert.doesNotMatch(answer.stdout, /mem_/, "no ids in the markdown");
   const long = await cli([...store, "recall", "x".repeat(70_000)]);
-  assert.equal(long.code, 1);
+  assert.equal(long.code, 2, "a usage error");
   assert.match(long.stderr, /limit is 65536/);
   const badBatch = join(tmp.path, "bad.jsonl");
   await Deno.writeTextFile(badBatch, `{"id":"a","query":"ok"}\n{"id":"b"}\n`);
@@ -95,8 +95,8 @@ Deno.test("cairn recall refuses a bad --mode, --format or date as a usage error,
   await using tmp = await tempDir();
   const store = join(tmp.path, "never-opened");
   const refusals: Array<[string[], RegExp]> = [
-    [["--mode", "foo"], /--mode is hybrid, vector or lexical, not "foo"/],
-    [["--format", "xml"], /--format is markdown, json or debug, not "xml"/],
+    [["--mode", "foo"], /--mode is one of hybrid, vector or lexical, not "foo"/],
+    [["--format", "xml"], /--format is one of markdown, json or debug, not "xml"/],
     [["--format", "jsonl"], /not "jsonl" \(jsonl goes with --batch\)/],
     [["--as-of", "garbage"], /--as-of takes an ISO 8601 date, not "garbage"/],
     [["--batch", join(tmp.path, "q.jsonl"), "--format", "markdown"], /--batch answers in jsonl/],

@@ -42,7 +42,7 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /no project named nope is indexed; run `cairn index PATH` first/);
   const language = await cli([...store, "search-code", "hook", "--language", "cobol"]);
-  assert.equal(language.code, 1);
+  assert.equal(language.code, 2, "a usage error");
   assert.match(language.stderr, /language is one of typescript, .*, not "cobol"/);
   const [empty, debug] = await Promise.all([
     cli([...store, "search-code", " ", "--format", "json"]),

@@ -119,7 +119,7 @@ Deno.test("models/ holds at least one model for the tests above to run against",
   assert.ok(SHIPPED_MODELS.length > 0, "no model folder with a manifest.json under models/");
 });
 
-Deno.test("a query embedded while documents are queued is answered before them", async () => {
+Deno.test("a query or an urgent document embedded while documents are queued is answered before them", async () => {
   const embedder = await OnnxEmbedder.open(shippedModelDir(DEFAULT_MODEL), { verify: false });
   try {
     const texts = Array.from(
@@ -129,8 +129,10 @@ Deno.test("a query embedded while documents are queued is answered before them",
     const order: string[] = [];
     const documents = embedder.embedDocuments(texts).then(() => order.push("documents"));
     const query = embedder.embedQuery("when is the audit?").then(() => order.push("query"));
-    await Promise.all([documents, query]);
-    assert.deepEqual(order, ["query", "documents"]);
+    const urgent = embedder.embedDocuments(["a note to check for duplicates"], true)
+      .then(() => order.push("urgent document"));
+    await Promise.all([documents, query, urgent]);
+    assert.deepEqual(order, ["query", "urgent document", "documents"]);
   } finally {
     await embedder.close();
   }

@@ -120,11 +120,11 @@ Deno.test("two agents in different folders, with different allowed roots, share 
   try {
     const first = await a!.callTool({ name: "index_project", arguments: { path: "." } });
     assert.notEqual(first.isError, true, text(first));
-    assert.match(text(first), new RegExp(`indexed alpha \\(${folders[0]}\\)`));
+    assert.match(text(first), new RegExp(`indexed project alpha \\(${folders[0]}\\)`));
     const owner = (await readOwnerRecord(store))!.pid;
     const second = await b!.callTool({ name: "index_project", arguments: { path: "." } });
     assert.notEqual(second.isError, true, text(second));
-    assert.match(text(second), new RegExp(`indexed beta \\(${folders[1]}\\)`));
+    assert.match(text(second), new RegExp(`indexed project beta \\(${folders[1]}\\)`));
     assert.equal((await readOwnerRecord(store))!.pid, owner, "one owner served both");
     const across = await b!.callTool({ name: "index_project", arguments: { path: folders[0] } });
     assert.equal(across.isError, true, "beta's roots do not hold alpha");

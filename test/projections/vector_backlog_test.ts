@@ -148,3 +148,30 @@ Deno.test("what waits for a vector is counted per source and project, and drops 
     await runner.close();
   }
 });
+
+Deno.test("the background lane waits while a large write holds it, and goes on after", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  const embedder = new FakeEmbedder();
+  const { vectors } = await openVectors(tmp.path, log, embedder);
+  const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
+  try {
+    const written = Promise.withResolvers<void>();
+    const release = Promise.withResolvers<void>();
+    const held = runner.withBackgroundPaused(async () => {
+      await log.append([remembered("m1", "written while the lane waits")]);
+      await runner.catchUp();
+      written.resolve();
+      await release.promise;
+    });
+    await written.promise;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(embedder.embedded, [], "nothing embedded while held");
+    release.resolve();
+    await held;
+    await runner.settled();
+    assert.deepEqual(embedder.embedded, ["written while the lane waits"]);
+  } finally {
+    await runner.close();
+  }
+});

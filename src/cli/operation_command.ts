@@ -1,0 +1,162 @@
+/**
+ * The CLI command of an operation: its flags come from the operation's zod
+ * input (`valid_from` is `--valid-from VALUE`, a boolean a bare `--force`, a
+ * list one flag per value), its words from the positionals the operation
+ * names; it prints the operation's text, or its data under `--json`.
+ * @module
+ */
+import type { ParseArgsConfig } from "node:util";
+import { z } from "zod";
+import { parseCommandArgs } from "./args.ts";
+import { type Command, type CommandContext, UsageError } from "./command.ts";
+import { withCairn } from "./with_cairn.ts";
+import { describeIssues } from "../service/errors.ts";
+import type { AnyOperation } from "../ops/operation.ts";
+
+type Kind = "boolean" | "list" | "number" | "text";
+
+/** The command that runs `op` from the command line (an operation with a command). */
+export function commandFor(op: AnyOperation): Command {
+  if (op.command === undefined) throw new Error(`operation ${op.tool} has no command`);
+  return {
+    name: op.command,
+    owner: "start",
+    summary: op.summary,
+    usage: usageOf(op),
+    check: (args) => void inputOf(op, args),
+    async run(context: CommandContext) {
+      const { input, json } = inputOf(op, context.args);
+      const result = await withCairn(
+        context,
+        (cairn) => op.run(cairn, input, { cwd: context.cwd, roots: context.roots }),
+        { settle: op.writes, warn: context.err, warmModel: op.writes },
+      );
+      const rendered = op.render(result, input);
+      context.out(json ? JSON.stringify(rendered.json ?? rendered.data) : rendered.text);
+      return 0;
+    },
+  };
+}
+
+/** The input `args` give `op`, checked by its schema; and whether `--json` was asked. */
+function inputOf(
+  op: AnyOperation,
+  args: string[],
+): { input: Record<string, unknown>; json: boolean } {
+  const positionals = op.cli?.positionals ?? [];
+  const flags = flagsOf(op);
+  // `--json` is `--format json` for an operation that has a format (see parseCommandArgs).
+  const options: NonNullable<ParseArgsConfig["options"]> = "format" in op.input
+    ? {}
+    : { json: { type: "boolean" } };
+  for (const { flag, kind } of flags) {
+    options[flag] = kind === "boolean"
+      ? { type: "boolean" }
+      : { type: "string", ...(kind === "list" ? { multiple: true } : {}) };
+  }
+  const parsed = parseCommandArgs(args, options, positionals.length > 0);
+  const input: Record<string, unknown> = {};
+  let words = parsed.positionals;
+  for (const positional of positionals) {
+    const taken = positional.rest ? words.join(" ") : words[0];
+    words = positional.rest ? [] : words.slice(1);
+    if (taken === undefined || !taken.trim()) {
+      if (positional.missing) throw new UsageError(positional.missing);
+      continue;
+    }
+    input[positional.key] = taken;
+  }
+  if (words.length > 0) throw new UsageError(`unexpected "${words[0]}"`);
+  for (const { key, flag, kind } of flags) {
+    const value = parsed.values[flag];
+    if (value === undefined) continue;
+    const parse = op.cli?.parse?.[key];
+    if (kind === "number") input[key] = numberOf(flag, value as string);
+    else if (kind === "list") {
+      const values = op.cli?.commas?.includes(key)
+        ? (value as string[]).flatMap((v) => v.split(",").map((part) => part.trim()))
+        : value as string[];
+      input[key] = values.map((v) => parse ? parse(v) : v);
+    } else input[key] = parse && typeof value === "string" ? parse(value) : value;
+  }
+  const checked = z.object(op.input).safeParse(input, { reportInput: true });
+  if (!checked.success) {
+    // The input came from the command line: say it with the flags and words it was written in.
+    const named = new Map<string, string>(flags.map(({ key, flag }) => [key, `--${flag}`]));
+    for (const { key } of positionals) named.set(key, `the ${key}`);
+    throw new UsageError(describeIssues(checked.error, (key) => named.get(key) ?? key));
+  }
+  return { input: checked.data, json: parsed.values.json === true };
+}
+
+/** Every flag of `op`: the input keys no positional fills, and how each is written. */
+function flagsOf(op: AnyOperation): Array<{ key: string; flag: string; kind: Kind }> {
+  const filled = new Set((op.cli?.positionals ?? []).map((p) => p.key));
+  return Object.entries(op.input).filter(([key]) => !filled.has(key)).map(([key, schema]) => ({
+    key,
+    flag: op.cli?.flags?.[key] ?? key.replaceAll("_", "-"),
+    kind: kindOf(schema as z.ZodType),
+  }));
+}
+
+/** `schema` without its optional and default wrappers. */
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let inner: z.ZodType = schema;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault) {
+    inner = inner.def.innerType as z.ZodType;
+  }
+  return inner;
+}
+
+/** How a flag of this schema is written. */
+function kindOf(schema: z.ZodType): Kind {
+  const inner = unwrapped(schema);
+  if (inner instanceof z.ZodBoolean) return "boolean";
+  if (inner instanceof z.ZodArray) return "list";
+  if (inner instanceof z.ZodNumber) return "number";
+  return "text";
+}
+
+/**
+ * What a flag's value is called in the usage: the operation's own name for
+ * it, a short list of choices (`hybrid|vector|lexical`), `DATE`, `NAME`, or
+ * the flag's name.
+ */
+function placeholderOf(op: AnyOperation, key: string, flag: string): string {
+  const own = op.cli?.values?.[key];
+  if (own) return own;
+  const choices = choicesOf(op.input[key] as z.ZodType);
+  const joined = choices?.join(op.cli?.commas?.includes(key) ? "," : "|");
+  if (joined && joined.length <= 40) return joined;
+  if (/(^as_of|_from|_to|_at)$/.test(key)) return "DATE";
+  if (key === "project") return "NAME";
+  return flag.toUpperCase().replaceAll("-", "_");
+}
+
+/** The choices of an enum (or a list of one), looking through optional and default. */
+function choicesOf(schema: z.ZodType): string[] | undefined {
+  let inner = unwrapped(schema);
+  if (inner instanceof z.ZodArray) inner = unwrapped(inner.def.element as z.ZodType);
+  return inner instanceof z.ZodEnum ? inner.options.map(String) : undefined;
+}
+
+function numberOf(flag: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value)) {
+    throw new UsageError(`--${flag} takes a number, not "${text}"`);
+  }
+  return value;
+}
+
+/** `cairn remember TEXT [--kind KIND] [--tag TAG]... [--force] [--json]`, then the help lines. */
+function usageOf(op: AnyOperation): string {
+  const words = (op.cli?.positionals ?? []).map((p) => (p.missing ? p.name : `[${p.name}]`));
+  const flags = flagsOf(op).map(({ key, flag, kind }) => {
+    if (kind === "boolean") return `[--${flag}]`;
+    const value = kind === "number" ? "N" : placeholderOf(op, key, flag);
+    return kind === "list" ? `[--${flag} ${value}]...` : `[--${flag} ${value}]`;
+  });
+  const json = "format" in op.input ? [] : ["[--json]"];
+  const line = ["cairn", op.command, ...words, ...flags, ...json].join(" ");
+  return op.cli?.help ? `${line}\n\n${op.cli.help}` : line;
+}

@@ -1,0 +1,193 @@
+/**
+ * The memory operations: remember, revise, forget, list and get.
+ * @module
+ */
+import { z } from "zod";
+import { MemoryKind } from "../../events/kinds/memory.ts";
+import { memoryLine } from "../recall/format.ts";
+import { isoDate } from "../service/dates.ts";
+import { NotFoundError } from "../service/errors.ts";
+import { MAX_MEMORY_CHARS } from "../service/memories.ts";
+import type { MemoryRecord } from "../service/memory_record.ts";
+import { relationFromText } from "../service/relation_text.ts";
+import { operation } from "./operation.ts";
+import { asOfInput, timeInput } from "./time_input.ts";
+
+const id = z.string().min(1).max(200).describe("memory id, e.g. mem_…");
+const project = z.string().min(1).max(200);
+const content = z.string().trim().min(1, "content is empty").max(MAX_MEMORY_CHARS);
+
+const memoryFields = {
+  kind: MemoryKind.optional(),
+  tags: z.array(z.string().min(1).max(100)).max(50).optional(),
+  valid_from: isoDate.optional(),
+  valid_to: isoDate.optional(),
+};
+
+/** The fields of `input` that are set. */
+function given<T extends Record<string, unknown>>(input: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(input).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
+}
+
+/** `remember`: stores a memory, or names the one already known. */
+export const remember = operation({
+  command: "remember",
+  tool: "remember",
+  summary: "store a memory: a decision, fact, pattern, preference or note",
+  description:
+    "Store a memory worth having in later sessions: a decision, fact, pattern or preference. " +
+    "One idea per memory; text already stored is not stored twice.",
+  core: true,
+  writes: true,
+  input: {
+    content,
+    ...memoryFields,
+    project: project.optional().describe("omit for a global memory"),
+    entities: z.array(z.string().min(1).max(200)).max(50).optional()
+      .describe("names it is about"),
+    relations: z.array(
+      z.string().max(600).refine(
+        (text) => relationFromText(text) !== undefined,
+        "takes FROM|RELATION|TO, like Ada|maintains|billing",
+      ),
+    ).max(50).optional().describe("FROM|RELATION|TO"),
+    source: z.string().min(1).max(2000).optional().describe("where it comes from"),
+    force: z.boolean().optional().describe("store even if already known"),
+  },
+  output: { id: z.string(), duplicate: z.boolean() },
+  cli: {
+    positionals: [{
+      key: "content",
+      name: "TEXT",
+      rest: true,
+      missing: "give the text to remember",
+    }],
+    flags: { tags: "tag", entities: "entity", relations: "relation" },
+    help: "  --relation  a relation between two entities, in active voice: 'Ada|maintains|billing'",
+  },
+  async run(cairn, input) {
+    const { content, relations, project, ...rest } = input;
+    return await cairn.memories.remember({
+      ...given(rest),
+      content,
+      project: project ?? null,
+      ...(relations ? { relations: relations.map((text) => relationFromText(text)!) } : {}),
+    });
+  },
+  render({ memory, duplicate }) {
+    const head = duplicate ? "already known (force stores it again):" : "remembered:";
+    return {
+      text: `${head}\n${memoryLine(memory)}`,
+      data: { id: memory.id, duplicate },
+      json: { memory, duplicate },
+    };
+  },
+});
+
+/** `revise`: changes a memory; the earlier version stays in its history. */
+export const revise = operation({
+  command: "revise",
+  tool: "revise",
+  summary: "change a memory's text, kind, tags or validity (history is kept)",
+  description:
+    "Correct or update a memory by id; the earlier version stays in history. Ids come from " +
+    "list_memories or recall with format json.",
+  core: false,
+  writes: true,
+  input: { id, content: content.optional(), ...memoryFields },
+  output: { id: z.string() },
+  cli: {
+    positionals: [
+      { key: "id", name: "ID", missing: "give the memory's id" },
+      { key: "content", name: "TEXT", rest: true },
+    ],
+    flags: { tags: "tag" },
+  },
+  run: (cairn, input) => cairn.memories.revise(given(input) as typeof input),
+  render: (memory: MemoryRecord) => ({
+    text: `revised:\n${memoryLine(memory)}`,
+    data: { id: memory.id },
+    json: memory,
+  }),
+});
+
+/** `forget`: forgets a memory; `purge` also removes its content from the log. */
+export const forget = operation({
+  command: "forget",
+  tool: "forget",
+  summary: "forget a memory (--purge also removes its content from the log)",
+  description: "Forget a memory that is wrong or obsolete, by id.",
+  core: true,
+  writes: true,
+  input: {
+    id,
+    reason: z.string().max(1000).optional(),
+    purge: z.boolean().optional().describe("also remove its content from the log"),
+  },
+  output: { id: z.string() },
+  cli: {
+    positionals: [{ key: "id", name: "ID", missing: "give the memory's id" }],
+    cliOnly: ["purge"],
+  },
+  async run(cairn, { id, reason, purge }) {
+    await cairn.memories.forget(id, { ...(reason ? { reason } : {}), purge: purge ?? false });
+    return { id, purged: purge ?? false };
+  },
+  render: ({ id, purged }) => ({
+    text: purged ? `purged \`${id}\`: its content is gone from the log` : `forgotten: \`${id}\``,
+    data: { id },
+  }),
+});
+
+/** `list`: memories, newest first, with filters. */
+export const list = operation({
+  command: "list",
+  tool: "list_memories",
+  summary: "list memories, newest first (filters: project, kind, tag)",
+  description: "List stored memories with their ids, newest first.",
+  core: false,
+  writes: false,
+  input: {
+    project: project.optional(),
+    kind: MemoryKind.optional(),
+    tag: z.string().min(1).max(100).optional(),
+    forgotten: z.boolean().optional().describe("include forgotten memories"),
+    limit: z.number().int().min(1).max(50).optional().describe("default 20"),
+    offset: z.number().int().min(0).optional(),
+    ...timeInput,
+  },
+  output: { count: z.number(), ids: z.array(z.string()) },
+  cli: { cliOnly: ["forgotten"] },
+  run: (cairn, { forgotten, ...filters }) =>
+    cairn.memories.list({ ...given(filters), include_forgotten: forgotten ?? false }),
+  render: (memories: MemoryRecord[]) => ({
+    text: memories.length ? memories.map((m) => memoryLine(m)).join("\n") : "No memories match.",
+    data: { count: memories.length, ids: memories.map((m) => m.id) },
+    json: memories,
+  }),
+});
+
+/** `get`: one memory by id, as it is or as it was. */
+export const get = operation({
+  command: "get",
+  summary: "show one memory by id",
+  description: "One memory by id, with its kind, tags, project and validity (CLI only: " +
+    "recall and list_memories show agents the same lines).",
+  core: false,
+  writes: false,
+  input: { id, ...asOfInput },
+  output: { memory: z.looseObject({}) },
+  cli: { positionals: [{ key: "id", name: "ID", missing: "give the memory's id" }] },
+  async run(cairn, { id, as_of }) {
+    const memory = await cairn.memories.get(id, as_of ? { as_of } : {});
+    if (!memory) throw new NotFoundError(`no memory with id ${id}`);
+    return memory;
+  },
+  render: (memory: MemoryRecord) => ({
+    text: memoryLine(memory),
+    data: { memory },
+    json: memory,
+  }),
+});

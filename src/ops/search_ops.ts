@@ -1,0 +1,272 @@
+/**
+ * The search operations: recall (hybrid), search (meaning), search-text
+ * (words), search-code (code only) and history (past sessions).
+ * @module
+ */
+import { z } from "zod";
+import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
+import { formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
+import { DEFAULT_WEIGHTS, type Signal, type SignalWeights } from "../recall/fuse.ts";
+import { MAX_QUERY_CHARS } from "../recall/recall.ts";
+import type { RecallMode, Source } from "../recall/types.ts";
+import { checkPathPrefix } from "../service/code_filters.ts";
+import { searchCode as searchCodeIn } from "../service/code_search.ts";
+import type { RecallAnswer } from "../service/recall_service.ts";
+import {
+  formatHistory,
+  historyTarget,
+  type SessionHistory,
+  sessionHistory,
+} from "../service/session_history.ts";
+import { UserError } from "../service/errors.ts";
+import type { Cairn } from "../service/cairn.ts";
+import { operation, type Rendered } from "./operation.ts";
+import { timeInput } from "./time_input.ts";
+
+const SOURCES: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
+const SIGNALS = Object.keys(DEFAULT_WEIGHTS) as Signal[];
+/** `vector=…,lexical=…,…` with the weights recall uses unless told otherwise. */
+const DEFAULT_WEIGHTS_TEXT = SIGNALS.map((signal) => `${signal}=${DEFAULT_WEIGHTS[signal]}`)
+  .join(",");
+const weight = z.number().min(0).max(10);
+const project = z.string().min(1).max(200);
+const query = z.string().trim().min(1, "query is empty").max(MAX_QUERY_CHARS);
+const language = z.enum(LANGUAGE_NAMES as [string, ...string[]]).optional();
+const limit = z.number().int().min(1).max(1000).optional().describe("default 10; capped at 50");
+const path = z.string().min(1).max(1000).optional().describe("code under this folder, e.g. src/a");
+const format = z.enum(["markdown", "json"]).optional().describe("json adds ids and scores");
+
+const searchInput = {
+  query,
+  project: project.optional().describe("this project plus global memories; default all"),
+  include: z.array(z.enum(["memories", "code", "sessions"])).min(1).optional()
+    .describe("default all three"),
+  limit,
+  format,
+  ...timeInput,
+};
+
+const searchOutput = {
+  count: z.number(),
+  notes: z.array(z.string()),
+  results: z.array(z.looseObject({})).optional(),
+};
+
+const searchCli = {
+  positionals: [{
+    key: "query",
+    name: "QUERY",
+    rest: true,
+    missing: "give the question to recall",
+  }],
+  commas: ["include"],
+};
+
+/** A search's answer: compact markdown, JSON with every result, or every score (`debug`). */
+function searchAnswer(answer: RecallAnswer, format: string | undefined): Rendered {
+  const summary = { count: answer.items.length, notes: answer.notes };
+  if (format === "json") {
+    const text = formatJson(answer);
+    return {
+      text,
+      data: { ...summary, results: JSON.parse(text).results },
+      json: JSON.parse(text),
+    };
+  }
+  const text = format === "debug" ? formatDebug(answer) : formatMarkdown(answer);
+  return { text, data: summary, json: JSON.parse(formatJson(answer)) };
+}
+
+/** `a=1,b=2` as fusion weights, or a usage error naming the form. */
+function weightsOf(text: string): Partial<SignalWeights> {
+  const weights: Partial<SignalWeights> = {};
+  for (const part of text.split(",")) {
+    const [name, value] = part.split("=");
+    const signal = SIGNALS.find((known) => known === name);
+    const number = Number(value);
+    if (!signal || value === undefined || !Number.isFinite(number)) {
+      throw new UserError(`--weights looks like ${DEFAULT_WEIGHTS_TEXT}, not "${part}"`);
+    }
+    weights[signal] = number;
+  }
+  return weights;
+}
+
+type SearchInput = z.output<z.ZodObject<typeof searchInput>> & {
+  language?: string;
+  path?: string;
+  mode?: RecallMode;
+  session?: string;
+  weights?: Partial<SignalWeights>;
+};
+
+/** Runs recall in `mode` (or the one asked) over the sources asked. */
+function recallIn(mode: RecallMode | undefined) {
+  return (cairn: Cairn, input: SearchInput): Promise<RecallAnswer> => {
+    const { as_of, valid_at } = input;
+    return cairn.recall.run({
+      query: input.query,
+      project: input.project ?? null,
+      sources: (input.include ?? ["memories", "code", "sessions"]).map((name) => SOURCES[name]!),
+      ...(input.language ? { language: input.language } : {}),
+      ...(input.path ? { pathPrefix: checkPathPrefix(input.path) } : {}),
+      ...(input.session ? { session: input.session } : {}),
+      limit: input.limit ?? 10,
+      mode: mode ?? input.mode ?? "hybrid",
+      ...(input.weights ? { weights: input.weights } : {}),
+    }, { ...(as_of ? { as_of } : {}), ...(valid_at ? { valid_at } : {}) });
+  };
+}
+
+/** `recall`: one ranked, compact answer over memories, code and past sessions. */
+export const recall = operation({
+  command: "recall",
+  tool: "recall",
+  summary: "answer a question from memories, code and past sessions (hybrid search)",
+  description:
+    "Search what cairn knows: stored memories, indexed code and past agent sessions, ranked by " +
+    "meaning and words. Use it first when you need project context: decisions, conventions, " +
+    "where something lives, what was tried before.",
+  core: true,
+  writes: false,
+  input: {
+    ...searchInput,
+    format: z.enum(["markdown", "json", "debug"]).optional()
+      .describe("json adds ids and scores"),
+    language: language.describe("code only in this language"),
+    path,
+    mode: z.enum(["hybrid", "vector", "lexical"]).optional().describe("default hybrid"),
+    session: z.string().min(1).max(200).optional()
+      .describe("your session id: leaves out your turns still in context"),
+    weights: z.object({
+      vector: weight,
+      lexical: weight,
+      context: weight,
+      graph: weight,
+      mention: weight,
+    }).partial().strict().optional().describe("fusion weights, 0-10"),
+  },
+  output: searchOutput,
+  cli: {
+    ...searchCli,
+    parse: { weights: weightsOf },
+    values: { weights: DEFAULT_WEIGHTS_TEXT },
+    help: "  --include   any of memories,code,sessions (default all three)\n" +
+      "  --language  only code in this language (python, typescript, markdown, ...)\n" +
+      "  --path      only code under this folder or file of the project, like src/auth\n" +
+      "  --weights   how much each signal counts (the defaults shown)\n" +
+      "  --session   the asking agent's session id: its turns still in its context are left out\n" +
+      "  --batch     FILE.jsonl of questions, one answer line each (with --format jsonl)",
+  },
+  run: recallIn(undefined),
+  render: (answer: RecallAnswer, input) => searchAnswer(answer, input.format),
+});
+
+/** `search`: recall by meaning only. */
+export const search = operation({
+  command: "search",
+  tool: "search",
+  summary: "search by meaning only (vectors)",
+  description: "Like recall, by meaning only (vectors). Use when the wording may differ.",
+  core: false,
+  writes: false,
+  input: searchInput,
+  output: searchOutput,
+  cli: searchCli,
+  run: recallIn("vector"),
+  render: (answer: RecallAnswer, input) => searchAnswer(answer, input.format),
+});
+
+/** `search-text`: recall by words only; works without the embedding model. */
+export const searchText = operation({
+  command: "search-text",
+  tool: "search_text",
+  summary: "search by words only (BM25); works without the embedding model",
+  description:
+    "Like recall, by exact words only (BM25). Use for identifiers, error messages, file names.",
+  core: false,
+  writes: false,
+  input: searchInput,
+  output: searchOutput,
+  cli: searchCli,
+  run: recallIn("lexical"),
+  render: (answer: RecallAnswer, input) => searchAnswer(answer, input.format),
+});
+
+/** `search-code`: indexed code only, filtered by language and path. */
+export const searchCode = operation({
+  command: "search-code",
+  tool: "search_code",
+  summary: "search indexed code only (hybrid); --language and --path narrow it",
+  description: "Search indexed code only: where something is done, by meaning and words. Answers " +
+    "path:lines, the qualified name and the chunk.",
+  core: false,
+  writes: false,
+  input: {
+    query,
+    project: project.optional().describe("default all"),
+    language,
+    path,
+    limit,
+    format,
+  },
+  output: searchOutput,
+  cli: {
+    positionals: [{
+      key: "query",
+      name: "QUERY",
+      rest: true,
+      missing: 'give the code to look for, like "retry with backoff"',
+    }],
+  },
+  run: (cairn, input) =>
+    searchCodeIn(cairn, {
+      query: input.query,
+      ...(input.project ? { project: input.project } : {}),
+      ...(input.language ? { language: input.language } : {}),
+      ...(input.path ? { path: input.path } : {}),
+      ...(input.limit ? { limit: input.limit } : {}),
+    }),
+  render: (answer: RecallAnswer, input) => searchAnswer(answer, input.format),
+});
+
+/** `history`: the past sessions that touched a file or a topic, newest first. */
+export const history = operation({
+  command: "history",
+  tool: "session_history",
+  summary: "which agent sessions touched a file or a topic, and what was asked (newest first)",
+  description:
+    "Past agent sessions that touched a file (path) or a topic (query), newest first, with " +
+    "what was asked and done. Use to learn why a file changed or what was tried before.",
+  core: false,
+  writes: false,
+  input: {
+    target: z.string().min(1).max(4096).optional().describe("a file or a topic"),
+    path: z.string().min(1).max(4096).optional().describe("src/a.ts, an absolute path, or a.ts"),
+    query: z.string().min(1).max(4096).optional().describe("a topic instead of a path"),
+    project: project.optional(),
+    limit: z.number().int().min(1).max(1000).optional().describe("default 10; capped at 50"),
+  },
+  output: { count: z.number(), notes: z.array(z.string()) },
+  cli: {
+    positionals: [{
+      key: "target",
+      name: "FILE|TOPIC",
+      rest: true,
+      missing: "give the file or the topic whose history you want",
+    }],
+    cliOnly: ["target"],
+    help: "  FILE   relative to its project's root (src/a.ts), absolute, or a bare name (a.ts)\n" +
+      '  TOPIC  anything else, in words: "the flaky upload test"',
+  },
+  run: (cairn, { target, ...input }) =>
+    sessionHistory({ graph: cairn.graph.database, text: cairn.text, recall: cairn.recall }, {
+      ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)),
+      ...(target ? historyTarget(target) : {}),
+    }),
+  render: (found: SessionHistory) => ({
+    text: formatHistory(found),
+    data: { count: found.entries.length, notes: found.notes },
+    json: found,
+  }),
+});

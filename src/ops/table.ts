@@ -1,0 +1,27 @@
+/**
+ * The operation table: every operation the CLI and MCP both offer, defined
+ * once (see `operation.ts`), in the order `tools/list` and `cairn --help` give them.
+ * @module
+ */
+import type { AnyOperation } from "./operation.ts";
+import { forget, get, list, remember, revise } from "./memory_ops.ts";
+import { history, recall, search, searchCode, searchText } from "./search_ops.ts";
+import { deleteProject, index, indexStatus, projects } from "./code_ops.ts";
+
+/** Every operation, in order. */
+export const OPERATIONS: readonly AnyOperation[] = [
+  recall,
+  search,
+  searchText,
+  searchCode,
+  history,
+  remember,
+  revise,
+  forget,
+  list,
+  get,
+  index,
+  indexStatus,
+  projects,
+  deleteProject,
+];
