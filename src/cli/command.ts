@@ -10,8 +10,11 @@ export interface CommandContext {
   out: (line: string) => void;
   /** Writes a line to standard error. */
   err: (line: string) => void;
-  /** Shows how far a long step is: redrawn on a terminal, an occasional line elsewhere. */
-  progress: (text: string) => void;
+  /**
+   * Shows how far a long step is, `done` of the way when known (0 to 1):
+   * redrawn on a terminal, an occasional line elsewhere.
+   */
+  progress: (text: string, done?: number) => void;
   /** The folder relative paths in `args` start from: the caller's, also when relayed. */
   cwd: string;
   /** The folders the caller may have read unattended (its `CAIRN_ALLOWED_ROOTS`), also when relayed. */

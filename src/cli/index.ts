@@ -66,7 +66,11 @@ export const indexCommand: Command = {
       const elapsed = () => (performance.now() - started) / 1000;
       const report = await cairn.code.index(
         input,
-        quiet ? undefined : (progress) => context.progress(indexProgressText(progress, elapsed())),
+        quiet ? undefined : (progress) =>
+          context.progress(
+            indexProgressText(progress, elapsed()),
+            progress.total ? progress.checked / progress.total : undefined,
+          ),
       );
       await cairn.text.saveIndexes();
       const vectors = wait
@@ -89,7 +93,7 @@ export const indexCommand: Command = {
 /** Waits until every document has its vector, showing how many are left; says how many it waited for. */
 async function vectorsIn(
   cairn: Cairn,
-  progress: (text: string) => void,
+  progress: (text: string, done?: number) => void,
 ): Promise<{ computed: number; seconds: number }> {
   const started = performance.now();
   const first = waitingCount(await cairn.vectorLag());
@@ -101,7 +105,11 @@ async function vectorsIn(
     const lag = await cairn.vectorLag();
     const left = waitingCount(lag);
     if (left > 0) {
-      progress(vectorProgressText(first - left, left, (performance.now() - started) / 1000));
+      const seconds = (performance.now() - started) / 1000;
+      progress(
+        vectorProgressText(first - left, left, seconds),
+        first ? 1 - left / first : undefined,
+      );
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled, new Promise((wake) => (timer = setTimeout(wake, 500)))]);

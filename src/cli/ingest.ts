@@ -101,7 +101,14 @@ function ingestFiles(
 ): Promise<IngestReport[]> {
   return withCairn(context, async (cairn) => {
     const reports: IngestReport[] = [];
-    for (const path of files) reports.push(await cairn.sessions.ingest({ path, agent, final }));
+    let turns = 0;
+    for (const [i, path] of files.entries()) {
+      if (files.length > 1) {
+        context.progress(`transcripts ${i}/${files.length}, ${turns} new turns`, i / files.length);
+      }
+      reports.push(await cairn.sessions.ingest({ path, agent, final }));
+      turns += reports.at(-1)!.added;
+    }
     return reports;
   }, { settle, warn: context.err });
 }

@@ -66,7 +66,7 @@ export interface Io {
    * Where a long command's progress goes; default a {@linkcode ProgressLine}
    * on `err` (redrawn on a terminal when `err` is standard error).
    */
-  progress?: (text: string) => void;
+  progress?: (text: string, done?: number) => void;
 }
 
 const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
@@ -142,7 +142,7 @@ export async function runCli(
   const output = {
     out: (text: string) => (line.end(), io.out(text)),
     err: (text: string) => (line.end(), io.err(text)),
-    progress: io.progress ?? ((text: string) => line.show(text)),
+    progress: io.progress ?? ((text: string, done?: number) => line.show(text, done)),
   };
   try {
     if (!inOwner && relayed) {

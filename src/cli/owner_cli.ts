@@ -28,7 +28,7 @@ export const CliRequest = z.object({
 export const CliLine = z.union([
   z.object({ out: z.string() }).strict(),
   z.object({ err: z.string() }).strict(),
-  z.object({ progress: z.string() }).strict(),
+  z.object({ progress: z.string(), done: z.number().min(0).max(1).optional() }).strict(),
   z.object({ code: z.number().int() }).strict(),
 ]);
 
@@ -39,7 +39,7 @@ export type CliLine = z.infer<typeof CliLine>;
 export interface CliOutput {
   out: (line: string) => void;
   err: (line: string) => void;
-  progress: (text: string) => void;
+  progress: (text: string, done?: number) => void;
 }
 
 /**
@@ -92,7 +92,7 @@ export async function runInOwner(
       const line = CliLine.parse(JSON.parse(text));
       if ("out" in line) output.out(line.out);
       else if ("err" in line) output.err(line.err);
-      else if ("progress" in line) output.progress(line.progress);
+      else if ("progress" in line) output.progress(line.progress, line.done);
       else return line.code;
     }
   } catch (error) {

@@ -15,6 +15,7 @@ export const PLAIN_PROGRESS_EVERY_MS = 10_000;
 export class ProgressLine {
   #drawn = false;
   #printedAt = -Infinity;
+  #printedTenth = -1;
 
   constructor(
     private readonly lines: (line: string) => void,
@@ -22,11 +23,18 @@ export class ProgressLine {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Shows the current state (off a terminal: the first, then one per 10 s). */
-  show(text: string): void {
+  /**
+   * Shows the current state, `done` of the way when known (0 to 1). Off a
+   * terminal: the first state, then one every 10 s or every tenth of the way.
+   */
+  show(text: string, done?: number): void {
     if (!this.live) {
-      if (this.now() - this.#printedAt < PLAIN_PROGRESS_EVERY_MS) return;
+      const tenth = done === undefined ? -1 : Math.floor(done * 10);
+      if (this.now() - this.#printedAt < PLAIN_PROGRESS_EVERY_MS && tenth <= this.#printedTenth) {
+        return;
+      }
       this.#printedAt = this.now();
+      this.#printedTenth = Math.max(this.#printedTenth, tenth);
       return this.lines(text);
     }
     Deno.stderr.writeSync(encoder.encode(`\r\x1b[K${text}`));

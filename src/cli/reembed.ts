@@ -28,15 +28,15 @@ export const reembedCommand: Command = {
     const embedder = dir === undefined
       ? undefined
       : await modelDirSettings(resolve(context.cwd, dir));
-    const options = { ...(embedder ? { embedder } : {}) };
-    // Inside the owner the answer comes back at the end: no progress lines, and
-    // the store goes on serving its old vectors until the new ones are in.
+    const options = {
+      ...(embedder ? { embedder } : {}),
+      onProgress: (done: number, total: number) =>
+        context.progress(`embedding: event ${done} of ${total}`, total ? done / total : undefined),
+    };
+    // Inside the owner the store goes on serving its old vectors until the new ones are in.
     const report = context.owner
       ? await context.owner.reembed(options)
-      : await reembed(context.storeDir, {
-        ...options,
-        onProgress: (done, total) => context.err(`embedding: event ${done} of ${total}`),
-      });
+      : await reembed(context.storeDir, options);
     const counts = Object.entries(report.vectors).map(([source, n]) => `${n} ${source}`).join(", ");
     const resumed = report.resumedFrom > 0
       ? ` (continued an interrupted run from event ${report.resumedFrom})`

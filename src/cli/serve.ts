@@ -153,7 +153,8 @@ async function relayedCommand(
           {
             out: (out) => send({ out }),
             err: (err) => send({ err }),
-            progress: (progress) => send({ progress }),
+            progress: (progress, done) =>
+              send({ progress, ...(done === undefined ? {} : { done }) }),
           },
           { inOwner: { owner, cwd, roots, ...(stdin === undefined ? {} : { stdin }) } },
         )

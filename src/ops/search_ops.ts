@@ -162,35 +162,38 @@ export const recall = operation({
   render: (answer: RecallAnswer, input) => searchAnswer(answer, input.format),
 });
 
+/** Recall in one mode only, over the sources asked: `search` and `search-text`. */
+function searchBy(
+  mode: "vector" | "lexical",
+  names: { command: string; tool: string; summary: string; description: string },
+) {
+  return operation({
+    ...names,
+    core: false,
+    writes: false,
+    input: searchInput,
+    output: searchOutput,
+    cli: searchCli,
+    run: recallIn(mode),
+    render: (answer: RecallAnswer, input) => searchAnswer(answer, input.format),
+  });
+}
+
 /** `search`: recall by meaning only. */
-export const search = operation({
+export const search = searchBy("vector", {
   command: "search",
   tool: "search",
   summary: "search by meaning only (vectors)",
   description: "Like recall, by meaning only (vectors). Use when the wording may differ.",
-  core: false,
-  writes: false,
-  input: searchInput,
-  output: searchOutput,
-  cli: searchCli,
-  run: recallIn("vector"),
-  render: (answer: RecallAnswer, input) => searchAnswer(answer, input.format),
 });
 
 /** `search-text`: recall by words only; works without the embedding model. */
-export const searchText = operation({
+export const searchText = searchBy("lexical", {
   command: "search-text",
   tool: "search_text",
   summary: "search by words only (BM25); works without the embedding model",
   description:
     "Like recall, by exact words only (BM25). Use for identifiers, error messages, file names.",
-  core: false,
-  writes: false,
-  input: searchInput,
-  output: searchOutput,
-  cli: searchCli,
-  run: recallIn("lexical"),
-  render: (answer: RecallAnswer, input) => searchAnswer(answer, input.format),
 });
 
 /** `search-code`: indexed code only, filtered by language and path. */

@@ -41,7 +41,8 @@ export function describeIssues(
       ? `, not "${issue.input}"`
       : "";
     if (issue.code === "invalid_value" && issue.values && issue.values.length > 0) {
-      return `${where} is one of ${either(issue.values.map(String))}${given}`;
+      const choice = issue.values.length > 2 ? "one of " : "";
+      return `${where} is ${choice}${either(issue.values.map(String))}${given}`;
     }
     if (issue.code === "too_big" && issue.origin === "string" && typeof issue.input === "string") {
       return `${where} has ${issue.input.length} characters; the limit is ${issue.maximum}`;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readOwnerRecord } from "../../src/mcp/owner_file.ts";
 import { bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
-import { killOwner } from "../mcp/mcp_client.ts";
+import { isAlive, killOwner } from "../mcp/mcp_client.ts";
 import { cli, tempDir } from "../helpers.ts";
 
 /** A word in the test repository's code: embedding a text with it waits until the test allows. */
@@ -44,15 +44,6 @@ async function repository(dir: string, name = "ledger"): Promise<string> {
     );
   }
   return repo;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    Deno.kill(pid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Waits up to 5 s for process `pid` to exit; fails the test if it does not. */

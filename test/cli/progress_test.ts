@@ -41,3 +41,10 @@ Deno.test("off a terminal, ProgressLine prints the first state, then one line pe
   ]);
   assert.equal(PLAIN_PROGRESS_EVERY_MS, 10_000);
 });
+
+Deno.test("off a terminal, a step whose share is known also prints at each tenth of the way", () => {
+  const lines: string[] = [];
+  const line = new ProgressLine((text) => lines.push(text), false, () => 0);
+  for (let done = 0; done <= 100; done++) line.show(`${done}/100`, done / 100);
+  assert.deepEqual(lines, Array.from({ length: 11 }, (_, tenth) => `${tenth * 10}/100`));
+});

@@ -1,18 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { localServer } from "../embed/local_server.ts";
+import { bagOfWords as embed } from "../embed/bag_of_words.ts";
 import { cli, tempDir } from "../helpers.ts";
-
-/** A deterministic bag-of-words embedding: what a real provider would be to this test. */
-function embed(text: string): number[] {
-  const vector = new Array(16).fill(0);
-  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
-    let h = 0;
-    for (const c of word) h = (h * 31 + c.charCodeAt(0)) % 16;
-    vector[h] += 1;
-  }
-  return vector;
-}
 
 Deno.test("config.json chooses an OpenAI-compatible embedder and a reranker; reembed moves a store to another model", async () => {
   await using tmp = await tempDir();

@@ -82,7 +82,8 @@ export async function killOwner(store: string, signal: Deno.Signal = "SIGTERM"):
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` still runs. */
+export function isAlive(pid: number): boolean {
   try {
     Deno.kill(pid, "SIGCONT");
     return true;

@@ -7,7 +7,7 @@ import { NotFoundError, UserError } from "../../src/service/errors.ts";
 
 Deno.test("classify() tells input to fix, a missing thing, a store not ready or damaged, a full disk and a fault apart", () => {
   const zod = z.object({ kind: z.enum(["a", "b"]) }).safeParse({ kind: "c" }).error!;
-  assert.deepEqual(classify(zod), { kind: "bad_input", message: "kind is one of a or b" });
+  assert.deepEqual(classify(zod), { kind: "bad_input", message: "kind is a or b" });
   assert.equal(classify(new UserError("content is empty")).kind, "bad_input");
   assert.equal(classify(new NotFoundError("no memory with id m")).kind, "not_found");
   assert.equal(classify(new StoreLockedError("/s", 42)).kind, "not_ready");

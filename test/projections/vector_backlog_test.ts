@@ -2,41 +2,21 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { BlobStore } from "../../events/blobs.ts";
 import { MemoryLog } from "../../events/memory_log.ts";
-import type { NewEvent } from "../../events/schema.ts";
 import { MemoryCheckpoints } from "../../projections/checkpoints.ts";
 import { ProjectionRunner } from "../../projections/runner.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { remembered, tempDir } from "../helpers.ts";
+import { fileIndexed as indexedChunks, turnIngested } from "./text_events.ts";
 
-async function fileIndexed(
-  blobs: BlobStore,
-  project: string,
-  path: string,
-  texts: string[],
-): Promise<NewEvent> {
-  const hashes = await blobs.putMany(texts);
-  return {
-    type: "file.indexed",
-    v: 1,
-    data: {
-      project,
-      path,
-      hash: path,
-      size: 1,
-      mtime_ms: 0,
-      language: "python",
-      chunks: texts.map((_, i) => ({
-        id: `${project}:${path}:${i}`,
-        start_line: i + 1,
-        end_line: i + 1,
-        kind: "function",
-        name: `f${i}`,
-        text: hashes[i]!,
-      })),
-      references: [],
-    },
-  };
+/** A `file.indexed` event of `project`'s `path` with one chunk a text. */
+function fileIndexed(blobs: BlobStore, project: string, path: string, texts: string[]) {
+  return indexedChunks(
+    blobs,
+    project,
+    path,
+    texts.map((text, i) => ({ id: `${project}:${path}:${i}`, name: `f${i}`, text })),
+  );
 }
 
 async function openVectors(dir: string, log: MemoryLog, embedder: FakeEmbedder) {
@@ -61,20 +41,7 @@ Deno.test("the vectors never embed what a later event in the log undoes, and end
     await fileIndexed(blobs, "kept", "removed.py", ["def removed(): pass"]),
     remembered("wrong", "A memory forgotten before its vector was computed."),
     remembered("right", "A memory that stays."),
-    {
-      type: "turn.ingested",
-      v: 1,
-      data: {
-        agent: "claude",
-        session: "s1",
-        line: 3,
-        project: "kept",
-        started_at: "2026-11-25T10:00:00Z",
-        provisional: true,
-        text: (await blobs.putMany(["a provisional turn, retracted later"]))[0]!,
-        mentions: [],
-      },
-    },
+    await turnIngested(blobs, "s1", 3, "a provisional turn, retracted later"),
     { type: "project.deleted", v: 1, data: { project: "gone" } },
     await fileIndexed(blobs, "kept", "old.py", ["def replacement(): pass"]),
     { type: "file.removed", v: 1, data: { project: "kept", path: "removed.py" } },
