@@ -10,7 +10,7 @@ import { join } from "node:path";
 
 const root = new URL("../", import.meta.url).pathname;
 const packages = join(root, "node_modules", ".deno");
-const includes = ["models/", "src/embed/onnx_worker.ts"];
+const includes = ["models/", "src/embed/onnx_worker.ts", "src/cli/run_here.ts"];
 for (const entry of Deno.readDirSync(packages)) {
   if (!/^(web-)?tree-sitter/.test(entry.name)) continue;
   const name = entry.name.slice(0, entry.name.lastIndexOf("@"));

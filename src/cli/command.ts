@@ -37,13 +37,6 @@ export interface Command {
    * says what is wrong with them before an owner is started or asked.
    */
   check?(args: string[]): void;
-  /**
-   * Whether the store's owner (`cairn serve`) runs the command (see
-   * `owner_cli.ts`): `start` starts one when none runs (unless `--no-owner`);
-   * `running` uses one only if it already runs. Commands without it need the
-   * store to themselves.
-   */
-  owner?: "start" | "running";
 }
 
 /** A mistake in how a command was called; printed with the command's usage. */

@@ -46,7 +46,6 @@ const SUBCOMMANDS = new Map<string, Subcommand>([
 /** `cairn graph SUBCOMMAND`: entities, relations and observations, as the MCP memory server has them. */
 export const graph: Command = {
   name: "graph",
-  owner: "start",
   summary: "the knowledge graph: entities, their observations and relations (MCP memory server)",
   usage: `cairn graph SUBCOMMAND ... [--json]
 

@@ -28,7 +28,6 @@ const BATCH = 1000;
  */
 export const importCommand: Command = {
   name: "import",
-  owner: "start",
   summary: "import memory records (JSONL), or the MCP memory server's graph (--from server-memory)",
   usage: "cairn import FILE.jsonl\n       cairn import --from server-memory memory.json",
   async run(context) {

@@ -11,7 +11,6 @@ import { watchIndex } from "./index_watch.ts";
 /** `cairn index PATH`: indexes a folder's code as a project, incrementally. */
 export const indexCommand: Command = {
   name: "index",
-  owner: "start",
   summary: "index a repository's code (again: only what changed)",
   usage: "cairn index PATH [--project NAME] [--watch] [--wait | --no-wait] [--json]\n" +
     "       cairn index --status [PROJECT] [--json]\n\n" +

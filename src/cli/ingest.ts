@@ -3,7 +3,7 @@ import { z } from "zod";
 import { exists } from "../../events/durable_fs.ts";
 import { describeIssues, UserError } from "../service/errors.ts";
 import type { IngestReport } from "../service/sessions.ts";
-import { checkAllowedPath } from "../mcp/allowed_roots.ts";
+import { checkAllowedPath } from "../service/allowed_roots.ts";
 import { isTranscriptFile, subAgentFiles, transcriptsAt } from "../ingest/transcripts/files.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
@@ -31,7 +31,6 @@ const HookInput = z.object({
  */
 export const ingest: Command = {
   name: "ingest",
-  owner: "start",
   summary: "read agent session transcripts (Claude Code, Codex)",
   usage:
     "cairn ingest claude|codex [PATH...] [--hook] [--final] [--watch] [--no-wait] [--json]\n\n" +

@@ -1,11 +1,10 @@
 import { callerFolder } from "./caller_folder.ts";
-import { allowedRoots } from "../mcp/allowed_roots.ts";
-import { parseArgs } from "node:util";
-import { defaultStoreDir } from "../service/paths.ts";
+import { allowedRoots } from "../service/allowed_roots.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { runInOwner } from "./owner_cli.ts";
 import { ProgressLine } from "./progress.ts";
+import { GlobalOptionError, readsStdin, runByOwner, splitGlobal } from "./global_options.ts";
 import { classify } from "../ops/failure.ts";
 import { OPERATIONS } from "../ops/table.ts";
 import { commandFor } from "./operation_command.ts";
@@ -89,12 +88,8 @@ export interface RunOptions {
    * an owner already running is used, else the command opens the store here.
    */
   startOwner?: boolean;
-}
-
-/** Whether this process's environment leaves owners unstarted (`CAIRN_NO_OWNER=1`). */
-export function ownerDisabledByEnv(): boolean {
-  const value = Deno.env.get("CAIRN_NO_OWNER") ?? "";
-  return value !== "" && value !== "0" && value.toLowerCase() !== "false";
+  /** Standard input, when the caller has read it already. */
+  stdin?: string;
 }
 
 /**
@@ -104,10 +99,10 @@ export function ownerDisabledByEnv(): boolean {
 export async function runCli(
   argv: string[],
   io: Io = consoleIo,
-  { inOwner, startOwner = false }: RunOptions = {},
+  { inOwner, startOwner = false, stdin: given }: RunOptions = {},
 ): Promise<number> {
   const split = splitGlobal(argv);
-  if (split instanceof UsageError) {
+  if (split instanceof GlobalOptionError) {
     io.err(`cairn: ${split.message}\n\n${USAGE}`);
     return 2;
   }
@@ -129,13 +124,13 @@ export async function runCli(
     io.out(`usage: ${command.usage}\n\n${command.summary}`);
     return 0;
   }
-  const relayed = command.owner !== undefined && !args.includes("--watch");
+  const relayed = runByOwner(name, args);
   if (inOwner && !relayed) {
     io.err(`cairn: ${name} needs the store to itself; stop its \`cairn serve\` first`);
     return 1;
   }
   // Standard input a command reads is read once, for the owner or for the command run here.
-  const stdin = inOwner?.stdin ??
+  const stdin = inOwner?.stdin ?? given ??
     (relayed && readsStdin(args) ? await new Response(Deno.stdin.readable).text() : undefined);
   // Progress is one line redrawn in place (or an occasional line), ended before any other output.
   const line = new ProgressLine(io.err, io === consoleIo && Deno.stderr.isTerminal());
@@ -147,7 +142,7 @@ export async function runCli(
   try {
     if (!inOwner && relayed) {
       command.check?.(args);
-      const start = command.owner === "start" && startOwner && !noOwner;
+      const start = startOwner && !noOwner;
       const code = await runInOwner(
         storeDir,
         {
@@ -178,43 +173,6 @@ export async function runCli(
   }
 }
 
-const GLOBAL_OPTIONS = {
-  store: { type: "string" },
-  help: { type: "boolean", short: "h" },
-  "no-owner": { type: "boolean" },
-} as const;
-
-function splitGlobal(
-  argv: string[],
-): { storeDir: string; help: boolean; noOwner: boolean; rest: string[] } | UsageError {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: GLOBAL_OPTIONS,
-      allowPositionals: true,
-      strict: false,
-      tokens: true,
-    });
-  } catch (error) {
-    return new UsageError((error as Error).message);
-  }
-  const firstPositional = parsed.tokens.find((token) => token.kind === "positional");
-  const cut = firstPositional?.index ?? argv.length;
-  const globals = parseArgs({ args: argv.slice(0, cut), options: GLOBAL_OPTIONS, strict: false });
-  const unknown = Object.keys(globals.values).filter((key) => !(key in GLOBAL_OPTIONS));
-  if (unknown.length > 0) {
-    return new UsageError(`unknown option --${unknown[0]} before the command`);
-  }
-  if (globals.values.store === true) return new UsageError("--store needs a directory");
-  return {
-    storeDir: typeof globals.values.store === "string" ? globals.values.store : defaultStoreDir(),
-    help: globals.values.help === true,
-    noOwner: globals.values["no-owner"] === true,
-    rest: argv.slice(cut),
-  };
-}
-
 function report(error: unknown, command: Command, io: Io): number {
   if (error instanceof UsageError) {
     io.err(`cairn ${command.name}: ${error.message}\nusage: ${command.usage}`);
@@ -227,10 +185,4 @@ function report(error: unknown, command: Command, io: Io): number {
     io.err(error instanceof Error ? error.stack ?? "" : "");
   } else if (failure.kind === "internal") io.err("(set CAIRN_DEBUG=1 to see where it happened)");
   return 1;
-}
-
-/** Whether a command reads its standard input: a hook's JSON, or `--file -`. */
-function readsStdin(args: readonly string[]): boolean {
-  return args.includes("--hook") || args.includes("--file=-") ||
-    args.some((arg, i) => arg === "--file" && args[i + 1] === "-");
 }

@@ -20,7 +20,6 @@ export function commandFor(op: AnyOperation): Command {
   if (op.command === undefined) throw new Error(`operation ${op.tool} has no command`);
   return {
     name: op.command,
-    owner: "start",
     summary: op.summary,
     usage: usageOf(op),
     check: (args) => void inputOf(op, args),

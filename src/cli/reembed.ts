@@ -20,7 +20,6 @@ export const reembedCommand: Command = {
     "               the store keeps its old model and vectors, and running the same command\n" +
     "               again continues an interrupted run. While a `cairn serve` owns the store,\n" +
     "               the rebuild runs there and searches go on with the old vectors meanwhile",
-  owner: "start",
   async run(context) {
     const { values } = parseCommandArgs(context.args, { "model-dir": { type: "string" } });
     const dir = values["model-dir"];

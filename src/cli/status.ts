@@ -19,7 +19,6 @@ type Answerer =
 /** `cairn status`: is it ready? What the store holds, what still waits for vectors, and who owns it. */
 export const status: Command = {
   name: "status",
-  owner: "start",
   summary: "is it ready? what the store holds, vectors still to compute, the owner and model",
   usage: "cairn status [PROJECT] [--json]\n\n" +
     "  PROJECT  that project's code index: files, chunks, last run and what it skipped",

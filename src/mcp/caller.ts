@@ -6,13 +6,13 @@
  * @module
  */
 import { z } from "zod";
-import { allowedRoots } from "./allowed_roots.ts";
+import { allowedRoots } from "../service/allowed_roots.ts";
 
 /** The caller of a tool. */
 export interface Caller {
   /** Absolute folder relative paths are resolved against. */
   cwd: string;
-  /** Folders it may have read (see `allowed_roots.ts`). */
+  /** Folders it may have read (see `src/service/allowed_roots.ts`). */
   roots: string[];
 }
 

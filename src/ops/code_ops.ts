@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { z } from "zod";
-import { checkAllowedPath } from "../mcp/allowed_roots.ts";
+import { checkAllowedPath } from "../service/allowed_roots.ts";
 import { lagText, lagWithin, type VectorLag, waitingCount } from "../recall/vector_lag.ts";
 import type { IndexReport, ProjectStatus } from "../service/code_index.ts";
 import { skippedLines, statusLines } from "../service/index_status.ts";

@@ -12,7 +12,7 @@ import type { Cairn } from "../service/cairn.ts";
 export interface Caller {
   /** Absolute folder relative paths are resolved against. */
   cwd: string;
-  /** Folders it may have read (see `src/mcp/allowed_roots.ts`). */
+  /** Folders it may have read (see `src/service/allowed_roots.ts`). */
   roots: string[];
   /**
    * An agent (over MCP) may only have read what its roots hold; a person at

@@ -8,8 +8,8 @@
  * @module
  */
 import { delimiter, resolve } from "node:path";
-import { UserError } from "../service/errors.ts";
-import { isWithin } from "../service/paths.ts";
+import { UserError } from "./errors.ts";
+import { isWithin } from "./paths.ts";
 
 /**
  * Folders never read, nor anything inside them. A root that itself lies inside

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { allowedRoots, checkAllowedPath } from "../../src/mcp/allowed_roots.ts";
+import { allowedRoots, checkAllowedPath } from "../../src/service/allowed_roots.ts";
 import { tempDir } from "../helpers.ts";
 
 Deno.test("checkAllowedPath() accepts paths under an allowed root and refuses the rest", async () => {
