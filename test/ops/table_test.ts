@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { commands } from "../../src/cli/main.ts";
+import { OWNED_COMMANDS } from "../../src/cli/global_options.ts";
 import { GRAPH_TOOLS } from "../../src/mcp/graph_tools.ts";
 import { localTools } from "../../src/mcp/handlers.ts";
 import { toolsFor } from "../../src/mcp/tools.ts";
@@ -23,6 +24,12 @@ Deno.test("every operation is a CLI command and (unless CLI-only) an MCP tool; n
   const listed = toolsFor("all").map((tool) => tool.name);
   assert.deepEqual(listed, [...fromTable, ...GRAPH_TOOLS.map((tool) => tool.name)]);
   assert.equal(new Set(listed).size, listed.length, "no tool twice");
+});
+
+Deno.test("the store's owner runs every command but those that need the store to themselves, or none", () => {
+  const here = commands.map((c) => c.name).filter((name) => !OWNED_COMMANDS.has(name));
+  assert.deepEqual(here.sort(), ["compact", "mcp", "replay", "serve", "stop", "verify"]);
+  for (const name of OWNED_COMMANDS) assert.ok(commands.some((c) => c.name === name), name);
 });
 
 Deno.test("an operation answers the same words through the CLI and through MCP", async () => {
