@@ -50,7 +50,8 @@ export interface RecallDeps {
   embedQuery?: (query: string) => Promise<Float32Array>;
   /**
    * False while the embedding model is still loading and recall should not
-   * wait for it (a server answers by words meanwhile); absent: always wait.
+   * wait long for it (a server waits 2 s, then answers by words meanwhile);
+   * absent: always wait.
    */
   modelReady?: () => boolean;
   /** The language of a code chunk (for the `language` filter). */
@@ -348,6 +349,9 @@ async function addGraphLists(
   }
 }
 
+/** How long recall waits for a model still loading before it answers by words alone. */
+const MODEL_WAIT_MS = 2_000;
+
 /**
  * The query's vector, or undefined with a note saying why recall answers by
  * words only: no model, a model still loading (when recall is not to wait),
@@ -365,8 +369,17 @@ async function embedOrSayWhy(
   };
   if (!deps.vectors || !deps.embedQuery) return wordsOnly("no embedding model loaded");
   if (deps.modelReady?.() === false) {
-    deps.embedQuery(query).catch(() => {});
-    return wordsOnly("the embedding model is still loading");
+    // A model that loads within a moment (an owner just started) is worth the wait.
+    const embedding = deps.embedQuery(query);
+    embedding.catch(() => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const vector = await Promise.race([
+      embedding.catch(() => undefined),
+      new Promise<undefined>((
+        resolve,
+      ) => (timer = setTimeout(() => resolve(undefined), MODEL_WAIT_MS))),
+    ]).finally(() => clearTimeout(timer));
+    return vector ?? wordsOnly("the embedding model is still loading");
   }
   try {
     return await deps.embedQuery(query);

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { LazyEmbedder } from "../../src/embed/lazy_embedder.ts";
+import { openCairn } from "../../src/service/cairn.ts";
+import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { tempDir } from "../helpers.ts";
+
+Deno.test("a server's recall waits a moment for a model still loading, then answers by words", async () => {
+  await using tmp = await tempDir();
+  const model = new FakeEmbedder();
+  let arrive = () => {};
+  const loading = new LazyEmbedder(
+    model.id,
+    model.dims,
+    () => new Promise((resolve) => (arrive = () => resolve(model))),
+  );
+  const cairn = await openCairn(tmp.path, { embedder: loading, awaitModel: false });
+  try {
+    await cairn.memories.remember({ content: "Deploys go out on Tuesdays", project: null });
+    const ask = () =>
+      cairn.recall.run({
+        query: "when do deploys go out",
+        project: null,
+        sources: ["memory"],
+        limit: 5,
+        mode: "hybrid",
+      });
+    loading.warm();
+    const soon = setTimeout(() => arrive(), 100);
+    const waited = await ask();
+    clearTimeout(soon);
+    assert.equal(waited.items.length, 1);
+    assert.ok(
+      !waited.notes.some((note) => note.includes("not ready")),
+      `a model that loads within the wait is used: ${waited.notes.join("; ")}`,
+    );
+    assert.deepEqual(model.queries, ["when do deploys go out"]);
+  } finally {
+    await cairn.close();
+  }
+});
