@@ -7,7 +7,7 @@ import { ProgressLine } from "./progress.ts";
 import { GlobalOptionError, readsStdin, runByOwner, splitGlobal } from "./global_options.ts";
 import { classify } from "../ops/failure.ts";
 import { OPERATIONS } from "../ops/table.ts";
-import { commandFor } from "./operation_command.ts";
+import { commandsFor } from "./operation_command.ts";
 import { recall } from "../ops/search_ops.ts";
 import { index } from "../ops/code_ops.ts";
 import { withBatch } from "./recall_batch.ts";
@@ -18,7 +18,6 @@ import { indexCommand } from "./index.ts";
 import { ingest } from "./ingest.ts";
 import { mcp } from "./mcp.ts";
 import { reembedCommand } from "./reembed.ts";
-import { graph } from "./graph.ts";
 import { replay } from "./replay.ts";
 import { serveCommand } from "./serve.ts";
 import { status } from "./status.ts";
@@ -27,10 +26,9 @@ import { verify } from "./verify.ts";
 
 /** Every command, in the order `cairn --help` lists them. */
 export const commands: readonly Command[] = [
-  ...OPERATIONS.filter((op) => op.command !== undefined && op !== index).map((op) =>
-    op === recall ? withBatch(commandFor(op)) : commandFor(op)
+  ...commandsFor(OPERATIONS.filter((op) => op !== index)).map((command) =>
+    command.name === recall.command ? withBatch(command) : command
   ),
-  graph,
   importCommand,
   indexCommand,
   ingest,

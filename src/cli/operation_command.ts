@@ -10,10 +10,35 @@ import { z } from "zod";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
-import { describeIssues } from "../service/errors.ts";
+import { ArgumentsError, describeIssues, UserError } from "../service/errors.ts";
+import { didYouMean } from "./did_you_mean.ts";
+import { readTextArgument } from "./read_file.ts";
 import type { AnyOperation } from "../ops/operation.ts";
 
 type Kind = "boolean" | "list" | "number" | "text";
+
+/** What a group of subcommands (`graph add-entity`, `graph open`, …) is, in `cairn --help`. */
+const GROUPS: Record<string, string> = {
+  graph: "the knowledge graph: entities, their observations and relations (MCP memory server)",
+};
+
+/**
+ * The commands of `ops`, in order: one a command, and one for each group of
+ * subcommands (`graph add-entity` and `graph open` are `graph`'s).
+ */
+export function commandsFor(ops: readonly AnyOperation[]): Command[] {
+  const entries = new Map<string, AnyOperation[]>();
+  for (const op of ops) {
+    if (op.command === undefined) continue;
+    const name = op.command.split(" ")[0]!;
+    entries.set(name, [...entries.get(name) ?? [], op]);
+  }
+  return [...entries].map(([name, members]) =>
+    members.length === 1 && members[0]!.command === name
+      ? commandFor(members[0]!)
+      : groupCommand(name, members)
+  );
+}
 
 /** The command that runs `op` from the command line (an operation with a command). */
 export function commandFor(op: AnyOperation): Command {
@@ -22,9 +47,13 @@ export function commandFor(op: AnyOperation): Command {
     name: op.command,
     summary: op.summary,
     usage: usageOf(op),
-    check: (args) => void inputOf(op, args),
+    check: (args) => {
+      if (!op.cli?.custom) inputOf(op, args);
+    },
     async run(context: CommandContext) {
-      const { input, json } = inputOf(op, context.args);
+      const { input, json } = op.cli?.custom
+        ? await customInputOf(op, context)
+        : inputOf(op, context.args);
       const result = await withCairn(
         context,
         (cairn) => op.run(cairn, input, { cwd: context.cwd, roots: context.roots }),
@@ -32,9 +61,95 @@ export function commandFor(op: AnyOperation): Command {
       );
       const rendered = op.render(result, input);
       context.out(json ? JSON.stringify(rendered.json ?? rendered.data) : rendered.text);
-      return 0;
+      if (!rendered.problem) return 0;
+      context.err(`cairn ${op.command}: ${rendered.problem}`);
+      return 1;
     },
   };
+}
+
+/** A command of subcommands, each an operation's: `cairn graph open NAME`. */
+function groupCommand(name: string, ops: readonly AnyOperation[]): Command {
+  const subcommands = new Map(ops.map((op) => [op.command!.split(" ")[1]!, commandFor(op)]));
+  const valid = [...subcommands.keys()].join(", ");
+  const pick = (args: string[]) => {
+    const [sub, ...rest] = args;
+    if (!sub) throw new UsageError(`give a subcommand: ${valid}`);
+    const command = subcommands.get(sub);
+    if (!command) {
+      throw new UsageError(
+        `unknown subcommand "${sub}"${
+          didYouMean(sub, [...subcommands.keys()])
+        }; use one of ${valid}`,
+      );
+    }
+    return { command, rest };
+  };
+  const width = Math.max(...ops.map((op) => subUsage(op).length));
+  return {
+    name,
+    summary: GROUPS[name] ?? name,
+    usage: `cairn ${name} SUBCOMMAND ... [--json]\n\n` +
+      ops.map((op) => `  ${subUsage(op).padEnd(width)}  ${op.summary}`).join("\n") +
+      "\n\n  --as-of D   as the graph was at the ISO 8601 date D\n" +
+      "  --offset N  where a page starts: the offset the previous page printed\n" +
+      "  --file F    instead of a change's arguments: the JSON array its MCP tool takes;\n" +
+      "              - reads standard input",
+    check: (args) => {
+      const { command, rest } = pick(args);
+      command.check?.(rest);
+    },
+    run(context) {
+      const { command, rest } = pick(context.args);
+      return command.run({ ...context, args: rest });
+    },
+  };
+}
+
+/** A subcommand's usage after the group's name: `relate FROM RELATION TO | --file F`. */
+function subUsage(op: AnyOperation): string {
+  return `${op.command!.split(" ")[1]} ${op.cli?.custom?.words ?? ""}`.trim();
+}
+
+/** The input of an operation with a custom form, built from its words and checked by its schema. */
+async function customInputOf(
+  op: AnyOperation,
+  context: CommandContext,
+): Promise<{ input: Record<string, unknown>; json: boolean }> {
+  const custom = op.cli!.custom!;
+  const parsed = parseCommandArgs(
+    context.args,
+    { ...custom.options, json: { type: "boolean" } },
+    true,
+  );
+  const { json, ...values } = parsed.values as Record<string, unknown>;
+  let built: Record<string, unknown>;
+  try {
+    built = await custom.build(values, parsed.positionals, (file) => readInput(context, file));
+  } catch (error) {
+    if (error instanceof ArgumentsError) throw new UsageError(error.message);
+    throw error;
+  }
+  const checked = z.object(op.input).safeParse(built, { reportInput: true });
+  if (checked.success) return { input: checked.data, json: json === true };
+  if (typeof values.file === "string") {
+    // What a file held is not the command line's fault: a plain refusal, naming the file.
+    const source = values.file === "-" ? "standard input" : values.file;
+    const nothing = op.writes ? "; nothing was changed" : "";
+    // The file holds the array a change takes under its one key: paths start inside it.
+    const inFile = checked.error.issues.map((issue) => ({ ...issue, path: issue.path.slice(1) }));
+    throw new UserError(`${source}: ${describeIssues({ issues: inFile })}${nothing}`);
+  }
+  const flag = (key: string) =>
+    key in custom.options ? `--${key}` : `--${key.replaceAll("_", "-")}`;
+  throw new UsageError(describeIssues(checked.error, flag));
+}
+
+/** A file argument's text, or standard input's for `-` (as the caller sent it through the owner). */
+async function readInput(context: CommandContext, file: string): Promise<string> {
+  if (file !== "-") return await readTextArgument(context.cwd, file);
+  if (context.stdin !== undefined) return context.stdin;
+  return await new Response(Deno.stdin.readable).text();
 }
 
 /** The input `args` give `op`, checked by its schema; and whether `--json` was asked. */

@@ -38,6 +38,7 @@ export async function callOperation(
   caller: Caller,
 ): Promise<ToolResult> {
   const result = await op.run(cairn, args, { ...caller, agent: true });
-  const { text, data } = op.render(result, args);
-  return { content: [{ type: "text", text }], structuredContent: data };
+  const { text, data, problem } = op.render(result, args);
+  const answer = problem ? `${text}\n> ${problem}` : text;
+  return { content: [{ type: "text", text: answer }], structuredContent: data };
 }

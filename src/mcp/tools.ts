@@ -5,7 +5,6 @@
  * @module
  */
 import type { z } from "zod";
-import { GRAPH_TOOLS } from "./graph_tools.ts";
 import { OPERATION_TOOLS, toolOf } from "./op_tools.ts";
 
 /** Which tools a server lists: all of them, or the few most agents need. */
@@ -21,8 +20,7 @@ export interface ToolDefinition {
   core: boolean;
 }
 
-/** The tools a profile lists: the operation table's, then the knowledge graph's. */
+/** The tools a profile lists: the operation table's, in its order. */
 export function toolsFor(profile: ToolProfile): ToolDefinition[] {
-  const fromTable = [...OPERATION_TOOLS.values()].map(toolOf);
-  return [...fromTable, ...GRAPH_TOOLS].filter((tool) => profile === "all" || tool.core);
+  return [...OPERATION_TOOLS.values()].map(toolOf).filter((tool) => profile === "all" || tool.core);
 }

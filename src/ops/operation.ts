@@ -29,6 +29,11 @@ export interface Rendered {
   data: Record<string, unknown>;
   /** What the CLI prints under `--json`, when it is not `data`. */
   json?: unknown;
+  /**
+   * Something asked for that was not there (`open` of a name the graph does
+   * not have): the CLI says it on standard error and exits 1; MCP adds it as a note.
+   */
+  problem?: string;
 }
 
 /** One word (or the rest of the words) of a CLI command, filling an input key. */
@@ -57,6 +62,21 @@ export interface CliForm {
   cliOnly?: string[];
   /** Help lines after the usage line. */
   help?: string;
+  /**
+   * A command whose words do not map one to one onto the input (the graph's:
+   * `relate FROM RELATION TO` is `{ relations: [{ from, relationType, to }] }`):
+   * its own options, its usage after the command, and how its words make the
+   * input (`read` reads a file argument, `-` standard input).
+   */
+  custom?: {
+    words: string;
+    options: Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
+    build(
+      values: Record<string, unknown>,
+      words: string[],
+      read: (file: string) => Promise<string>,
+    ): Promise<Record<string, unknown>>;
+  };
 }
 
 /** One operation of the table. */

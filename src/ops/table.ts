@@ -1,12 +1,24 @@
 /**
  * The operation table: every operation the CLI and MCP both offer, defined
- * once (see `operation.ts`), in the order `tools/list` and `cairn --help` give them.
+ * once (see `operation.ts`), in the order `tools/list` and `cairn --help` give
+ * them. Every MCP tool is one of these.
  * @module
  */
 import type { AnyOperation } from "./operation.ts";
 import { forget, get, list, remember, revise } from "./memory_ops.ts";
 import { history, recall, search, searchCode, searchText } from "./search_ops.ts";
 import { deleteProject, index, indexStatus, projects } from "./code_ops.ts";
+import {
+  addObservations,
+  createEntities,
+  createRelations,
+  deleteEntities,
+  deleteObservations,
+  deleteRelations,
+  openNodes,
+  readGraph,
+  searchNodes,
+} from "./knowledge_graph_ops.ts";
 
 /** Every operation, in order. */
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -24,4 +36,13 @@ export const OPERATIONS: readonly AnyOperation[] = [
   indexStatus,
   projects,
   deleteProject,
+  createEntities,
+  createRelations,
+  addObservations,
+  deleteEntities,
+  deleteObservations,
+  deleteRelations,
+  openNodes,
+  searchNodes,
+  readGraph,
 ];

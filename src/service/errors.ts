@@ -3,6 +3,11 @@ export class UserError extends Error {
   override name = "UserError";
 }
 
+/** A mistake in how a command's words were written (the command line answers it with its usage). */
+export class ArgumentsError extends UserError {
+  override name = "ArgumentsError";
+}
+
 /** A request naming something the store does not hold: a memory id, a project. */
 export class NotFoundError extends UserError {
   override name = "NotFoundError";

@@ -29,7 +29,7 @@ Deno.test("cairn graph builds the graph from arguments and shows it a line an en
   );
   assert.equal(
     await graphOk(store, "add-entity", "Ada", "--type", "person"),
-    "already exists: Ada (add to it with `cairn graph observe`)\n",
+    "already exists: Ada (add to it with add_observations or `cairn graph observe`)\n",
   );
   assert.equal(
     await graphOk(store, "relate", "Ada", "maintains", "billing"),
@@ -103,7 +103,7 @@ Deno.test("cairn graph read and search page through the graph with the cursor ea
   assert.equal(
     await graphOk(store, "read", "--limit", "2"),
     "- api (service): runs api\n- billing (service): runs billing\n- api —calls→ billing\n" +
-      "> 1 more entities; next page: --cursor 2\n",
+      "> 1 more entities; next page: offset 2\n",
   );
   assert.equal(
     await graphOk(store, "read", "--limit", "2", "--cursor", "2"),
@@ -235,7 +235,7 @@ Deno.test("cairn graph explains bad calls with its usage, exit code 2 and nothin
     [["open"], /give the names of the entities to open/],
     [["search"], /give the text to search for/],
     [["read", "--limit", "101"], /--limit takes at most 100/],
-    [["read", "--cursor", "next"], /--cursor takes the cursor a page printed/],
+    [["read", "--cursor", "next"], /--cursor takes the offset a page printed/],
     [["read", "--as-of", "yesterday"], /--as-of takes an ISO 8601 date, not "yesterday"/],
     [["read", "--colour"], /unknown option --colour/],
     [
