@@ -53,7 +53,7 @@ ${
 ${row("the same, `deno run main.ts`", memories.recall.run)}
 ${row("`remember`, warm owner, `deno task`", memories.remember.task)}
 ${row("the same, `deno run main.ts`", memories.remember.run)}
-${row("`--help` (no store, no owner: a process's floor), `deno task`", memories.floor.task)}
+${row("`--help` (all of cairn loaded, no store, no owner), `deno task`", memories.floor.task)}
 ${row("the same, `deno run main.ts`", memories.floor.run)}
 
 \`cairn index\` of ${SPHINX} ${SPHINX_AT} (${sphinx.files} files, ${sphinx.chunks} chunks) through a

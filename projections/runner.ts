@@ -179,6 +179,8 @@ export class ProjectionRunner {
     if (this.#backgroundLane().length === 0 || this.#backgroundQueued || this.#stopping) return;
     this.#backgroundQueued = true;
     this.#background = this.#background.then(async () => {
+      // The write that kicked the lane finishes first: its caller waits for it, no one for the lane.
+      await this.#running?.catch(() => {});
       this.#backgroundQueued = false;
       // The lane is read when it runs: a projection replaced meanwhile is not applied to.
       if (!this.#stopping) await this.#catchUpAll(this.#backgroundLane());

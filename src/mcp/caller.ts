@@ -6,15 +6,10 @@
  * @module
  */
 import { z } from "zod";
+import type { Caller } from "../ops/operation.ts";
 import { allowedRoots } from "../service/allowed_roots.ts";
 
-/** The caller of a tool. */
-export interface Caller {
-  /** Absolute folder relative paths are resolved against. */
-  cwd: string;
-  /** Folders it may have read (see `src/service/allowed_roots.ts`). */
-  roots: string[];
-}
+export type { Caller };
 
 /** The key of the caller in a request's `_meta`. */
 export const CALLER_META = "cairn/caller";
