@@ -13,6 +13,11 @@ export interface Projection {
   readonly background?: boolean;
   /** Applies a batch of consecutive events, durably, before resolving. */
   apply(batch: readonly StoredEvent[]): Promise<void>;
+  /**
+   * Sees events as soon as they are appended, before any is applied (a
+   * projection that reads ahead keeps up without reading the log again).
+   */
+  observe?(events: readonly StoredEvent[]): void;
   /** Drops everything, leaving the projection as if no event had been applied. */
   reset(): Promise<void>;
   /**

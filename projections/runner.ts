@@ -160,6 +160,11 @@ export class ProjectionRunner {
     }
   }
 
+  /** Shows events just appended to the projections that read ahead. */
+  observe(events: readonly StoredEvent[]): void {
+    for (const projection of this.#projections) projection.observe?.(events);
+  }
+
   /** Resolves when the background projections have reached the head as it is now. */
   async settled(): Promise<void> {
     await this.#running?.catch(() => {});

@@ -27,8 +27,11 @@ interface Waiting {
   documents: number;
 }
 
-/** Reads the log from one event on. */
-export type LogReader = (from: number) => AsyncIterable<StoredEvent>;
+/** What the backlog reads of the log: its events from one on, and the last one's number. */
+export interface LogView {
+  read(from: number): AsyncIterable<StoredEvent>;
+  readonly head: number;
+}
 
 /** The events past the vectors' checkpoint that give documents to embed, and what undoes them. */
 export class VectorBacklog {
@@ -42,15 +45,22 @@ export class VectorBacklog {
   #deletedAt = new Map<string, number>();
   #reading: Promise<void> = Promise.resolve();
 
-  constructor(private readonly read: LogReader) {}
+  constructor(private readonly log: LogView) {}
 
   /**
-   * Reads what the log holds past `checkpoint` that was not read yet, and
-   * forgets what is at or before it (already embedded).
+   * Reads what the log holds past `checkpoint` that was not read or
+   * observed yet, and forgets what is at or before it (already embedded).
    */
   advance(checkpoint: number): Promise<void> {
     this.#reading = this.#reading.then(() => this.#advance(checkpoint));
     return this.#reading;
+  }
+
+  /** Takes in events just appended, so the log need not be read again for them. */
+  observe(events: readonly StoredEvent[]): void {
+    // Before the first read, that read takes them in.
+    if (this.#from === undefined) return;
+    for (const event of events) this.#note(event);
   }
 
   /** True when a later event in the log undoes what `event` would embed. */
@@ -83,18 +93,24 @@ export class VectorBacklog {
       this.#deletedAt.clear();
     }
     for (const seq of this.#waiting.keys()) if (seq <= checkpoint) this.#waiting.delete(seq);
-    for await (const event of this.read(this.#readTo + 1)) {
-      this.#readTo = event.seq;
-      this.#note(event);
-    }
+    if (this.log.head <= this.#readTo) return;
+    for await (const event of this.log.read(this.#readTo + 1)) this.#note(event);
   }
 
+  /** Notes one event; noting it twice, or out of order, changes nothing. */
   #note(event: StoredEvent): void {
+    if (this.#from !== undefined && event.seq <= this.#from) return;
+    this.#readTo = Math.max(this.#readTo, event.seq);
     const waiting = waitingOf(event);
     if (waiting) this.#waiting.set(event.seq, waiting);
     const touched = touchedKey(event);
-    if (touched) this.#lastTouch.set(touched, event.seq);
-    if (event.type === "project.deleted") this.#deletedAt.set(event.data.project, event.seq);
+    if (touched) {
+      this.#lastTouch.set(touched, Math.max(this.#lastTouch.get(touched) ?? 0, event.seq));
+    }
+    if (event.type === "project.deleted") {
+      const { project } = event.data;
+      this.#deletedAt.set(project, Math.max(this.#deletedAt.get(project) ?? 0, event.seq));
+    }
   }
 
   #undone(waiting: Waiting): boolean {

@@ -8,7 +8,7 @@ import { UnavailableEmbedder } from "../../src/embed/unavailable_embedder.ts";
 import { turnWindows } from "../../src/ingest/transcripts/turn_windows.ts";
 import type { Projection } from "../projection.ts";
 import {
-  type LogReader,
+  type LogView,
   type PendingDocuments,
   VectorBacklog,
   type VectorSource,
@@ -54,23 +54,23 @@ export class VectorsProjection implements Projection {
     private readonly embedder: Embedder,
     private readonly blobs: BlobStore,
     private readonly dims: number,
-    readLog: LogReader,
+    log: LogView,
   ) {
     this.#stopped.catch(() => {});
-    this.#backlog = new VectorBacklog(readLog);
+    this.#backlog = new VectorBacklog(log);
   }
 
   /**
    * Opens the vectors in `dir`. Refuses vectors built by another model: mixing
-   * two models' vectors would make distances meaningless. With `readLog`, the
-   * projection reads ahead in the log: it never embeds what a later event
-   * undoes, and tells how much is left to embed.
+   * two models' vectors would make distances meaningless. With the `log`, the
+   * projection reads ahead in it: it never embeds what a later event undoes,
+   * and tells how much is left to embed.
    */
   static async open(
     dir: string,
     embedder: Embedder,
     blobs: BlobStore,
-    readLog: LogReader = noEvents,
+    log: LogView = NO_LOG,
   ): Promise<VectorsProjection> {
     await Deno.mkdir(dir, { recursive: true });
     // Without a model nothing is embedded or compared: the vectors stay as they
@@ -79,7 +79,7 @@ export class VectorsProjection implements Projection {
     const dims = embedder instanceof UnavailableEmbedder
       ? (await builtWith(dir))?.dims ?? 0
       : await checkModel(dir, embedder);
-    const projection = new VectorsProjection(dir, embedder, blobs, dims, readLog);
+    const projection = new VectorsProjection(dir, embedder, blobs, dims, log);
     await removeAtomicLeftovers(dir);
     for await (const entry of Deno.readDir(dir)) {
       const match = /^(.+)\.keys$/.exec(entry.name);
@@ -165,6 +165,11 @@ export class VectorsProjection implements Projection {
         { documents: upserts.length, seconds: (performance.now() - started) / 1000 },
       ];
     }
+  }
+
+  /** Takes in events just appended, before they are applied (see {@linkcode VectorBacklog}). */
+  observe(events: readonly StoredEvent[]): void {
+    this.#backlog.observe(events);
   }
 
   /**
@@ -374,7 +379,8 @@ const PACE_BATCHES = 20;
 /** Fewest texts in those batches for a rate. */
 const PACE_MIN_DOCUMENTS = 32;
 
-async function* noEvents(): AsyncIterable<StoredEvent> {}
+/** No log to read ahead in (a projection built on its own, in tests). */
+const NO_LOG: LogView = { read: async function* () {}, head: 0 };
 
 /** The partition of a source's documents in a project (`memory._global` for global memories). */
 function partitionName(source: VectorSource, project: string | null): string {

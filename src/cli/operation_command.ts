@@ -1,8 +1,11 @@
 /**
- * The CLI command of an operation: its flags come from the operation's zod
- * input (`valid_from` is `--valid-from VALUE`, a boolean a bare `--force`, a
- * list one flag per value), its words from the positionals the operation
- * names; it prints the operation's text, or its data under `--json`.
+ * The CLI commands of the operation table. An operation's flags come from
+ * its zod input (`valid_from` is `--valid-from VALUE`, a boolean a bare
+ * `--force`, a list one flag per value), its words from the positionals it
+ * names, or from its own form (the graph's `relate FROM RELATION TO`);
+ * operations named `graph add-entity`, `graph open`, … are the subcommands of
+ * one `graph` command. A command prints its operation's text, or its data
+ * under `--json`.
  * @module
  */
 import type { ParseArgsConfig } from "node:util";
@@ -41,7 +44,7 @@ export function commandsFor(ops: readonly AnyOperation[]): Command[] {
 }
 
 /** The command that runs `op` from the command line (an operation with a command). */
-export function commandFor(op: AnyOperation): Command {
+function commandFor(op: AnyOperation): Command {
   if (op.command === undefined) throw new Error(`operation ${op.tool} has no command`);
   return {
     name: op.command,

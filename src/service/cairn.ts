@@ -96,7 +96,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
         opened("text", (at) => TextProjection.open(at, blobs)),
         opened(
           "vectors",
-          (at) => VectorsProjection.open(at, embedder, blobs, (from) => log.read(from)),
+          (at) => VectorsProjection.open(at, embedder, blobs, log),
         ),
       ]);
       const failed = settled.find((result) => result.status === "rejected");

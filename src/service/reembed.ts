@@ -113,7 +113,7 @@ export async function reembedOpenStore(
           join(projections, "vectors"),
           embedder,
           store.blobs,
-          (from) => store.log.read(from),
+          store.log,
         ),
       };
     } catch (error) {

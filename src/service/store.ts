@@ -104,6 +104,7 @@ export class Store {
     if (events.length === 0) return [];
     await ensureSpace(this.dir);
     const stored = await this.log.append(events);
+    this.runner.observe(stored);
     try {
       await this.runner.catchUp();
     } catch (error) {

@@ -25,7 +25,7 @@ async function openVectors(dir: string, log: MemoryLog, embedder: FakeEmbedder) 
     join(dir, "vectors"),
     embedder,
     blobs,
-    (from) => log.read(from),
+    log,
   );
   return { blobs, vectors };
 }
@@ -140,5 +140,35 @@ Deno.test("the background lane waits while a large write holds it, and goes on a
     assert.deepEqual(embedder.embedded, ["written while the lane waits"]);
   } finally {
     await runner.close();
+  }
+});
+
+Deno.test("what waits is kept current from the events appended, without reading the log again", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  let reads = 0;
+  const counted = {
+    read: (from: number) => (reads++, log.read(from)),
+    get head() {
+      return log.head;
+    },
+  };
+  const vectors = await VectorsProjection.open(
+    join(tmp.path, "vectors"),
+    new FakeEmbedder(),
+    new BlobStore(join(tmp.path, "blobs")),
+    counted,
+  );
+  try {
+    await log.append([remembered("m1")]);
+    assert.equal((await vectors.pending(0))[0]?.documents, 1);
+    assert.equal(reads, 1, "the first look reads the log");
+    assert.equal((await vectors.pending(0))[0]?.documents, 1);
+    assert.equal(reads, 1, "nothing new: no read");
+    vectors.observe(await log.append([remembered("m2"), remembered("m3")]));
+    assert.equal((await vectors.pending(0))[0]?.documents, 3);
+    assert.equal(reads, 1, "what was appended was seen as it was appended");
+  } finally {
+    await vectors.close();
   }
 });
