@@ -11,7 +11,7 @@ import { ownerFiles, readOwnerRecord, readToken } from "./owner_file.ts";
 import { provesOwner } from "./owner_proof.ts";
 
 /** An owner started here exits after this long without a request. */
-export const OWNER_IDLE_SECONDS = 30 * 60;
+const OWNER_IDLE_SECONDS = 30 * 60;
 
 /** How long to wait for a new owner to open the store, while it is alive. */
 const START_TIMEOUT_MS = 5 * 60_000;
