@@ -7,6 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { defaultStoreDir } from "../service/paths.ts";
+import { didYouMean } from "./did_you_mean.ts";
 
 /** The commands the store's owner runs (started when none runs); the others need the store to themselves, or no store. */
 export const OWNED_COMMANDS: ReadonlySet<string> = new Set([
@@ -81,7 +82,10 @@ export function splitGlobal(
   const globals = parseArgs({ args: argv.slice(0, cut), options: GLOBAL_OPTIONS, strict: false });
   const unknown = Object.keys(globals.values).filter((key) => !(key in GLOBAL_OPTIONS));
   if (unknown.length > 0) {
-    return new GlobalOptionError(`unknown option --${unknown[0]} before the command`);
+    const known = Object.keys(GLOBAL_OPTIONS).map((name) => `--${name}`);
+    return new GlobalOptionError(
+      `unknown option --${unknown[0]} before the command${didYouMean(`--${unknown[0]}`, known)}`,
+    );
   }
   if (globals.values.store === true) return new GlobalOptionError("--store needs a directory");
   return {

@@ -66,7 +66,7 @@ export function vectorProgressText(done: number, left: number, seconds: number):
 }
 
 function rateAndEta(done: number, left: number, seconds: number, unit: string): string {
-  if (done === 0 || seconds < 0.5) return "";
+  if (done === 0 || left === 0 || seconds < 0.5) return "";
   const rate = done / seconds;
   return `, ${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} ${unit}/s, about ${
     Math.ceil(left / rate)

@@ -1,7 +1,7 @@
 import { FileLog } from "../../events/file_log.ts";
 import { readOwner, StoreLockedError } from "../../events/lock.ts";
 import { readOwnerRecord } from "../mcp/owner_file.ts";
-import { etaSeconds, formatSeconds, lagText, waitingCount } from "../recall/vector_lag.ts";
+import { etaSeconds, formatSeconds, lagText, plural, waitingCount } from "../recall/vector_lag.ts";
 import { statusLines } from "../service/index_status.ts";
 import { storeLayout } from "../service/paths.ts";
 import { type StoreStatus, storeStatus } from "../service/store_status.ts";
@@ -107,10 +107,12 @@ function statusText(report: StoreStatus & Answerer): string[] {
   const waiting = waitingCount(vectors.lag);
   const lines = [
     `store        ${report.store}`,
-    `log          ${formatBytes(report.logBytes)}, ${report.head} events`,
+    `log          ${formatBytes(report.logBytes)}, ${plural(report.head, "event")}`,
     `memories     ${report.memories}`,
-    `code         ${code.projects} projects, ${code.files} files, ${code.chunks} chunks`,
-    `sessions     ${sessions.sessions} sessions, ${sessions.turns} turns`,
+    `code         ${plural(code.projects, "project")}, ${plural(code.files, "file")}, ${
+      plural(code.chunks, "chunk")
+    }`,
+    `sessions     ${plural(sessions.sessions, "session")}, ${plural(sessions.turns, "turn")}`,
     `vectors      ${vectors.held.memory + vectors.held.code + vectors.held.turn} computed` +
     (waiting === 0 ? ", none waiting: ready" : `; waiting: ${lagText(vectors.lag)}`),
     model.state === "unusable"
@@ -147,10 +149,12 @@ function advice(report: StoreStatus & Answerer, waiting: number): string[] {
     ];
   }
   const eta = etaSeconds(report.vectors.lag);
+  const when = eta === undefined
+    ? " (how long, once the first batches are in)"
+    : `, done in about ${formatSeconds(eta)}`;
   return [
-    `> the owner computes them in the background${
-      eta === undefined ? "" : `, done in about ${formatSeconds(eta)}`
-    }; search answers meanwhile, by words and the graph for those`,
+    `> the owner computes them in the background${when}; search answers meanwhile, by words ` +
+    "and the graph for those",
   ];
 }
 

@@ -77,7 +77,9 @@ export const remember = operation({
     });
   },
   render({ memory, duplicate }) {
-    const head = duplicate ? "already known (force stores it again):" : "remembered:";
+    const head = duplicate
+      ? "already known (--force, or force: true, stores it again):"
+      : "remembered:";
     return {
       text: `${head}\n${memoryLine(memory)}`,
       data: { id: memory.id, duplicate },

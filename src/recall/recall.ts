@@ -112,7 +112,9 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     : undefined;
   if (lag && waitingCount(lag) > 0) {
     notes.push(
-      `semantic search is catching up: ${lagText(lag)} have no vector yet; ` +
+      `semantic search is catching up: ${lagText(lag)} ${
+        waitingCount(lag) === 1 ? "has" : "have"
+      } no vector yet; ` +
         "words and the graph find them already",
     );
   }

@@ -59,6 +59,7 @@ export function formatSeconds(seconds: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-function plural(count: number, one: string, many: string): string {
+/** `1 event`, `3 events`. */
+export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }

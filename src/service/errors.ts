@@ -21,6 +21,7 @@ interface Issue {
   values?: readonly unknown[];
   input?: unknown;
   origin?: string;
+  minimum?: unknown;
   maximum?: unknown;
 }
 
@@ -44,10 +45,18 @@ export function describeIssues(
       : [first, ...rest].join(".");
     const given = typeof issue.input === "string" && issue.input.length <= 100
       ? `, not "${issue.input}"`
+      : typeof issue.input === "number"
+      ? `, not ${issue.input}`
       : "";
     if (issue.code === "invalid_value" && issue.values && issue.values.length > 0) {
       const choice = issue.values.length > 2 ? "one of " : "";
       return `${where} is ${choice}${either(issue.values.map(String))}${given}`;
+    }
+    if (issue.code === "too_small" && issue.origin === "number") {
+      return `${where} takes a number from ${issue.minimum}${given}`;
+    }
+    if (issue.code === "too_big" && issue.origin === "number") {
+      return `${where} takes a number up to ${issue.maximum}${given}`;
     }
     if (issue.code === "too_big" && issue.origin === "string" && typeof issue.input === "string") {
       return `${where} has ${issue.input.length} characters; the limit is ${issue.maximum}`;
