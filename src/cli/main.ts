@@ -119,7 +119,7 @@ export async function runCli(
     return 2;
   }
   if (help || args.includes("--help") || args.includes("-h")) {
-    io.out(`usage: ${command.usage}\n\n${command.summary}`);
+    io.out(`cairn ${command.name}: ${command.summary}\n\nusage: ${command.usage}`);
     return 0;
   }
   const relayed = runByOwner(name, args);

@@ -151,7 +151,13 @@ export const recall = operation({
     ...searchCli,
     parse: { weights: weightsOf },
     values: { weights: DEFAULT_WEIGHTS_TEXT },
-    help: "  --include   any of memories,code,sessions (default all three)\n" +
+    help: "  --project   this project's memories, code and sessions, and the global memories\n" +
+      "  --include   any of memories,code,sessions (default all three)\n" +
+      "  --limit     results wanted (default 10, at most 50)\n" +
+      "  --format    markdown (default), json (ids and scores) or debug (every signal)\n" +
+      "  --mode      hybrid (default), vector (meaning only) or lexical (words only)\n" +
+      "  --as-of     what was known at that ISO 8601 date\n" +
+      "  --valid-at  only memories valid at that date (their --valid-from/--valid-to)\n" +
       "  --language  only code in this language (python, typescript, markdown, ...)\n" +
       "  --path      only code under this folder or file of the project, like src/auth\n" +
       "  --weights   how much each signal counts (the defaults shown)\n" +
