@@ -6,10 +6,8 @@
  * command would.
  * @module
  */
-import { allowedRoots } from "../service/allowed_roots.ts";
-import { callerFolder } from "./caller_folder.ts";
 import { GlobalOptionError, readsStdin, runByOwner, splitGlobal } from "./global_options.ts";
-import { runInOwner } from "./owner_cli.ts";
+import { requestFromHere, runInOwner } from "./owner_cli.ts";
 import { ProgressLine } from "./progress.ts";
 
 /**
@@ -34,12 +32,7 @@ export async function sendToOwner(argv: string[], startOwner: boolean): Promise<
   try {
     const code = await runInOwner(
       split.storeDir,
-      {
-        args: split.rest,
-        cwd: callerFolder(),
-        roots: allowedRoots(),
-        ...(stdin === undefined ? {} : { stdin }),
-      },
+      requestFromHere(split.rest, stdin),
       {
         out: (text) => (line.end(), console.log(text)),
         err: (text) => (line.end(), console.error(text)),

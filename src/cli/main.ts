@@ -2,7 +2,7 @@ import { callerFolder } from "./caller_folder.ts";
 import { allowedRoots } from "../service/allowed_roots.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
-import { runInOwner } from "./owner_cli.ts";
+import { requestFromHere, runInOwner } from "./owner_cli.ts";
 import { ProgressLine } from "./progress.ts";
 import { GlobalOptionError, readsStdin, runByOwner, splitGlobal } from "./global_options.ts";
 import { classify } from "../ops/failure.ts";
@@ -143,12 +143,7 @@ export async function runCli(
       const start = startOwner && !noOwner;
       const code = await runInOwner(
         storeDir,
-        {
-          args: rest,
-          cwd: callerFolder(),
-          roots: allowedRoots(),
-          ...(stdin === undefined ? {} : { stdin }),
-        },
+        requestFromHere(rest, stdin),
         output,
         start,
       );

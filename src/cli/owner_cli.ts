@@ -9,6 +9,8 @@
 import { z } from "zod";
 import { neverSent, ownerDied, ownerFetch } from "../mcp/owner_death.ts";
 import { runningOwner, startedOwner } from "../mcp/owner_start.ts";
+import { allowedRoots } from "../service/allowed_roots.ts";
+import { callerFolder } from "./caller_folder.ts";
 
 /** The path the owner runs relayed commands on. */
 export const CLI_PATH = "/cli";
@@ -20,6 +22,20 @@ export const CliRequest = z.object({
   roots: z.array(z.string().min(1).max(4_096)).max(100),
   stdin: z.string().max(65_536).optional(),
 }).strict();
+
+/**
+ * The request for command line `args` from this process: its folder (the
+ * shell's, or `INIT_CWD` under `deno task`) and allowed roots, and the
+ * standard input it read for the command, if any.
+ */
+export function requestFromHere(args: string[], stdin?: string): z.infer<typeof CliRequest> {
+  return {
+    args,
+    cwd: callerFolder(),
+    roots: allowedRoots(),
+    ...(stdin === undefined ? {} : { stdin }),
+  };
+}
 
 /**
  * What the owner sends back, one JSON object a line, as the command runs: a

@@ -7,7 +7,6 @@
  * @module
  */
 import { z } from "zod";
-import type { Cairn } from "../service/cairn.ts";
 import { ArgumentsError, UserError } from "../service/errors.ts";
 import { entityLine, pageLines, relationLine } from "../service/graph_format.ts";
 import {
@@ -104,25 +103,6 @@ function graphRead<Shape extends z.ZodRawShape, Result>(
   definition: Omit<Operation<Shape, Result>, "core" | "writes" | "output">,
 ): Operation<Shape, Result> {
   return operation({ ...definition, core: false, writes: false, output: graphPage });
-}
-
-/** The entities among `wanted`; a user error naming those the graph does not have. */
-async function requireEntities(cairn: Cairn, wanted: string[]): Promise<Map<string, EntityRecord>> {
-  const unique = [...new Set(wanted)];
-  const found = new Map<string, EntityRecord>();
-  // openNodes takes at most 100 names; a batch of relations can name 200.
-  for (let i = 0; i < unique.length; i += MAX_PAGE) {
-    const { entities } = await cairn.entities.openNodes(unique.slice(i, i + MAX_PAGE));
-    for (const entity of entities) found.set(entity.name, entity);
-  }
-  const missing = unique.filter((n) => !found.has(n));
-  if (missing.length) {
-    throw new UserError(
-      `no entity named ${missing.join(", ")}; ${NOTHING_CHANGED} ` +
-        "(create it with `cairn graph add-entity NAME --type TYPE`)",
-    );
-  }
-  return found;
 }
 
 function sameRelation(a: RelationRecord, b: RelationRecord): boolean {
@@ -257,8 +237,7 @@ export const deleteEntities = change({
     return words;
   }),
   async run(cairn, { entityNames }, caller) {
-    if (!caller.agent) await requireEntities(cairn, entityNames);
-    await cairn.entities.deleteEntities(entityNames);
+    await cairn.entities.deleteEntities(entityNames, { strict: !caller.agent });
     return entityNames;
   },
   render: (deleted: string[]) => ({
@@ -286,17 +265,7 @@ export const deleteObservations = change({
   }),
   async run(cairn, { deletions }, caller) {
     const asked = deletions.map((d) => ({ entityName: d.entityName, contents: d.observations }));
-    if (!caller.agent) {
-      const found = await requireEntities(cairn, asked.map((d) => d.entityName));
-      for (const { entityName, contents } of asked) {
-        const absent = contents.filter((c) => !found.get(entityName)?.observations.includes(c));
-        if (absent.length) {
-          const quoted = absent.map((a) => JSON.stringify(a)).join(", ");
-          throw new UserError(`${entityName} has no observation ${quoted}; ${NOTHING_CHANGED}`);
-        }
-      }
-    }
-    await cairn.entities.deleteObservations(asked);
+    await cairn.entities.deleteObservations(asked, { strict: !caller.agent });
     return asked;
   },
   render: (deleted: Array<{ entityName: string; contents: string[] }>) => ({

@@ -63,6 +63,11 @@ export interface GraphReadOptions {
   as_of?: string;
 }
 
+/** How a deletion treats what the graph does not have: skipped, or (`strict`) refused. */
+export interface DeleteOptions {
+  strict?: boolean;
+}
+
 /** A part of the graph: entities and their relations, with whether more exist. */
 export interface GraphPage {
   entities: EntityRecord[];
@@ -147,17 +152,40 @@ export class GraphOps {
     return added;
   }
 
-  /** Deletes entities and every relation touching them. Unknown names are ignored. */
-  async deleteEntities(names: string[]): Promise<void> {
-    const known = await this.#existing(z.array(name).min(1).max(100).parse(names));
+  /**
+   * Deletes entities and every relation touching them. Unknown names are
+   * ignored, as the memory server does; with `strict`, they are refused.
+   */
+  async deleteEntities(names: string[], { strict = false }: DeleteOptions = {}): Promise<void> {
+    const wanted = z.array(name).min(1).max(100).parse(names);
+    if (strict) await this.#requireEntities([...new Set(wanted)]);
+    const known = await this.#existing(wanted);
     await this.#append(
       [...known].map((n) => ({ type: "entity.deleted", v: 1, data: { name: n } })),
     );
   }
 
-  /** Deletes observations from entities. */
-  async deleteObservations(input: z.input<typeof ObservationsInput>): Promise<void> {
+  /**
+   * Deletes observations from entities; with `strict`, an entity or an
+   * observation the graph does not have is refused, and nothing changes.
+   */
+  async deleteObservations(
+    input: z.input<typeof ObservationsInput>,
+    { strict = false }: DeleteOptions = {},
+  ): Promise<void> {
     const items = ObservationsInput.parse(input);
+    if (strict) {
+      const entities = [...new Set(items.map((i) => i.entityName))];
+      await this.#requireEntities(entities);
+      const held = await this.#observations(entities);
+      for (const { entityName, contents } of items) {
+        const absent = contents.filter((c) => !held.get(entityName)?.includes(c));
+        if (absent.length) {
+          const quoted = absent.map((a) => JSON.stringify(a)).join(", ");
+          throw new UserError(`${entityName} has no observation ${quoted}; nothing was changed`);
+        }
+      }
+    }
     await this.#append(items.map((i) => ({
       type: "observations.deleted",
       v: 1,
