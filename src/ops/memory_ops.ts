@@ -7,8 +7,10 @@ import { MemoryKind } from "../../events/kinds/memory.ts";
 import { memoryLine } from "../recall/format.ts";
 import { isoDate } from "../service/dates.ts";
 import { NotFoundError } from "../service/errors.ts";
+import { describeDifferences } from "../service/fact_differences.ts";
 import { MAX_MEMORY_CHARS } from "../service/memories.ts";
 import type { MemoryRecord } from "../service/memory_record.ts";
+import type { Contradiction } from "../service/near_memories.ts";
 import { relationFromText } from "../service/relation_text.ts";
 import { operation } from "./operation.ts";
 import { asOfInput, timeInput } from "./time_input.ts";
@@ -31,14 +33,29 @@ function given<T extends Record<string, unknown>>(input: T): Partial<T> {
   ) as Partial<T>;
 }
 
-/** `remember`: stores a memory, or names the one already known. */
+/** The start of a memory's text, on one line, for a note that names it. */
+function excerpt(content: string, chars = 80): string {
+  const line = content.replace(/\s+/g, " ").trim();
+  return line.length > chars ? `${line.slice(0, chars - 1)}…` : line;
+}
+
+/** The note naming a stored memory the new memory `id` may contradict, and how to replace it. */
+function contradictionNote({ memory, differences }: Contradiction, id: string): string {
+  return `> Possible contradiction with memory \`${memory.id}\` ("${excerpt(memory.content)}"): ` +
+    `${describeDifferences(differences)}. If this one replaces it: revise it with the new ` +
+    `text (\`cairn revise ${memory.id} "..."\`, or the revise tool; the old text stays in ` +
+    `its history), then forget \`${id}\`.`;
+}
+
+/** `remember`: stores a memory, or names the one already known or one it may contradict. */
 export const remember = operation({
   command: "remember",
   tool: "remember",
   summary: "store a memory: a decision, fact, pattern, preference or note",
   description:
     "Store a memory worth having in later sessions: a decision, fact, pattern or preference. " +
-    "One idea per memory; text already stored is not stored twice.",
+    "One idea per memory; text already stored is not stored twice, and a stored memory it may " +
+    "contradict is named.",
   core: true,
   writes: true,
   input: {
@@ -56,7 +73,11 @@ export const remember = operation({
     source: z.string().min(1).max(2000).optional().describe("where it comes from"),
     force: z.boolean().optional().describe("store even if already known"),
   },
-  output: { id: z.string(), duplicate: z.boolean() },
+  output: {
+    id: z.string(),
+    duplicate: z.boolean(),
+    contradicts: z.array(z.string()).optional(),
+  },
   cli: {
     positionals: [{
       key: "content",
@@ -76,14 +97,18 @@ export const remember = operation({
       ...(relations ? { relations: relations.map((text) => relationFromText(text)!) } : {}),
     });
   },
-  render({ memory, duplicate }) {
+  render({ memory, duplicate, contradictions }) {
     const head = duplicate
       ? "already known (--force, or force: true, stores it again):"
       : "remembered:";
+    const notes = contradictions.map((contradiction) =>
+      contradictionNote(contradiction, memory.id)
+    );
+    const contradicts = contradictions.map((contradiction) => contradiction.memory.id);
     return {
-      text: `${head}\n${memoryLine(memory)}`,
-      data: { id: memory.id, duplicate },
-      json: { memory, duplicate },
+      text: [head, memoryLine(memory), ...notes].join("\n"),
+      data: { id: memory.id, duplicate, ...(contradicts.length ? { contradicts } : {}) },
+      json: { memory, duplicate, contradictions },
     };
   },
 });

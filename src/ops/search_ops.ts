@@ -239,14 +239,15 @@ export const searchCode = operation({
   render: (answer: RecallAnswer, input) => searchAnswer(answer, input.format),
 });
 
-/** `history`: the past sessions that touched a file or a topic, newest first. */
+/** `history`: the sessions that touched a file (newest first) or a topic (most relevant first). */
 export const history = operation({
   command: "history",
   tool: "session_history",
-  summary: "which agent sessions touched a file or a topic, and what was asked (newest first)",
+  summary: "which agent sessions touched a file (newest first) or a topic (most relevant first)",
   description:
-    "Past agent sessions that touched a file (path) or a topic (query), newest first, with " +
-    "what was asked and done. Use to learn why a file changed or what was tried before.",
+    "Past agent sessions that touched a file (path, newest first) or a topic (query, most " +
+    "relevant first), with what was asked and done. Use to learn why a file changed or what " +
+    "was tried before.",
   core: false,
   writes: false,
   input: {
@@ -269,7 +270,7 @@ export const history = operation({
       '  TOPIC  anything else, in words: "the flaky upload test"',
   },
   run: (cairn, { target, ...input }) =>
-    sessionHistory({ graph: cairn.graph.database, text: cairn.text, recall: cairn.recall }, {
+    sessionHistory({ graph: cairn.graph.database, text: cairn.text }, {
       ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)),
       ...(target ? historyTarget(target) : {}),
     }),

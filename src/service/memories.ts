@@ -10,6 +10,7 @@ import { newId } from "./ids.ts";
 import { withoutUndefined } from "./objects.ts";
 import { memoriesAsOf, validAt } from "./memory_history.ts";
 import { MEMORY_COLUMNS, type MemoryRecord, toMemory } from "./memory_record.ts";
+import { type Contradiction, type NearMemory, sortOutNear } from "./near_memories.ts";
 import type { Store } from "./store.ts";
 
 /** Largest memory content accepted, in characters. */
@@ -56,24 +57,20 @@ export const ListInput = z.object({
   offset: z.number().int().min(0).default(0),
 });
 
-/**
- * Two memories of one project this similar (cosine) are the same memory, if
- * they state the same numbers. Calibrated for bge-small-en-v1.5, whose cosines
- * run high: a paraphrase scores about 0.97, "max 5" against "max 3" 0.973
- * (docs/decisions.md).
- */
-export const DUPLICATE_COSINE = 0.98;
-
 /** The memories nearest in meaning to `content` (near `project`), closest first. */
 export type NearestMemory = (
   content: string,
   project: string | null,
 ) => Promise<Array<{ id: string; cosine: number }>>;
 
-/** The outcome of `remember`: the memory, and whether it was already known. */
+/**
+ * The outcome of `remember`: the memory, whether it was already known, and
+ * the stored memories a new one may contradict.
+ */
 export interface Remembered {
   memory: MemoryRecord;
   duplicate: boolean;
+  contradictions: Contradiction[];
 }
 
 /** Memories: the commands that append their events and the queries that read the graph. */
@@ -90,16 +87,20 @@ export class Memories {
 
   /**
    * Stores a memory, or returns the existing one in the same project with the
-   * same normalised text, or an embedding at cosine ≥ 0.98 stating the same numbers (unless `force`).
+   * same normalised text, or an embedding at cosine ≥ 0.98 stating the same
+   * numbers, names and negation (unless `force`). A stored one comes with the
+   * memories of its project it may contradict (see {@linkcode sortOutNear}).
    */
   async remember(input: z.input<typeof RememberInput>): Promise<Remembered> {
     const data = RememberInput.parse(input);
     checkValidity(data);
-    if (!data.force) {
-      const existing = await this.#sameText(data.content, data.project) ??
-        await this.#sameMeaning(data.content, data.project);
-      if (existing) return { memory: existing, duplicate: true };
-    }
+    const known = data.force ? undefined : await this.#sameText(data.content, data.project);
+    if (known) return { memory: known, duplicate: true, contradictions: [] };
+    const { same, contradictions } = sortOutNear(
+      data.content,
+      await this.#near(data.content, data.project),
+    );
+    if (same && !data.force) return { memory: same, duplicate: true, contradictions: [] };
     const { force: _force, ...fields } = data;
     const id = newId("mem");
     await this.store.append([{
@@ -107,7 +108,7 @@ export class Memories {
       v: 1,
       data: { ...withoutUndefined(fields), id },
     }]);
-    return { memory: await this.#require(id), duplicate: false };
+    return { memory: await this.#require(id), duplicate: false, contradictions };
   }
 
   /**
@@ -268,18 +269,16 @@ export class Memories {
     return memory;
   }
 
-  async #sameMeaning(content: string, project: string | null): Promise<MemoryRecord | undefined> {
-    const close = (await this.nearest?.(content, project) ?? []).filter((n) =>
-      n.cosine >= DUPLICATE_COSINE
-    );
-    for (const near of close) {
-      const memory = await this.get(near.id);
-      if (
-        memory && memory.project === project && !memory.forgotten_at &&
-        numbersOf(memory.content) === numbersOf(content)
-      ) return memory;
-    }
-    return undefined;
+  /** The live memories of `project` nearest in meaning to `content`, with their cosines. */
+  async #near(content: string, project: string | null): Promise<NearMemory[]> {
+    const nearest = await this.nearest?.(content, project) ?? [];
+    const byId = new Map((await this.getMany(nearest.map((n) => n.id))).map((m) => [m.id, m]));
+    return nearest.flatMap(({ id, cosine }) => {
+      const memory = byId.get(id);
+      return memory && memory.project === project && !memory.forgotten_at
+        ? [{ memory, cosine }]
+        : [];
+    });
   }
 
   async #sameText(content: string, project: string | null): Promise<MemoryRecord | undefined> {
@@ -290,9 +289,4 @@ export class Memories {
     );
     return rows[0] ? toMemory(rows[0]) : undefined;
   }
-}
-
-/** The numbers a text states, in order: "port 5433" and "port 5434" are different facts. */
-function numbersOf(text: string): string {
-  return (text.match(/\d+(?:[.,]\d+)*/g) ?? []).join(" ");
 }

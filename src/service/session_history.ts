@@ -1,25 +1,32 @@
 /**
  * "Why did this file change?" and "what did we try for the flaky test?": the
  * session turns that touched a file (through the file mentions sessions leave
- * in the graph) or that are about a topic (through recall over turns), newest
- * first.
+ * in the graph), newest first, or that are about a topic (through the lexical
+ * search over turns), most relevant first.
  * @module
  */
 import { z } from "zod";
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { TextProjection } from "../../projections/text.ts";
 import { isPathLike } from "../ingest/transcripts/mentions.ts";
+import { plural } from "../recall/vector_lag.ts";
 import { type TurnRecord, turnRecords } from "./hit_details.ts";
-import type { RecallService } from "./recall_service.ts";
+import { aboveCut, byRelevance } from "./relevance_cut.ts";
 
 /** Most turns one answer lists. */
 export const MAX_HISTORY = 50;
+
+/**
+ * How many turns a topic's lexical search asks for: more than an answer
+ * lists, so that among turns tied with the last one listed the newest are.
+ */
+const CANDIDATES = 4 * MAX_HISTORY;
 
 /** What `history` accepts: a file or a topic. */
 export const HistoryInput = z.object({
   /** The file: relative to its project's root (`src/a.ts`), absolute, or a bare name (`a.ts`). */
   path: z.string().trim().min(1).max(4096).optional(),
-  /** A topic, in words: the turns that recall finds for it. */
+  /** A topic, in words: the turns that share its words, most relevant first. */
   query: z.string().trim().min(1).max(4096).optional(),
   project: z.string().trim().min(1).max(200).optional(),
   limit: z.number().int().min(1).default(10),
@@ -36,23 +43,28 @@ export interface HistoryEntry {
   tools: string[];
 }
 
-/** The turns that touched a file or a topic, newest first, and what to tell the caller. */
+/**
+ * The turns that touched a file (newest first) or a topic (most relevant
+ * first), and what to tell the caller.
+ */
 export interface SessionHistory {
   entries: HistoryEntry[];
   notes: string[];
 }
 
-/** What a history reads: the graph and texts, and recall for topics. */
+/** What a history reads: the graph (turns and the files they touched) and the texts. */
 export interface HistoryDeps {
   graph: KuzuDb;
   text: TextProjection;
-  recall: RecallService;
 }
 
 /**
  * The history of a file (`path`) or a topic (`query`). For a file, a
  * project-relative path matches itself, an absolute path matches the project
- * file it ends with, and a bare name matches every file of that name.
+ * file it ends with, and a bare name matches every file of that name; its
+ * turns come newest first, as the file changed. For a topic, the turns that
+ * share its words come most relevant first, weak matches cut (see
+ * {@linkcode aboveCut} and {@linkcode byRelevance}).
  */
 export async function sessionHistory(
   deps: HistoryDeps,
@@ -63,7 +75,7 @@ export async function sessionHistory(
   const notes = asked > MAX_HISTORY ? [`limit capped at ${MAX_HISTORY}`] : [];
   const entries = path !== undefined
     ? await fileEntries(deps, path, project, limit)
-    : await topicEntries(deps, query!, project, limit);
+    : await topicEntries(deps, query!, project, limit, notes);
   if (entries.length === 0) {
     notes.push(
       `no ingested session ${path !== undefined ? `touched ${path}` : `is about "${query}"`}; ` +
@@ -108,23 +120,33 @@ async function fileEntries(
   });
 }
 
+/** The turns about `query`, most relevant first; a note says how many weak matches were cut. */
 async function topicEntries(
   deps: HistoryDeps,
   query: string,
   project: string | undefined,
   limit: number,
+  notes: string[],
 ): Promise<HistoryEntry[]> {
-  const { items } = await deps.recall.run({
-    query,
+  const hits = deps.text.search(query, {
     sources: ["turn"],
-    limit,
-    mode: "hybrid",
-    ...(project ? { project } : {}),
+    project: project ?? null,
+    limit: CANDIDATES,
   });
-  return items.flatMap((item) => item.type === "turn" ? [{ turn: item.turn, tools: [] }] : [])
-    .sort((a, b) =>
-      b.turn.started_at.localeCompare(a.turn.started_at) || a.turn.id.localeCompare(b.turn.id)
+  const strong = aboveCut(hits);
+  const turns = await turnRecords(deps.graph, deps.text, strong.map((hit) => hit.id));
+  const ranked = byRelevance(strong.flatMap(({ id, score }) => {
+    const turn = turns.get(id);
+    return turn ? [{ turn, score, at: turn.started_at }] : [];
+  }));
+  const weak = hits.length - strong.length;
+  if (weak > 0) {
+    const atLeast = hits.length === CANDIDATES ? "at least " : "";
+    notes.push(
+      `left out ${atLeast}${plural(weak, "turn")} sharing far fewer of its words than the best`,
     );
+  }
+  return ranked.slice(0, limit).map(({ turn }) => ({ turn, tools: [] }));
 }
 
 /** A history as compact markdown: one line per turn. */

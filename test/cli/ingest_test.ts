@@ -43,7 +43,7 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
   assert.match(JSON.parse(none.stdout).notes[0], /no ingested session touched nope\.rs/);
   const topic = await cli([...store, "history", "porting the python code to rust", "--limit", "2"]);
   assert.equal(topic.code, 0, topic.stderr);
-  // Newest first, and the port is the newest of the seven sessions: it is first when found.
+  // Most relevant first: the port shares the most of the topic's words.
   assert.match(topic.stdout.split("\n")[0]!, /session eca178f3: User: Port the unit converter/);
   assert.equal(topic.stdout.split("\n").filter((line) => line.startsWith("- ")).length, 2);
   const edge = await cli([

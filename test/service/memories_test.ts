@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { openCairn } from "../../src/service/cairn.ts";
 import { UserError } from "../../src/service/errors.ts";
+import { describeDifferences } from "../../src/service/fact_differences.ts";
 import { collect, tempDir } from "../helpers.ts";
 
 async function withStore(test: (cairn: Awaited<ReturnType<typeof openCairn>>) => Promise<void>) {
@@ -146,6 +147,44 @@ Deno.test("Memories.remember() treats a near-identical memory (cosine ≥ 0.98, 
       project: "web",
     });
     assert.equal(elsewhere.duplicate, false);
+  }));
+
+Deno.test("Memories.remember() stores a memory that may contradict a close one of its project, and names that one", () =>
+  withStore(async (cairn) => {
+    const stored: Record<string, string> = {};
+    for (
+      const [project, content] of [
+        ["py", "We use black for formatting"],
+        ["hooks", "Retry failed webhooks 5 times"],
+        ["web", "Cache sessions in Redis"],
+      ]
+    ) stored[project!] = (await cairn.memories.remember({ content: content!, project })).memory.id;
+    await cairn.store.runner.settled();
+    const named = async (content: string, project: string) => {
+      const { duplicate, contradictions } = await cairn.memories.remember({ content, project });
+      assert.equal(duplicate, false, content);
+      await cairn.store.runner.settled();
+      return contradictions.map(({ memory, differences }) =>
+        `${memory.id}: ${describeDifferences(differences)}`
+      );
+    };
+
+    assert.deepEqual(await named("Formatting is done with black", "py"), [], "a paraphrase");
+    assert.deepEqual(await named("Deploys run on Tuesdays", "py"), [], "an unrelated memory");
+    assert.deepEqual(await named("We use ruff for formatting", "other"), [], "another project");
+    assert.deepEqual(await named("We use ruff for formatting", "py"), [
+      `${stored.py}: names differ (black vs ruff)`,
+    ]);
+    assert.deepEqual(await named("Retry failed webhooks 7 times", "hooks"), [
+      `${stored.hooks}: numbers differ (5 vs 7)`,
+    ]);
+    assert.deepEqual(await named("Do not cache sessions in Redis", "web"), [
+      `${stored.web}: negation differs (none vs not)`,
+    ]);
+    await cairn.memories.forget(stored.hooks!);
+    const hooks = await named("Retry failed webhooks 9 times", "hooks");
+    assert.equal(hooks.length, 1, "the 7 times is named, not the forgotten 5 times");
+    assert.match(hooks[0]!, /numbers differ \(7 vs 9\)/);
   }));
 
 Deno.test("as_of answers with what was known then; valid_at keeps what was valid then", async () => {

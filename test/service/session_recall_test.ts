@@ -124,7 +124,7 @@ Deno.test("a provisional turn replaced when the session goes on takes its old fi
   const path = join(tmp.path, `${SESSION}.jsonl`);
   const history = async (file: string) =>
     (await sessionHistory(
-      { graph: cairn.graph.database, text: cairn.text, recall: cairn.recall },
+      { graph: cairn.graph.database, text: cairn.text },
       { path: file },
     )).entries.map((entry) => `${entry.turn.line} ${entry.tools.join(",")}`);
   try {

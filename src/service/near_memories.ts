@@ -1,0 +1,66 @@
+/**
+ * The stored memories close in meaning to a new one, sorted out: the one it
+ * repeats (not stored again) and those it may contradict (named in the answer,
+ * so that the old one can be revised).
+ * @module
+ */
+import { contradicts, differs, type FactDifferences, factDifferences } from "./fact_differences.ts";
+import type { MemoryRecord } from "./memory_record.ts";
+
+/**
+ * Two memories of one project this similar (cosine) are the same memory, if
+ * they state the same numbers, names and negation. Calibrated for
+ * bge-small-en-v1.5, whose cosines run high: a paraphrase scores about 0.97,
+ * "max 5" against "max 3" 0.973 (docs/decisions.md).
+ */
+export const DUPLICATE_COSINE = 0.98;
+
+/**
+ * Two memories of one project this similar (cosine) state the same fact, so
+ * a number, name or negation that differs may contradict it. With
+ * bge-small-en-v1.5 one name swapped in a short sentence scores 0.807-0.844
+ * (black/ruff 0.811, Redis/Memcached 0.807, Vite/webpack 0.807), one number or
+ * a negation 0.92-0.96, and related memories that are not the same fact up to
+ * 0.77 ("Retry failed webhooks 5 times" / "Log failed webhooks to Sentry");
+ * see docs/decisions.md.
+ */
+export const CONTRADICTION_COSINE = 0.8;
+
+/** A stored memory close in meaning to a new text, with their cosine similarity. */
+export interface NearMemory {
+  memory: MemoryRecord;
+  cosine: number;
+}
+
+/** A stored memory the new one may contradict, and what differs (old first). */
+export interface Contradiction {
+  memory: MemoryRecord;
+  differences: FactDifferences;
+}
+
+/**
+ * The memory among `near` that `content` repeats (at {@linkcode DUPLICATE_COSINE}
+ * with nothing differing), and the ones it may contradict (at
+ * {@linkcode CONTRADICTION_COSINE} with a number, name or negation replaced),
+ * closest first. `near` holds live memories of the new one's project.
+ */
+export function sortOutNear(
+  content: string,
+  near: readonly NearMemory[],
+): { same?: MemoryRecord; contradictions: Contradiction[] } {
+  const compared = near.toSorted((a, b) => b.cosine - a.cosine).map((candidate) => ({
+    ...candidate,
+    differences: factDifferences(candidate.memory.content, content),
+  }));
+  const same = compared.find(({ cosine, differences }) =>
+    cosine >= DUPLICATE_COSINE && !differs(differences)
+  );
+  if (same) return { same: same.memory, contradictions: [] };
+  return {
+    contradictions: compared
+      .filter(({ cosine, differences }) =>
+        cosine >= CONTRADICTION_COSINE && contradicts(differences)
+      )
+      .map(({ memory, differences }) => ({ memory, differences })),
+  };
+}

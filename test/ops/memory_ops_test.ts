@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { localTools } from "../../src/mcp/handlers.ts";
+import { openCairn } from "../../src/service/cairn.ts";
+import { tempDir } from "../helpers.ts";
+import { cairnInProcess } from "../cli/in_process.ts";
+
+Deno.test("remember names a memory it may contradict and the revise step, at the CLI and over MCP", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const cli = async (...args: string[]) => {
+    const run = await cairnInProcess(store, ...args);
+    assert.equal(run.code, 0, run.err);
+    return run.out;
+  };
+  const five = JSON.parse(
+    await cli("remember", "Retry failed webhooks 5 times", "--project", "hooks", "--json"),
+  ).memory.id as string;
+
+  const seven = await cli("remember", "Retry failed webhooks 7 times", "--project", "hooks");
+  const [head, line, note, ...rest] = seven.split("\n");
+  assert.equal(head, "remembered:", "the new memory is stored");
+  const id = line!.match(/`(mem_[^`]+)`$/)![1]!;
+  assert.equal(
+    note,
+    `> Possible contradiction with memory \`${five}\` ("Retry failed webhooks 5 times"): ` +
+      `numbers differ (5 vs 7). If this one replaces it: revise it with the new text ` +
+      `(\`cairn revise ${five} "..."\`, or the revise tool; the old text stays in its history), ` +
+      `then forget \`${id}\`.`,
+  );
+  assert.deepEqual(rest, []);
+  const unrelated = await cli("remember", "Deploys run on Tuesdays", "--project", "hooks");
+  assert.doesNotMatch(unrelated, /contradiction/);
+
+  const cairn = await openCairn(store);
+  try {
+    const answer = await localTools(cairn)(
+      "remember",
+      { content: "Retry failed webhooks 9 times", project: "hooks" },
+      { cwd: tmp.path, roots: [tmp.path] },
+    );
+    const text = answer.content[0]!.text;
+    assert.match(text, new RegExp(`contradiction with memory \`${five}\`.*\\(5 vs 9\\)`));
+    assert.match(text, new RegExp(`contradiction with memory \`${id}\`.*\\(7 vs 9\\)`));
+    assert.deepEqual(
+      (answer.structuredContent as { contradicts: string[] }).contradicts.toSorted(),
+      [five, id].toSorted(),
+    );
+  } finally {
+    await cairn.close();
+  }
+});
