@@ -1,12 +1,13 @@
 /**
  * The session benchmark: a synthetic project's agent sessions
- * (bench/session_corpus.ts) and the shared fixture transcripts, written as
- * Claude Code transcripts, ingested through `cairn ingest claude` and asked
- * through `cairn recall --batch` with turns only. Reports ranking per
- * question kind for each mode and the file-aware pipeline's ablations, how
- * often the asking session's in-context turns would leak without the
- * exclusion, ingest speed with embeddings, and the cost of re-ingesting
- * unchanged transcripts.
+ * (bench/data/sessions/, read by bench/session_corpus.ts) and the shared
+ * fixture transcripts, written as Claude Code transcripts, ingested through
+ * `cairn ingest claude` and asked through `cairn recall --batch` with turns
+ * only. Reports ranking per question kind (the decision kind included: what
+ * the user chose when the agent asked or proposed a plan) for each mode and
+ * the file-aware pipeline's ablations, how often the asking session's
+ * in-context turns would leak without the exclusion, ingest speed with
+ * embeddings, and the cost of re-ingesting unchanged transcripts.
  * @module
  */
 import { join } from "node:path";
@@ -20,43 +21,61 @@ import {
   QUESTIONS,
   SESSIONS,
 } from "./session_corpus.ts";
+import { toolRecords } from "./session_tool_records.ts";
 
 const FIXTURES = new URL("../../shared/fixtures/claude-code-transcripts/", import.meta.url)
   .pathname;
 const CWD = `/home/dev/${PROJECT}`;
 
-/** Questions on the shared fixtures, each answered by its session's one turn (line 1). */
-const FIXTURE_QUESTIONS: Array<{ query: string; kind: Kind; session: string }> = [
+/**
+ * Questions on the shared fixtures, each answered by its session's one turn
+ * (line 1), with the words of that turn that answer it.
+ */
+export const FIXTURE_QUESTIONS: Array<
+  { query: string; kind: Kind; session: string; gold_text: string }
+> = [
   {
     query: "where did we add a function that computes the product of two integers?",
     kind: "paraphrase",
     session: "c64cc478-3430-40fe-8e9c-4ee9986e9754",
+    gold_text:
+      "Add a function called multiply_numbers(a: int, b: int) -> int that multiplies two numbers together",
   },
   {
     query: "why were pycache and coverage output ignored by git?",
     kind: "paraphrase",
     session: "c64cc478-3430-40fe-8e9c-4ee9986e9754",
+    gold_text: "these are generated files that shouldn't be tracked",
   },
   {
     query: "rewriting the library in another language with full coverage",
     kind: "paraphrase",
     session: "c7d3d95c-57f0-4359-8f4b-926a9bef5a3f",
+    gold_text: "Port this Python project to Rust. Create a standalone Rust library",
   },
-  { query: "history of Cargo.toml", kind: "file", session: "c7d3d95c-57f0-4359-8f4b-926a9bef5a3f" },
+  {
+    query: "history of Cargo.toml",
+    kind: "file",
+    session: "c7d3d95c-57f0-4359-8f4b-926a9bef5a3f",
+    gold_text: "Port this Python project to Rust. Create a standalone Rust library",
+  },
   {
     query: "what happened to hello.sh?",
     kind: "file",
     session: "de3b8b19-5bc0-4a2a-934a-1b6806567e25",
+    gold_text: 'Write a shell script called hello.sh that prints "Hello world" and run it.',
   },
   {
     query: "why was test.txt changed?",
     kind: "file",
     session: "cb88ae13-898d-4076-aeb5-bc37191c5d2e",
+    gold_text: 'Read test.txt and change the content to "modified content".',
   },
   {
     query: "what was done to src/main.py?",
     kind: "file",
     session: "e4743781-d0f5-4f75-b17c-6d22d30c5885",
+    gold_text: "Read src/main.py and add a docstring to the top.",
   },
 ];
 
@@ -83,11 +102,14 @@ const VARIANTS: Variant[] = [
 /** File-match distances tried (at the default threshold), in both modes that use vectors. */
 const FILE_DISTANCES = [0.05, 0.15, 0.25, 0.35, 0.4];
 
-interface Question {
+/** A sessions question with its gold turn ids. */
+export interface Question {
   id: string;
   query: string;
   kind: Kind;
   gold: string[];
+  /** Words of a gold turn that answer the question: the shown answer should contain them. */
+  gold_text: string;
   /** The asking session and its turns still in its context (in-context questions). */
   asking?: { session: string; inContext: string[] };
 }
@@ -140,15 +162,17 @@ export async function benchSessions(): Promise<void> {
     const counts = (kind: Kind) => questions.filter((q) => q.kind === kind).length;
     const body = `## Sessions (synthetic project + fixture transcripts)
 
-${SESSIONS.length} synthetic sessions of one project (bench/session_corpus.ts, written for this
+${SESSIONS.length} synthetic sessions of one project (bench/data/sessions/, written for this
 benchmark) and the ${fixtures} shared fixture transcripts, as Claude Code
 JSONL, ingested with \`cairn ingest claude\`: ${turns} turns. ${questions.length} questions
 (${counts("paraphrase")} paraphrase, ${counts("file")} file: names a file and shares no other word
-with the turn, ${counts("in-context")} in-context: asked from a session whose own later turns
-also match and must be left out), each answered by known turns; recall over turns only, top 10.
+with the turn, ${counts("decision")} decision: what the user chose when the agent asked
+or proposed a plan, ${counts("in-context")} in-context: asked from a session whose own later
+turns also match and must be left out), each answered by known turns; recall over turns only,
+top 10.
 
-| variant | paraphrase Hit@1 | Hit@5 | file Hit@1 | Hit@5 | in-context Hit@1 | Hit@5 | all R@5 | all Hit@10 |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| variant | paraphrase Hit@1 | Hit@5 | file Hit@1 | Hit@5 | decision Hit@1 | Hit@5 | in-context Hit@1 | Hit@5 | all R@5 | all Hit@10 |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join("\n")}
 
 In-context questions asked without naming the session: an in-context turn of the asking session is
@@ -159,8 +183,8 @@ in the top 5 for ${
 The distance a turn that touched a named file is placed at (the default threshold, 0.45, keeps
 every candidate here: bge-small's nearest turns are all closer):
 
-| variant | paraphrase Hit@1 | Hit@5 | file Hit@1 | Hit@5 | in-context Hit@1 | Hit@5 | all R@5 | all Hit@10 |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| variant | paraphrase Hit@1 | Hit@5 | file Hit@1 | Hit@5 | decision Hit@1 | Hit@5 | in-context Hit@1 | Hit@5 | all R@5 | all Hit@10 |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${tuning.join("\n")}
 
 Ingest with embeddings (bge-small, both cores): ${turns} turns in ${ingestSeconds.toFixed(1)} s
@@ -178,7 +202,7 @@ Re-ingesting the unchanged transcripts: ${againSeconds.toFixed(2)} s, ${appended
  * prompt, each tool call with its result, the answer; a compact boundary
  * after `compactAfter`. Returns each session's turn lines.
  */
-async function writeCorpus(dir: string): Promise<Map<string, number[]>> {
+export async function writeCorpus(dir: string): Promise<Map<string, number[]>> {
   const lines = new Map<string, number[]>();
   for (const session of SESSIONS) {
     const records: unknown[] = [];
@@ -200,15 +224,14 @@ async function writeCorpus(dir: string): Promise<Map<string, number[]>> {
       starts.push(records.length);
       record("user", turn.prompt);
       turn.tools.forEach((tool, j) => {
-        const input = Object.fromEntries(
-          Object.entries(tool.input).map(([key, value]) => [
-            key,
-            key === "file_path" ? join(CWD, value) : value,
-          ]),
-        );
+        const { input, result, toolUseResult } = toolRecords(tool, CWD);
         const id = `toolu_${i}_${j}`;
         record("assistant", [{ type: "tool_use", id, name: tool.name, input }]);
-        record("user", [{ type: "tool_result", tool_use_id: id, content: "ok" }]);
+        record(
+          "user",
+          [{ type: "tool_result", tool_use_id: id, ...result }],
+          toolUseResult === undefined ? {} : { toolUseResult },
+        );
       });
       record("assistant", [{ type: "text", text: turn.answer }]);
       if (session.compactAfter === i) {
@@ -227,7 +250,11 @@ async function writeCorpus(dir: string): Promise<Map<string, number[]>> {
   return lines;
 }
 
-function corpusQuestions(lines: ReadonlyMap<string, number[]>): Question[] {
+/**
+ * The corpus questions and the shared fixtures' questions, each with its gold
+ * turn ids (`session:line`, from `lines` as {@linkcode writeCorpus} returns them).
+ */
+export function corpusQuestions(lines: ReadonlyMap<string, number[]>): Question[] {
   const turnId = (session: string, turn: number) => `${session}:${lines.get(session)![turn]}`;
   const questions: Question[] = QUESTIONS.map((q, i) => {
     const question: Question = {
@@ -235,13 +262,20 @@ function corpusQuestions(lines: ReadonlyMap<string, number[]>): Question[] {
       query: q.query,
       kind: q.kind,
       gold: q.gold.map((g) => turnId(g.session, g.turn)),
+      gold_text: q.gold_text,
     };
     const asking = q.asking ? SESSIONS.find((s) => s.id === q.asking) : undefined;
     if (asking) question.asking = { session: asking.id, inContext: inContext(asking, lines) };
     return question;
   });
   FIXTURE_QUESTIONS.forEach((q, i) =>
-    questions.push({ id: `f${i}`, query: q.query, kind: q.kind, gold: [`${q.session}:1`] })
+    questions.push({
+      id: `f${i}`,
+      query: q.query,
+      kind: q.kind,
+      gold: [`${q.session}:1`],
+      gold_text: q.gold_text,
+    })
   );
   return questions;
 }
@@ -286,7 +320,7 @@ function scoreRow(
   const of = (kind: Kind) => questions.filter((q) => q.kind === kind);
   const hit = (list: readonly Question[], k: number) =>
     mean(list.map((q) => hitAt(rankings.get(q.id) ?? [], q.gold, k))).toFixed(3);
-  const cells = (["paraphrase", "file", "in-context"] as const).flatMap((kind) => [
+  const cells = (["paraphrase", "file", "decision", "in-context"] as const).flatMap((kind) => [
     hit(of(kind), 1),
     hit(of(kind), 5),
   ]);

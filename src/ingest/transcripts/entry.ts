@@ -30,6 +30,13 @@ export type Entry =
   }
   /** The outcome of a tool call. */
   | { kind: "result"; line: number; toolId: string; error: boolean }
+  /**
+   * The user's words within a turn after its prompt: an answer to the agent's
+   * question, a decision on its plan or on a tool call (with the reason given),
+   * a message typed while it worked, what was said after interrupting it. The
+   * text reads after "User ": `answered "Which host?": Render free tier`.
+   */
+  | { kind: "said"; line: number; text: string }
   /** The agent's context was compacted here: earlier turns left its context. */
   | { kind: "compact"; line: number }
   /** A summary the agent wrote of the conversation so far (not a user prompt). */

@@ -21,6 +21,12 @@ export interface Turn {
   prompt: string;
   /** The prompt is a sub-agent's task, from its own transcript, not the user's words. */
   subAgent: boolean;
+  /**
+   * What the user said within the turn after the prompt, in order, each
+   * reading after "User " (answers, decisions on plans and tool calls,
+   * messages typed while the agent worked, corrections after interrupting it).
+   */
+  said: string[];
   /** Answers and tool calls, in order. */
   steps: Array<{ answer: string } | { tool: ToolCall }>;
   /**
@@ -40,9 +46,10 @@ export interface Grouped {
 }
 
 /**
- * Groups entries into turns: each prompt opens one, and every answer and tool
- * call up to the next prompt belongs to it (a sub-agent's tool calls count
- * for the turn that started it; a compaction does not end a turn).
+ * Groups entries into turns: each prompt opens one, and every answer, tool
+ * call and word the user said up to the next prompt belongs to it (a
+ * sub-agent's tool calls count for the turn that started it; a compaction
+ * does not end a turn).
  */
 export function groupTurns(entries: readonly Entry[], cwd: string | null = null): Grouped {
   const turns: Turn[] = [];
@@ -60,6 +67,7 @@ export function groupTurns(entries: readonly Entry[], cwd: string | null = null)
           cwd: entry.cwd ?? cwd,
           prompt: entry.text,
           subAgent: entry.subAgent,
+          said: [],
           steps: [],
           compactions: [],
         };
@@ -80,7 +88,8 @@ export function groupTurns(entries: readonly Entry[], cwd: string | null = null)
       orphans++;
       continue;
     }
-    if (entry.kind === "answer") current.steps.push({ answer: entry.text });
+    if (entry.kind === "said") current.said.push(entry.text);
+    else if (entry.kind === "answer") current.steps.push({ answer: entry.text });
     else if (entry.kind === "tool") {
       const call = {
         name: entry.name,
@@ -107,13 +116,16 @@ export function groupTurns(entries: readonly Entry[], cwd: string | null = null)
 export const MAX_TURN_CHARS = 128 * 1024;
 
 /**
- * A turn as text: `User: …` (a sub-agent's: `Sub-agent task: …`), then each
- * answer as `Assistant: …` and each tool call as one line (`→ Read src/a.ts`,
+ * A turn as text: `User: …` (a sub-agent's: `Sub-agent task: …`), then what
+ * the user said after it, one line each (`User answered "Which host?": Render`),
+ * so the user's words lead the turn whatever follows; then each answer as
+ * `Assistant: …` and each tool call as one line (`→ Read src/a.ts`,
  * `→ Bash: npm test`), at most {@linkcode MAX_TURN_CHARS} of it. Not yet redacted.
  */
 export function turnText(turn: Turn, place: Place): string {
   const lines = [
     `${turn.subAgent ? "Sub-agent task" : "User"}: ${dropPrivate(turn.prompt).trim()}`,
+    ...turn.said.map((said) => `User ${dropPrivate(said).trim()}`),
   ];
   for (const step of turn.steps) {
     if ("answer" in step) lines.push(`Assistant: ${step.answer}`);
@@ -143,9 +155,11 @@ function wordBoundary(text: string, at: number, step: 1 | -1): number {
   return at;
 }
 
-/** The files a turn touched: its tools' paths and the prompt's `@file` mentions. */
+/** The files a turn touched: its tools' paths and the `@file` mentions of the user's words. */
 export function turnMentions(turn: Turn, place: Place, clean: (text: string) => string): Mention[] {
-  const mentions = promptMentions(dropPrivate(turn.prompt), place);
+  const mentions = [turn.prompt, ...turn.said].flatMap((text) =>
+    promptMentions(dropPrivate(text), place)
+  );
   for (const step of turn.steps) {
     if (!("tool" in step)) continue;
     const { name, input } = step.tool;
