@@ -1,5 +1,9 @@
 import { join } from "node:path";
-const ROOT = new URL("../", import.meta.url).pathname;
+/**
+ * The cairn checkout the benchmarks run: this one, or CAIRN_BENCH_CHECKOUT (another
+ * commit's worktree, to compare two versions on the same data in one run).
+ */
+const ROOT = Deno.env.get("CAIRN_BENCH_CHECKOUT") ?? new URL("../", import.meta.url).pathname;
 
 /** Runs `deno task cairn ARGS` exactly as a user would; throws with stderr on failure. */
 export async function cairn(args: string[]): Promise<string> {
@@ -80,7 +84,17 @@ export const EVAL_DIR = new URL("../../shared/eval/", import.meta.url).pathname;
 export interface BatchAnswer {
   id: string;
   elapsed_ms: number;
-  results: Array<{ source_id?: string; file_path?: string; name?: string }>;
+  results: Array<
+    {
+      type?: "memory" | "code" | "turn";
+      id?: string;
+      source_id?: string;
+      file_path?: string;
+      name?: string;
+    }
+  >;
+  /** The markdown answer, when the batch line asked for it. */
+  markdown?: string;
 }
 
 /** Runs `cairn recall --batch FILE --limit K --format jsonl` and parses its answer lines. */

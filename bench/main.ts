@@ -1,7 +1,8 @@
 /**
  * `deno task bench [suite]`: runs benchmark suites and records their figures in bench/RESULTS.md.
- * Suites: quality (LoCoMo, sessions and SWE-bench Lite); locomo (memories alone); sessions
- * (agent transcripts); mcp (tools/list and recall through MCP);
+ * Suites: quality (LoCoMo, sessions, mixed and SWE-bench Lite); locomo (memories alone); sessions
+ * (agent transcripts); mixed (memories, sessions and psf/requests in one store, each question asked
+ * over its own source and over all); mcp (tools/list and recall through MCP);
  * code (SWE-bench Lite alone, optionally only the repositories named after it, e.g.
  * `psf/requests`); speed (event log, embeddings, memory queries at 10k, MCP); owner (one-shot
  * commands through the store's owner at 10k memories, and sphinx indexed while vectors fill in); index
@@ -19,15 +20,17 @@ import { benchLog } from "./log.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchOwner } from "./owner.ts";
 import { benchMemorySpeed } from "./memory_speed.ts";
+import { benchMixed } from "./mixed.ts";
 import { benchScale } from "./scale.ts";
 import { benchSessions } from "./sessions.ts";
 import { benchSwebench } from "./swebench.ts";
 import { benchTokens } from "./tokens.ts";
 
 const suites: Record<string, Array<() => Promise<void>>> = {
-  quality: [benchLocomo, benchSessions, () => benchSwebench()],
+  quality: [benchLocomo, benchSessions, benchMixed, () => benchSwebench()],
   locomo: [benchLocomo],
   sessions: [benchSessions],
+  mixed: [benchMixed],
   code: [() => benchSwebench(Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
   index: [benchIndexSpeed],

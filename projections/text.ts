@@ -15,6 +15,8 @@ export interface TextHit {
   source: TextSource;
   id: string;
   score: number;
+  /** The score as a share of the best reachable in its index (0 to 1): comparable across sources. */
+  share: number;
 }
 
 /**
@@ -25,6 +27,8 @@ export interface TextHit {
 export interface ContextHit {
   ids: string[];
   score: number;
+  /** The score as a share of the best reachable in its index (0 to 1): comparable across sources. */
+  share: number;
 }
 
 /** What to search and where. */
@@ -170,12 +174,12 @@ export class TextProjection implements Projection {
     const indexes = this.#indexes();
     const lists = options.sources.map((source) =>
       indexes.bySource[source].search(query, options.limit, accept)
-        .map((hit, rank) => ({ source, id: hit.meta.id, score: hit.score, rank }))
+        .map((hit, rank) => ({ source, id: hit.meta.id, score: hit.score, share: hit.share, rank }))
     );
     return lists.flat()
       .sort((a, b) => a.rank - b.rank || b.score - a.score)
       .slice(0, options.limit)
-      .map(({ source, id, score }) => ({ source, id, score }));
+      .map(({ source, id, score, share }) => ({ source, id, score, share }));
   }
 
   /**
@@ -196,12 +200,13 @@ export class TextProjection implements Projection {
     const indexes = this.#indexes();
     if (options.source === "memory") {
       return indexes.context.search(query, options.limit, accept)
-        .map((hit) => ({ ids: [hit.meta.id], score: hit.score }));
+        .map((hit) => ({ ids: [hit.meta.id], score: hit.score, share: hit.share }));
     }
     if (options.source !== "code") return [];
     return indexes.wholeFiles.search(query, options.limit, accept).map((hit) => ({
       ids: [...this.#files.get(hit.meta.file) ?? []].map((key) => this.#docs.get(key)!.id),
       score: hit.score,
+      share: hit.share,
     }));
   }
 

@@ -5,6 +5,13 @@ export interface Bm25Hit<Meta> {
   key: string;
   meta: Meta;
   score: number;
+  /**
+   * How much of the query the document holds: its score before coordination
+   * as a share of the best any document could reach (every query term,
+   * saturated), 0 to 1, so that searches over different indexes, with
+   * coordination or without, can be compared.
+   */
+  share: number;
 }
 
 /** Tuning of a {@linkcode Bm25Index}. */
@@ -248,11 +255,15 @@ export class Bm25Index<Meta> {
     // Per document: 0 not met yet, 1 scored, 2 refused by `accept` (asked once).
     const state = new Uint8Array(count);
     const touched: number[] = [];
-    for (const term of new Set(this.tokenize(query))) {
+    const terms = new Set(this.tokenize(query));
+    let ceiling = 0;
+    for (const term of terms) {
       const id = this.#termIds.get(term);
       const posting = id === undefined ? undefined : this.#postings[id]!;
-      if (!posting || posting.df === 0) continue;
-      const idf = Math.log(1 + (n - posting.df + 0.5) / (posting.df + 0.5));
+      const df = posting?.df ?? 0;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      ceiling += idf * (delta + k1 + 1);
+      if (!posting || df === 0) continue;
       const pairs = posting.pairs;
       for (let i = 0; i < posting.length; i += 2) {
         const number = pairs[i]!;
@@ -271,6 +282,7 @@ export class Bm25Index<Meta> {
         matched[number]!++;
       }
     }
+    const shares = new Map(touched.map((number) => [number, scores[number]! / ceiling]));
     if (coord) { for (const number of touched) scores[number]! *= matched[number]!; }
     const keys = this.#keys;
     const better = (x: number, y: number) =>
@@ -280,6 +292,7 @@ export class Bm25Index<Meta> {
         key: keys[number]!,
         meta: this.#metas[number]!,
         score: scores[number]!,
+        share: shares.get(number)!,
       }));
   }
 

@@ -15,6 +15,7 @@ export const OWNED_COMMANDS: ReadonlySet<string> = new Set([
   "search",
   "search-text",
   "search-code",
+  "open",
   "history",
   "remember",
   "revise",

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
-import { batchResults } from "../recall/format.ts";
+import { batchResults, formatMarkdown } from "../recall/format.ts";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
 import type { RecallRequest, Source } from "../recall/types.ts";
 import { parseJsonl } from "../service/jsonl.ts";
@@ -29,6 +29,8 @@ const BatchLine = z.object({
   include: z.array(Include).min(1).optional(),
   language: Language.optional(),
   mode: Mode.optional(),
+  /** Also answer with the markdown an agent reads (to measure what it shows). */
+  markdown: z.boolean().optional(),
   /** The asking session: its turns still in its context are left out. */
   session: z.string().min(1).optional(),
   /** The file-aware session pipeline: false turns it off (an ablation), numbers tune it. */
@@ -113,6 +115,7 @@ async function recallBatch(context: CommandContext): Promise<number> {
           id: line.id,
           elapsed_ms: Math.round(elapsed * 10) / 10,
           results: batchResults(answer),
+          ...(line.markdown ? { markdown: formatMarkdown(answer) } : {}),
         }),
       );
     }

@@ -7,6 +7,7 @@
 import type { AnyOperation } from "./operation.ts";
 import { forget, get, list, remember, revise } from "./memory_ops.ts";
 import { history, recall, search, searchCode, searchText } from "./search_ops.ts";
+import { open } from "./open_ops.ts";
 import { deleteProject, index, indexStatus, projects } from "./code_ops.ts";
 import {
   addObservations,
@@ -26,6 +27,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   search,
   searchText,
   searchCode,
+  open,
   history,
   remember,
   revise,

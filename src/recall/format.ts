@@ -1,55 +1,115 @@
 import type { MemoryRecord } from "../service/memory_record.ts";
 import type { RecallAnswer, RecallItem } from "../service/recall_service.ts";
+import type { CodeRecord, TurnRecord } from "../service/hit_details.ts";
+import { answeringWindow, codeExcerpt, withoutScope } from "./passage.ts";
+import { describeDifferences } from "../service/fact_differences.ts";
 
-/** Lines of a code chunk shown in markdown: enough to recognise it, few tokens. */
-const SNIPPET_LINES = 4;
+/** How much text a markdown answer shows, in characters. */
+export interface AnswerBudget {
+  /** Characters the first results' lines may take in full before the rest get a short line each. */
+  full: number;
+  /** Longest excerpt of one memory or turn shown in full. */
+  window: number;
+  /** Longest excerpt of a result once the full ones have used `full`. */
+  short: number;
+}
 
 /**
- * Compact markdown grouped by kind (Code, Memories, Sessions), with no ids,
- * vectors or timestamps beyond a date, so the answer costs the agent few tokens.
+ * The budget of every markdown answer: the default answer (10 results) stays
+ * near 500 tokens with the answering text of the best ones visible (measured
+ * by `deno task bench mixed` and `tokens`).
  */
-export function formatMarkdown(answer: RecallAnswer): string {
+export const ANSWER_BUDGET: AnswerBudget = { full: 1_400, window: 360, short: 110 };
+
+/**
+ * Compact markdown in recall's one order across sources: each result
+ * numbered, labelled with its source, its date where time matters and a
+ * handle (`cairn open HANDLE`), then the part that answers (a memory's or a
+ * turn's best window, a code chunk's signature and matched lines). The first
+ * results get their excerpts in full; once they have used the answer's
+ * budget, the rest get one short line each.
+ */
+export function formatMarkdown(answer: RecallAnswer, budget = ANSWER_BUDGET): string {
   const lines: string[] = [];
-  const group = (title: string, type: RecallItem["type"]) => {
-    const items = answer.items.filter((item) => item.type === type);
-    if (items.length === 0) return;
-    lines.push(`## ${title}`);
-    for (const item of items) lines.push(itemMarkdown(item));
-  };
-  group("Code", "code");
-  group("Memories", "memory");
-  group("Sessions", "turn");
+  let used = 0;
+  answer.items.forEach((item, i) => {
+    const room = used < budget.full ? budget.window : undefined;
+    const text = itemMarkdown(item, answer.query, room ?? budget.short, room !== undefined);
+    if (room !== undefined) used += text.length;
+    lines.push(`${i + 1}. ${text}`);
+  });
   if (lines.length === 0) lines.push("Nothing found.");
   for (const note of answer.notes) lines.push(`> ${note}`);
   return lines.join("\n");
 }
 
-function itemMarkdown(item: RecallItem): string {
+/** One result: its label in brackets, then its excerpt of at most `chars` (code: `full` or its first line). */
+function itemMarkdown(item: RecallItem, query: string, chars: number, full: boolean): string {
   switch (item.type) {
     case "memory": {
       const { memory } = item;
       const tags = memory.tags.filter((tag) => !tag.includes(":")).map((tag) => ` #${tag}`).join(
         "",
       );
-      const when = memory.occurred_at ? ` (${memory.occurred_at.slice(0, 10)})` : "";
-      return `- [${memory.kind}] ${oneLine(memory.content)}${tags}${when}`;
+      const text = answeringWindow(memory.content, query, chars);
+      const newer = item.newer
+        ? ` (may be out of date: ${item.newer.memory.id}, stored ${
+          item.newer.memory.updated_at.slice(0, 10)
+        }, ${describeDifferences(item.newer.differences)})`
+        : "";
+      return `${memoryLabel(memory)} ${text}${tags}${newer}`;
     }
     case "code": {
       const { code } = item;
-      const body = code.text.split("\n").filter((line) =>
-        line.trim() && !/^in (class|module|impl|struct|interface|namespace) /.test(line)
-      )
-        .slice(0, SNIPPET_LINES).join("\n");
-      const place = `${visible(code.path)}:${code.start_line}-${code.end_line}`;
-      return `- ${place} \`${visible(code.name)}\`\n\`\`\`\n${body}\n\`\`\``;
+      const label = codeLabel(code);
+      const body = withoutScope(code.text);
+      if (!full) return `${label} ${oneLine(code.signature ?? body.split("\n")[0] ?? "")}`;
+      const excerpt = codeExcerpt(
+        body,
+        query,
+        code.signature === undefined ? {} : { signature: code.signature },
+      );
+      return `${label}\n\`\`\`\n${excerpt}\n\`\`\``;
     }
     case "turn": {
       const { turn } = item;
-      return `- ${turn.started_at.slice(0, 10)} session ${visible(turn.session.slice(0, 8))}: ${
-        oneLine(turn.text).slice(0, 300)
-      }`;
+      const text = answeringWindow(turn.text, query, chars);
+      return `${turnLabel(turn)} ${text}`;
     }
   }
+}
+
+/** A memory's label: `[memory KIND DATE ID]`, with its valid range when it has one. */
+export function memoryLabel(memory: MemoryRecord): string {
+  return `[memory ${memory.kind} ${memoryDates(memory)} ${memory.id}]`;
+}
+
+/** A code chunk's label: `[code HANDLE] \`NAME\``; the handle is the chunk's place. */
+export function codeLabel(code: Pick<CodeRecord, "id" | "name">): string {
+  return `[code ${visible(code.id)}] \`${visible(code.name)}\``;
+}
+
+/** A turn's label: `[session DATE HANDLE]`. */
+export function turnLabel(turn: Pick<TurnRecord, "session" | "line" | "started_at">): string {
+  return `[session ${turn.started_at.slice(0, 10)} ${
+    visible(turnHandle(turn.session, turn.line))
+  }]`;
+}
+
+/**
+ * The short handle of a turn: its session's first 8 characters and its line
+ * (`3f2a9c1b:57`); `cairn open` finds the turn by it.
+ */
+export function turnHandle(session: string, line: number): string {
+  return `${session.slice(0, 8)}:${line}`;
+}
+
+/** When a memory was stored (or happened) and, when set, the range it is valid in. */
+function memoryDates(memory: MemoryRecord): string {
+  const when = (memory.occurred_at ?? memory.created_at).slice(0, 10);
+  if (!memory.valid_from && !memory.valid_to) return when;
+  const range = `${memory.valid_from?.slice(0, 10) ?? ""}..${memory.valid_to?.slice(0, 10) ?? ""}`;
+  return `${when} valid ${range}`;
 }
 
 function oneLine(text: string): string {
@@ -103,7 +163,14 @@ function itemFields(item: RecallItem): Record<string, unknown> {
   const score = round(item.score);
   switch (item.type) {
     case "memory":
-      return { type: "memory", score, ...item.memory };
+      return {
+        type: "memory",
+        score,
+        ...item.memory,
+        ...(item.newer
+          ? { newer: { id: item.newer.memory.id, differences: item.newer.differences } }
+          : {}),
+      };
     case "code":
       return { type: "code", score, ...item.code };
     case "turn":

@@ -77,16 +77,3 @@ export function reciprocalRankFusion(
   }
   return [...fused.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }
-
-/**
- * Standard scores: (x - mean) / standard deviation, so that lists from
- * different sources (memories, code, sessions) compete on one scale. A list
- * whose scores are all equal maps to zeros.
- */
-export function zScores(values: readonly number[]): number[] {
-  if (values.length === 0) return [];
-  const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
-  const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / values.length;
-  const deviation = Math.sqrt(variance);
-  return values.map((v) => (deviation === 0 ? 0 : (v - mean) / deviation));
-}

@@ -2,14 +2,16 @@ import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import {
   CODE_WEIGHTS,
   DEFAULT_WEIGHTS,
-  type Fused,
   MEMORY_WEIGHTS,
-  type RankedList,
-  reciprocalRankFusion,
   type Signal,
   type SignalWeights,
-  zScores,
 } from "./fuse.ts";
+import {
+  byScore,
+  fuseAcrossSources,
+  type SourceEvidence,
+  type SourceFused,
+} from "./fuse_sources.ts";
 import { type CodeFiles, neighbourhood, type Seeds } from "./graph_neighbourhood.ts";
 import { personalizedPageRank } from "./ppr.ts";
 import { sessionPipeline } from "./session_files.ts";
@@ -37,8 +39,10 @@ export const MAX_RESULTS = 50;
 const CANDIDATES = 50;
 /** How many of the best whole files lend their rank to their chunks. */
 const CONTEXT_FILES = 10;
-/** How many of the best fused hits seed the graph walk. */
+/** How many of the best fused hits seed the graph walk, per source asked. */
 const SEEDS = 8;
+/** The signals whose fusion picks the graph walk's seeds. */
+const SEED_SIGNALS: ReadonlySet<Signal> = new Set(["vector", "lexical", "context"]);
 /** How many times more candidates are fetched when a filter (language, path) drops some. */
 const FILTER_OVERFETCH = 4;
 
@@ -71,19 +75,21 @@ export interface RecallDeps {
 interface Lists {
   vector: string[];
   lexical: string[];
-  context: Array<string | string[]>;
+  context: Array<{ ids: string[]; share: number }>;
   graph: string[];
   mention: string[][];
   distance: Map<string, number>;
   lexicalScore: Map<string, number>;
+  lexicalShare: Map<string, number>;
   contextScore: Map<string, number>;
   ppr: Map<string, number>;
 }
 
 /**
- * Hybrid recall: per source, vector and lexical candidates are fused with
- * weighted RRF together with a graph list (personalized PageRank from the best
- * hits), z-scored per source so sources compete fairly, and merged.
+ * Hybrid recall: vector, lexical, context, mention and graph candidates
+ * (personalized PageRank from the best hits) of every source are fused with
+ * weighted RRF in lists that rank all sources together by their evidence
+ * (see fuse_sources.ts), so one order holds across memories, code and turns.
  */
 export async function recall(deps: RecallDeps, request: RecallRequest): Promise<RecallResult> {
   const notes: string[] = [];
@@ -133,6 +139,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       mention: [],
       distance: new Map(),
       lexicalScore: new Map(),
+      lexicalShare: new Map(),
       contextScore: new Map(),
       ppr: new Map(),
     };
@@ -161,6 +168,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       if (!keep(source, hit.id)) continue;
       entry.lexical.push(hit.id);
       entry.lexicalScore.set(hit.id, hit.score);
+      entry.lexicalShare.set(hit.id, hit.share);
     }
     if (request.mode !== "vector") {
       // A file lifts the chunks the other lists found in it; it does not flood
@@ -175,7 +183,7 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
       ) {
         const ids = hit.ids.filter((id) => source === "code" ? found.has(id) : keep(source, id));
         if (ids.length === 0) continue;
-        entry.context.push(ids);
+        entry.context.push({ ids, share: hit.share });
         for (const id of ids) entry.contextScore.set(id, hit.score);
       }
     }
@@ -188,58 +196,44 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
     lists.set(source, entry);
   }
 
+  const weightsFor = (source: Source) => weightsOf(source, request);
   if (request.mode === "hybrid" && weights.graph > 0) {
-    await addGraphLists(deps, lists, request);
+    await addGraphLists(deps, lists, evidenceOf(lists), weightsFor);
     for (const [source, entry] of lists) {
       entry.graph = entry.graph.filter((id) => keep(source, id));
     }
   }
 
-  const ranked: RankedHit[] = [];
   const lowerKinds = loweredKinds(request.query);
   const symbol = symbolOf(request.query);
-  for (const [source, entry] of lists) {
-    const signals: Partial<Record<Signal, RankedList>> = {};
-    if (request.mode !== "lexical") signals.vector = entry.vector;
-    if (request.mode !== "vector") {
-      signals.lexical = entry.lexical;
-      signals.context = entry.context;
-    }
-    if (request.mode === "hybrid") {
-      signals.graph = entry.graph;
-      signals.mention = entry.mention;
-    }
-    let fused = reciprocalRankFusion(signals, weightsOf(source, request));
-    const lowered = new Map<string, string>();
-    if (source === "code" && lowerKinds.length > 0) {
-      fused = lowerFiles(fused, lowerKinds, deps.codePath, lowered);
-    }
-    const named = new Set<string>();
-    if (source === "code" && symbol !== undefined && deps.codeName) {
-      fused = definitionsFirst(fused, symbol, deps.codeName, named);
-    }
-    const z = zScores(fused.map((f) => f.score));
-    fused.forEach((f, i) => {
-      const components: HitComponents = { fused: f.score };
-      const kind = lowered.get(f.id);
-      if (kind) components.prior = { kind, factor: LOWERED_FILE_PRIOR };
-      if (named.has(f.id)) components.namesSymbol = true;
-      if (f.ranks.vector) {
-        components.vector = { rank: f.ranks.vector, distance: entry.distance.get(f.id)! };
-      }
-      if (f.ranks.lexical) {
-        components.lexical = { rank: f.ranks.lexical, score: entry.lexicalScore.get(f.id)! };
-      }
-      if (f.ranks.context) {
-        components.context = { rank: f.ranks.context, score: entry.contextScore.get(f.id)! };
-      }
-      if (f.ranks.graph) components.graph = { rank: f.ranks.graph, ppr: entry.ppr.get(f.id)! };
-      if (f.ranks.mention) components.mention = { rank: f.ranks.mention };
-      // A single source needs no standardising: keep its fused order.
-      ranked.push({ source, id: f.id, score: lists.size > 1 ? z[i]! : f.score, components });
-    });
+  let fused = fuseAcrossSources(evidenceOf(lists), SIGNALS[request.mode], weightsFor);
+  const lowered = new Map<string, string>();
+  if (lists.has("code") && lowerKinds.length > 0) {
+    fused = lowerFiles(fused, lowerKinds, deps.codePath, lowered);
   }
-  ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  const named = new Set<string>();
+  if (lists.has("code") && symbol !== undefined && deps.codeName) {
+    fused = definitionsFirst(fused, symbol, deps.codeName, named);
+  }
+  const ranked = fused.map((f): RankedHit => {
+    const entry = lists.get(f.source)!;
+    const components: HitComponents = { fused: f.score };
+    const kind = f.source === "code" ? lowered.get(f.id) : undefined;
+    if (kind) components.prior = { kind, factor: LOWERED_FILE_PRIOR };
+    if (f.source === "code" && named.has(f.id)) components.namesSymbol = true;
+    if (f.ranks.vector) {
+      components.vector = { rank: f.ranks.vector, distance: entry.distance.get(f.id)! };
+    }
+    if (f.ranks.lexical) {
+      components.lexical = { rank: f.ranks.lexical, score: entry.lexicalScore.get(f.id)! };
+    }
+    if (f.ranks.context) {
+      components.context = { rank: f.ranks.context, score: entry.contextScore.get(f.id)! };
+    }
+    if (f.ranks.graph) components.graph = { rank: f.ranks.graph, ppr: entry.ppr.get(f.id)! };
+    if (f.ranks.mention) components.mention = { rank: f.ranks.mention };
+    return { source: f.source, id: f.id, score: f.score, components };
+  });
   return { hits: onePartPerDefinition(ranked, deps).slice(0, limit), notes };
 }
 
@@ -249,34 +243,35 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
  * each lowered chunk was in `lowered`, and re-sorts.
  */
 function lowerFiles(
-  fused: Fused[],
+  fused: SourceFused[],
   kinds: readonly LoweredKind[],
   pathOf: ((chunkId: string) => string | undefined) | undefined,
   lowered: Map<string, string>,
-): Fused[] {
+): SourceFused[] {
   const scored = fused.map((f) => {
-    const path = pathOf?.(f.id);
+    const path = f.source === "code" ? pathOf?.(f.id) : undefined;
     const kind = path === undefined ? undefined : kinds.find((k) => k.matches(path));
     if (!kind) return f;
     lowered.set(f.id, kind.label);
     return { ...f, score: f.score * LOWERED_FILE_PRIOR };
   });
-  return scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  return scored.sort(byScore);
 }
 
 /**
  * Puts the chunks whose qualified name is the queried symbol (or ends with it)
- * before the others, keeping the fused order within each group, and records
- * them in `named`. The best fused score is added to theirs, so the z-scores
- * across sources keep them on top as well.
+ * before every other result, keeping the fused order within each group, and
+ * records them in `named`; the best fused score is added to theirs, so their
+ * scores say so too.
  */
 function definitionsFirst(
-  fused: Fused[],
+  fused: SourceFused[],
   symbol: string,
   nameOf: (chunkId: string) => string | undefined,
   named: Set<string>,
-): Fused[] {
-  const defines = (f: Fused) => {
+): SourceFused[] {
+  const defines = (f: SourceFused) => {
+    if (f.source !== "code") return false;
     const name = nameOf(f.id);
     return name !== undefined && namesSymbol(name, symbol);
   };
@@ -286,7 +281,7 @@ function definitionsFirst(
   for (const f of definitions) named.add(f.id);
   return [
     ...definitions.map((f) => ({ ...f, score: top + f.score })),
-    ...fused.filter((f) => !named.has(f.id)),
+    ...fused.filter((f) => !defines(f)),
   ];
 }
 
@@ -315,26 +310,37 @@ function under(path: string | undefined, prefix: string): boolean {
   return path !== undefined && (folder === "" || path === folder || path.startsWith(`${folder}/`));
 }
 
+/** What each source's lists found, with the evidence that ranks it across sources. */
+function evidenceOf(lists: ReadonlyMap<Source, Lists>): Map<Source, SourceEvidence> {
+  return new Map([...lists].map(([source, entry]) => [source, {
+    vector: entry.vector.map((id) => [id, entry.distance.get(id)!] as const),
+    lexical: entry.lexical.map((id) => [id, entry.lexicalShare.get(id)!] as const),
+    context: entry.context,
+    graph: entry.graph.map((id) => [id, entry.ppr.get(id)!] as const),
+    mention: entry.mention,
+  }]));
+}
+
 /**
- * The graph list of each source: personalized PageRank seeded by every
- * source's best hits (memories, code and turns seed one walk, so a memory can
- * lift the code it names and a turn the files it touched).
+ * The graph list of each source: personalized PageRank seeded by the best
+ * hits of all sources, fused across sources (memories, code and turns seed
+ * one walk, so a memory can lift the code it names and a turn the files it
+ * touched; a source with weak evidence seeds little, so its own hits do not
+ * come back on top of the walk).
  */
 async function addGraphLists(
   deps: RecallDeps,
   lists: Map<Source, Lists>,
-  request: RecallRequest,
+  evidence: ReadonlyMap<Source, SourceEvidence>,
+  weightsFor: (source: Source) => SignalWeights,
 ): Promise<void> {
-  const seeds = new Map<string, number>();
-  const seedIds: Seeds = {};
-  for (const [source, entry] of lists) {
-    const best = reciprocalRankFusion(
-      { vector: entry.vector, lexical: entry.lexical, context: entry.context },
-      weightsOf(source, request),
-    ).slice(0, SEEDS);
-    seedIds[source] = best.map((f) => f.id);
-    for (const f of best) seeds.set(`${source}:${f.id}`, f.score);
-  }
+  const best = fuseAcrossSources(evidence, SEED_SIGNALS, weightsFor).slice(0, SEEDS * lists.size);
+  const seeds = new Map(best.map((f) => [`${f.source}:${f.id}`, f.score]));
+  const seedIds: Seeds = Object.fromEntries(
+    [...lists.keys()].map((
+      source,
+    ) => [source, best.filter((f) => f.source === source).map((f) => f.id)]),
+  );
   if (seeds.size === 0) return;
   const edges = await neighbourhood(deps.graph, seedIds, [...lists.keys()], deps.codeFiles);
   if (edges.length === 0) return;
@@ -350,6 +356,13 @@ async function addGraphLists(
     }
   }
 }
+
+/** The signals each mode fuses. */
+const SIGNALS: Record<RecallRequest["mode"], ReadonlySet<Signal>> = {
+  hybrid: new Set(["vector", "lexical", "context", "graph", "mention"]),
+  vector: new Set(["vector"]),
+  lexical: new Set(["lexical", "context"]),
+};
 
 /** How long recall waits for a model still loading before it answers by words alone. */
 const MODEL_WAIT_MS = 2_000;

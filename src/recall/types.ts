@@ -11,7 +11,7 @@ export interface LexicalSearch {
   search(
     query: string,
     options: { sources: Source[]; project?: string | null; limit: number },
-  ): Array<{ source: Source; id: string; score: number }>;
+  ): Array<{ source: Source; id: string; score: number; share: number }>;
   /**
    * Documents matched through what surrounds them, in groups ranked together:
    * a memory with its neighbouring turns, the chunks of a whole file (see the
@@ -20,7 +20,7 @@ export interface LexicalSearch {
   searchContext(
     query: string,
     options: { source: Source; project?: string | null; limit: number },
-  ): Array<{ ids: string[]; score: number }>;
+  ): Array<{ ids: string[]; score: number; share: number }>;
 }
 
 /** The vector index as recall uses it; ids come back as `<source>:<id>`. */

@@ -1,5 +1,6 @@
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { TextProjection } from "../../projections/text.ts";
+import { withoutScope } from "../recall/passage.ts";
 
 /** A code hit with where it lives. */
 export interface CodeRecord {
@@ -11,6 +12,12 @@ export interface CodeRecord {
   start_line: number;
   end_line: number;
   text: string;
+  /**
+   * When the chunk is a later part of a definition split in several (a long
+   * function, the lines between a class's methods): the definition's first
+   * line, from its first part.
+   */
+  signature?: string;
 }
 
 /** A session turn hit. */
@@ -36,7 +43,7 @@ export async function codeRecords(
        c.start_line AS start_line, c.end_line AS end_line`,
     { ids: [...ids] },
   );
-  return new Map(rows.map((row) => {
+  const records = new Map(rows.map((row) => {
     const id = row.id as string;
     const project = row.project as string;
     return [id, {
@@ -48,8 +55,35 @@ export async function codeRecords(
       start_line: Number(row.start_line),
       end_line: Number(row.end_line),
       text: text.text(`chunk:${project}:${id}`) ?? "",
-    }];
+    } as CodeRecord];
   }));
+  for (const record of records.values()) {
+    const signature = await firstLineOfDefinition(db, text, record);
+    if (signature !== undefined) record.signature = signature;
+  }
+  return records;
+}
+
+/**
+ * The first line of the definition `record` is a later part of (the first
+ * line of its first part, past the scope line the chunker writes on top), or
+ * undefined when `record` is the first part.
+ */
+async function firstLineOfDefinition(
+  db: KuzuDb,
+  text: TextProjection,
+  record: CodeRecord,
+): Promise<string | undefined> {
+  if (record.name === "") return undefined;
+  const [first] = await db.run(
+    `MATCH (c:Chunk) WHERE c.project = $project AND c.path = $path AND c.name = $name
+       AND c.start_line < $start
+     RETURN c.id AS id ORDER BY c.start_line LIMIT 1`,
+    { project: record.project, path: record.path, name: record.name, start: record.start_line },
+  );
+  if (!first) return undefined;
+  return withoutScope(text.text(`chunk:${record.project}:${first.id as string}`) ?? "")
+    .split("\n").find((line) => line.trim() !== "");
 }
 
 /** Looks up the turns recall found: when and where from the graph, text from the lexical index. */

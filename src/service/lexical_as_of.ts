@@ -32,7 +32,12 @@ export function lexicalAsOf(
         query,
         options.limit,
         project == null ? undefined : (meta) => meta.project === project || meta.project === null,
-      ).map((hit) => ({ source: "memory" as Source, id: hit.meta.id, score: hit.score }));
+      ).map((hit) => ({
+        source: "memory" as Source,
+        id: hit.meta.id,
+        score: hit.score,
+        share: hit.share,
+      }));
       return interleave([
         memories,
         ...others.map((source) => found.filter((hit) => hit.source === source)),

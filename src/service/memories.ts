@@ -10,7 +10,12 @@ import { newId } from "./ids.ts";
 import { withoutUndefined } from "./objects.ts";
 import { memoriesAsOf, validAt } from "./memory_history.ts";
 import { MEMORY_COLUMNS, type MemoryRecord, toMemory } from "./memory_record.ts";
-import { type Contradiction, type NearMemory, sortOutNear } from "./near_memories.ts";
+import {
+  type Contradiction,
+  type NearMemory,
+  newerContradiction,
+  sortOutNear,
+} from "./near_memories.ts";
 import type { Store } from "./store.ts";
 
 /** Largest memory content accepted, in characters. */
@@ -267,6 +272,16 @@ export class Memories {
       throw new NotFoundError(`no memory with id ${id}; list the memories to find the right id`);
     }
     return memory;
+  }
+
+  /**
+   * The newest live memory of its project that may replace `memory` (stored
+   * later, close in meaning, a number, name or negation of it replaced), so
+   * an answer can say that it may be out of date; undefined when none does
+   * or no model is at hand.
+   */
+  async newerContradiction(memory: MemoryRecord): Promise<Contradiction | undefined> {
+    return newerContradiction(memory, await this.#near(memory.content, memory.project));
   }
 
   /** The live memories of `project` nearest in meaning to `content`, with their cosines. */

@@ -64,3 +64,25 @@ export function sortOutNear(
       .map(({ memory, differences }) => ({ memory, differences })),
   };
 }
+
+/**
+ * The newest memory among `near` that may replace `memory`: stored or revised
+ * after it, at {@linkcode CONTRADICTION_COSINE} or closer, with a number,
+ * name or negation of it replaced; undefined when none does.
+ */
+export function newerContradiction(
+  memory: MemoryRecord,
+  near: readonly NearMemory[],
+): Contradiction | undefined {
+  return near
+    .filter(({ memory: other, cosine }) =>
+      other.id !== memory.id && other.updated_at > memory.updated_at &&
+      cosine >= CONTRADICTION_COSINE
+    )
+    .map(({ memory: other }) => ({
+      memory: other,
+      differences: factDifferences(memory.content, other.content),
+    }))
+    .filter(({ differences }) => contradicts(differences))
+    .sort((a, b) => (a.memory.updated_at < b.memory.updated_at ? 1 : -1))[0];
+}

@@ -4,6 +4,7 @@ import { validAt } from "./memory_history.ts";
 import type { HitComponents, RecallRequest, Source } from "../recall/types.ts";
 import type { Memories } from "./memories.ts";
 import type { MemoryRecord } from "./memory_record.ts";
+import type { Contradiction } from "./near_memories.ts";
 import type { TextProjection } from "../../projections/text.ts";
 import type { Reranker } from "../embed/reranker.ts";
 import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_details.ts";
@@ -11,13 +12,20 @@ import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hi
 /** A recall result with what it points at, ready to format. */
 export type RecallItem =
   & { score: number; components: HitComponents }
-  & ({ type: "memory"; memory: MemoryRecord } | { type: "code"; code: CodeRecord } | {
-    type: "turn";
-    turn: TurnRecord;
-  });
+  & (
+    | {
+      type: "memory";
+      memory: MemoryRecord;
+      /** A memory stored later that may replace this one (a number, name or negation changed). */
+      newer?: Contradiction;
+    }
+    | { type: "code"; code: CodeRecord }
+    | { type: "turn"; turn: TurnRecord }
+  );
 
-/** Recall's answer: the items and the caveats to show with them. */
+/** Recall's answer: the question, the items in one order, and the caveats to show with them. */
 export interface RecallAnswer {
+  query: string;
   items: RecallItem[];
   notes: string[];
 }
@@ -84,7 +92,18 @@ export class RecallService {
           "the meaning of what they say now",
       );
     }
-    return { items: items.slice(0, request.limit), notes };
+    const answered = items.slice(0, request.limit);
+    if (!then) await this.#markNewer(answered);
+    return { query: request.query, items: answered, notes };
+  }
+
+  /** Marks each memory item that a memory stored later may replace (see `Memories.newerContradiction`). */
+  async #markNewer(items: RecallItem[]): Promise<void> {
+    await Promise.all(items.map(async (item) => {
+      if (item.type !== "memory") return;
+      const newer = await this.memories.newerContradiction(item.memory);
+      if (newer) item.newer = newer;
+    }));
   }
 
   /** Reorders the best `top` items by the cross-encoder's scores; on failure says so and keeps the fused order. */

@@ -76,8 +76,11 @@ Deno.test("cairn recall prints compact markdown, says what is missing, and refus
     "team",
   ]);
   assert.equal(answer.code, 0, answer.stderr);
-  assert.match(answer.stdout, /^## Memories\n- \[note\] We deploy the billing service/);
-  assert.doesNotMatch(answer.stdout, /mem_/, "no ids in the markdown");
+  // One order, each result labelled with its source, date and the handle that opens it.
+  assert.match(
+    answer.stdout,
+    /^1\. \[memory note \d{4}-\d{2}-\d{2} mem_[0-9a-z]+\] We deploy the billing service/,
+  );
   const long = await cli([...store, "recall", "x".repeat(70_000)]);
   assert.equal(long.code, 2, "a usage error");
   assert.match(long.stderr, /limit is 65536/);

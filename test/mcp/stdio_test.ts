@@ -62,6 +62,7 @@ async function everyTool(client: Client, repo: string): Promise<void> {
     "search",
     "search_text",
     "search_code",
+    "open",
     "session_history",
     "remember",
     "revise",
@@ -136,7 +137,10 @@ async function everyTool(client: Client, repo: string): Promise<void> {
     name: "recall",
     arguments: { query: "how do we deploy billing?", project: "team" },
   });
-  assert.match(text(markdown), /^## Memories\n- \[note\] We deploy billing/);
+  assert.match(
+    text(markdown),
+    /^1\. \[memory note \d{4}-\d{2}-\d{2} mem_[0-9a-z]+\] We deploy billing/,
+  );
   const json = ok(
     await client.callTool({
       name: "recall",
@@ -253,12 +257,21 @@ async function everyTool(client: Client, repo: string): Promise<void> {
     name: "search_text",
     arguments: { query: "chargeCard", include: ["code"] },
   });
-  assert.match(text(code), /src\/billing\.ts:\d+-\d+ `chargeCard`/);
+  assert.match(text(code), /src\/billing\.ts:\d+-\d+\] `chargeCard`/);
   const found = await client.callTool({
     name: "search_code",
     arguments: { query: "charge the card", project: "shop", language: "typescript", path: "src" },
   });
-  assert.match(text(found), /src\/billing\.ts:\d+-\d+ `chargeCard`/);
+  assert.match(text(found), /src\/billing\.ts:\d+-\d+\] `chargeCard`/);
+  // The handle an answer shows opens the whole chunk, with its file's outline.
+  const handle = /\[code ([^\]]+)\]/.exec(text(found))![1]!;
+  const opened = await client.callTool({ name: "open", arguments: { handle } });
+  assert.match(text(opened), /export function chargeCard\(cents: number\): boolean \{/);
+  assert.match(text(opened), /^In src\/billing\.ts:$/m);
+  refused(
+    await client.callTool({ name: "open", arguments: { handle: "mem_missing" } }),
+    /no memory with id mem_missing/,
+  );
   const elsewhere = ok(
     await client.callTool({ name: "search_code", arguments: { query: "charge", path: "docs" } }),
   );
@@ -294,7 +307,7 @@ async function everyTool(client: Client, repo: string): Promise<void> {
         arguments: { query: "chargeCard", language: "typescript" },
       }),
     ),
-    /src\/billing\.ts:\d+-\d+ `chargeCard`/,
+    /src\/billing\.ts:\d+-\d+\] `chargeCard`/,
   );
   const history = ok(
     await client.callTool({ name: "session_history", arguments: { path: "src/billing.ts" } }),
@@ -370,6 +383,7 @@ Deno.test("cairn mcp --tools core lists only the core tools", async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), [
       "recall",
+      "open",
       "remember",
       "forget",
       "index_project",

@@ -119,3 +119,25 @@ Deno.test("Bm25Index.toImage() leaves out a removed document that had no terms",
   assert.deepEqual(loaded.toImage().keys, ["a", "c"]);
   assert.deepEqual(loaded.search("hello", 5), index.search("hello", 5));
 });
+
+Deno.test("Bm25Index's share is the score over the best reachable: comparable across indexes", () => {
+  for (const options of [{}, { delta: 0.5, coord: true }] as Bm25Options[]) {
+    const small = new Bm25Index<null>(words, options);
+    small.set("both", "postgres billing postgres billing postgres billing", null);
+    small.set("one", "postgres", null);
+    const large = new Bm25Index<null>(words, options);
+    for (let i = 0; i < 50; i++) {
+      large.set(`noise-${i}`, `function handler${i} returns value`, null);
+    }
+    large.set("one", "billing code path", null);
+    const [both, one] = small.search("postgres billing", 5);
+    assert.deepEqual([both!.key, one!.key], ["both", "one"]);
+    for (const hit of [both!, one!]) assert.ok(hit.share > 0 && hit.share <= 1, `${hit.share}`);
+    // Matching every word of the query beats matching half, whatever each index's statistics.
+    const [other] = large.search("postgres billing", 5);
+    assert.ok(both!.share > other!.share);
+    // Coordination orders documents within an index; the share leaves it out.
+    const uncoordinated = options.coord ? one!.score / both!.score * 2 : one!.score / both!.score;
+    assert.ok(Math.abs(one!.share / both!.share - uncoordinated) < 1e-12);
+  }
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { reciprocalRankFusion, zScores } from "../../src/recall/fuse.ts";
+import { reciprocalRankFusion } from "../../src/recall/fuse.ts";
 
 Deno.test("reciprocalRankFusion() sums weight / (k + rank) over the lists", () => {
   const fused = reciprocalRankFusion(
@@ -23,14 +23,6 @@ Deno.test("reciprocalRankFusion() applies weights and counts an id once per list
   assert.deepEqual(fused.map((f) => f.id), ["b", "a"]);
   assert.equal(fused[1]!.score, 0.4 / 61);
   assert.equal(fused[0]!.score, 0.45 / 61);
-});
-
-Deno.test("zScores() centres and scales, and maps a flat list to zeros", () => {
-  const z = zScores([1, 2, 3]);
-  assert.ok(Math.abs(z[0]! + Math.sqrt(1.5)) < 1e-12);
-  assert.equal(z[1], 0);
-  assert.deepEqual(zScores([5, 5]), [0, 0]);
-  assert.deepEqual(zScores([]), []);
 });
 
 Deno.test("reciprocalRankFusion() gives every id of a group the group's rank", () => {

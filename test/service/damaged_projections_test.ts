@@ -56,7 +56,11 @@ Deno.test("file names with a newline, a tab, quotes or backslashes keep their ve
       .items.flatMap((item) => item.type === "code" ? [item.code.path] : []);
     assert.deepEqual(paths.sort(), [...ODD_NAMES].sort());
     const answer = formatMarkdown(await searchCode(cairn, { query: "handler_0", project: "repo" }));
-    assert.match(answer, /^- line\\nbreak\.py:1-2 `handler_0`$/m, "shown on one line, escaped");
+    assert.match(
+      answer,
+      /^1\. \[code repo:line\\nbreak\.py:1-2\] `handler_0`$/m,
+      "shown on one line, escaped",
+    );
   } finally {
     await cairn.close();
   }

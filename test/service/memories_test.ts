@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { openCairn } from "../../src/service/cairn.ts";
 import { UserError } from "../../src/service/errors.ts";
 import { describeDifferences } from "../../src/service/fact_differences.ts";
+import { formatMarkdown } from "../../src/recall/format.ts";
 import { collect, tempDir } from "../helpers.ts";
 
 async function withStore(test: (cairn: Awaited<ReturnType<typeof openCairn>>) => Promise<void>) {
@@ -253,3 +254,35 @@ Deno.test("as_of answers with what was known then; valid_at keeps what was valid
     await cairn.close();
   }
 });
+
+Deno.test("recall marks a memory that one stored later may replace, and says which and why", () =>
+  withStore(async (cairn) => {
+    const { memory: old } = await cairn.memories.remember({
+      content: "We format Python code with black",
+      project: "web",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const { memory: newer } = await cairn.memories.remember({
+      content: "We format Python code with ruff",
+      project: "web",
+    });
+    await cairn.memories.remember({ content: "The API is served by FastAPI", project: "web" });
+    await cairn.store.runner.settled();
+    const answer = await cairn.recall.run({
+      query: "which formatter do we use for Python?",
+      project: "web",
+      sources: ["memory"],
+      limit: 5,
+      mode: "hybrid",
+    });
+    const marked = answer.items.flatMap((item) =>
+      item.type === "memory" && item.newer ? [[item.memory.id, item.newer.memory.id]] : []
+    );
+    assert.deepEqual(marked, [[old.id, newer.id]], "only the older one, by the newer one");
+    assert.match(
+      formatMarkdown(answer),
+      new RegExp(
+        `black \\(may be out of date: ${newer.id}, stored \\d{4}-\\d{2}-\\d{2}, names differ \\(black vs ruff\\)\\)`,
+      ),
+    );
+  }));

@@ -1,0 +1,129 @@
+/**
+ * Fusion across sources: each signal's candidates from every source in one
+ * list, ordered by evidence that means the same in every source (a vector's
+ * distance, a lexical score's share of the best reachable, the graph walk's
+ * score), so a memory, a code chunk and a turn earn their places against each
+ * other. Ranking each source on its own and standardising the scores made
+ * every source's best look good, and a source with few candidates look like
+ * none (docs/decisions.md).
+ * @module
+ */
+import { type Fused, RRF_K, type Signal, type SignalWeights } from "./fuse.ts";
+import type { Source } from "./types.ts";
+
+/** What each signal found in one source, in the source's own order, with the evidence it ranks by. */
+export interface SourceEvidence {
+  /** Vector candidates and their cosine distance (lower is better). */
+  vector: ReadonlyArray<readonly [string, number]>;
+  /** Lexical candidates and their share of the best reachable score (0 to 1). */
+  lexical: ReadonlyArray<readonly [string, number]>;
+  /** Documents found through their context, in groups that share a rank, with the group's share. */
+  context: ReadonlyArray<{ ids: readonly string[]; share: number }>;
+  /** Graph candidates and the walk's score. */
+  graph: ReadonlyArray<readonly [string, number]>;
+  /** The definitions the query names, best first (code). */
+  mention: ReadonlyArray<readonly string[]>;
+}
+
+/** One candidate of the fused list: its source, its id within the source, and how it scored. */
+export interface SourceFused extends Fused {
+  source: Source;
+}
+
+/**
+ * The sources whose documents can be found through their context (memories
+ * through their thread, code through its whole file); turns have none.
+ */
+const WITH_CONTEXT: ReadonlySet<Source> = new Set(["memory", "code"]);
+
+/**
+ * Weighted reciprocal rank fusion over lists that hold every source: each
+ * signal's candidates are ranked together by their evidence, and each vote is
+ * `weight / (k + rank)` with the candidate's own source's weights, scaled so
+ * that every source's vector, lexical and context weights sum to one (a
+ * source tuned with heavier weights does not outrank the others for it).
+ * With one source this is that source's own fusion, scaled.
+ */
+export function fuseAcrossSources(
+  evidence: ReadonlyMap<Source, SourceEvidence>,
+  signals: ReadonlySet<Signal>,
+  weightsOf: (source: Source) => SignalWeights,
+): SourceFused[] {
+  const scaled = new Map<Source, SignalWeights>();
+  for (const source of evidence.keys()) {
+    scaled.set(source, scaledWeights(source, weightsOf(source)));
+  }
+  const all = [...evidence];
+  const single =
+    (list: (e: SourceEvidence) => ReadonlyArray<readonly [string, number]>) =>
+    (e: SourceEvidence) => list(e).map(([id, value]) => ({ ids: [id], value }));
+  const lists: Record<Signal, Array<ReadonlyArray<readonly [Source, string]>>> = {
+    vector: byEvidence(all, single((e) => e.vector), "ascending"),
+    lexical: byEvidence(all, single((e) => e.lexical), "descending"),
+    context: byEvidence(
+      all,
+      (e) => e.context.map((group) => ({ ids: group.ids, value: group.share })),
+      "descending",
+    ),
+    graph: byEvidence(all, single((e) => e.graph), "descending"),
+    mention: all.flatMap(([source, e]) =>
+      e.mention.map((ids) => ids.map((id) => [source, id] as const))
+    ),
+  };
+  const fused = new Map<string, SourceFused>();
+  for (const signal of signals) {
+    lists[signal].forEach((group, index) => {
+      for (const [source, id] of group) {
+        const key = `${source}:${id}`;
+        const entry = fused.get(key) ?? { source, id, score: 0, ranks: {} };
+        if (entry.ranks[signal] !== undefined) continue;
+        entry.ranks[signal] = index + 1;
+        entry.score += scaled.get(source)![signal] / (RRF_K + index + 1);
+        fused.set(key, entry);
+      }
+    });
+  }
+  return [...fused.values()].sort(byScore);
+}
+
+/** Best first; ties by source and id, so the order is stable. */
+export function byScore(a: SourceFused, b: SourceFused): number {
+  return b.score - a.score ||
+    (a.source === b.source ? (a.id < b.id ? -1 : 1) : (a.source < b.source ? -1 : 1));
+}
+
+/** `weights` divided by the sum of the source's vector, lexical and context weights. */
+function scaledWeights(source: Source, weights: SignalWeights): SignalWeights {
+  const total = weights.vector + weights.lexical + (WITH_CONTEXT.has(source) ? weights.context : 0);
+  if (total <= 0) return weights;
+  return Object.fromEntries(
+    Object.entries(weights).map(([signal, weight]) => [signal, weight / total]),
+  ) as SignalWeights;
+}
+
+/**
+ * One signal's candidates of every source, ranked: the sources' lists merged
+ * by the evidence of their heads, so each source keeps its own order (its
+ * lexical index may rank with coordination, which the shares leave out) and
+ * the sources interleave by evidence; ties go to the earlier source. A group
+ * (the chunks of one file) shares one rank.
+ */
+function byEvidence(
+  all: ReadonlyArray<readonly [Source, SourceEvidence]>,
+  list: (e: SourceEvidence) => ReadonlyArray<{ ids: readonly string[]; value: number }>,
+  order: "ascending" | "descending",
+): Array<ReadonlyArray<readonly [Source, string]>> {
+  const lists = all.map(([source, e]) => ({ source, entries: list(e), next: 0 }));
+  const better = (a: number, b: number) => order === "ascending" ? a < b : a > b;
+  const merged: Array<ReadonlyArray<readonly [Source, string]>> = [];
+  for (;;) {
+    let pick: (typeof lists)[number] | undefined;
+    for (const candidate of lists) {
+      const head = candidate.entries[candidate.next];
+      if (head && (!pick || better(head.value, pick.entries[pick.next]!.value))) pick = candidate;
+    }
+    if (!pick) return merged;
+    const source = pick.source;
+    merged.push(pick.entries[pick.next++]!.ids.map((id) => [source, id] as const));
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The part of a found text that answers the question: the sentence sharing
+ * the most of the query's words, widened with its neighbours to a length, or
+ * for code the definition's signature with the lines that match. An answer
+ * that shows the start of every hit hides the sentence that answers when it
+ * is further in.
+ * @module
+ */
+import { codeTokens } from "./tokens.ts";
+
+/** Marks text left out of a window. */
+export const ELLIPSIS = "…";
+/** Marks code lines left out between the lines shown. */
+export const GAP = "⋮";
+
+/** A piece of a text and where it starts. */
+interface Piece {
+  text: string;
+  start: number;
+}
+
+/**
+ * The window of `text` (whitespace collapsed) of at most about `maxChars`
+ * around the sentence that shares the most distinct words with `query`,
+ * widened by the sentences after and before it; `…` marks a cut. With no
+ * word in common, the start of the text.
+ *
+ * @example
+ * ```ts
+ * answeringWindow("We met on Monday. The retry limit is 7 because of Stripe. Lunch was late.",
+ *   "how many retries?", 40); // "… The retry limit is 7 because of Stripe. …"
+ * ```
+ */
+export function answeringWindow(text: string, query: string, maxChars: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= maxChars) return flat;
+  const sentences = splitSentences(flat);
+  const wanted = new Set(codeTokens(query));
+  const scores = sentences.map((s) => matchedTerms(s.text, wanted));
+  const best = scores.reduce((top, score, i) => (score > scores[top]! ? i : top), 0);
+  if (scores[best] === 0) return cutAfter(flat, 0, maxChars);
+  const chosen = sentences[best]!;
+  if (chosen.text.length >= maxChars) return cutAround(flat, chosen, wanted, maxChars);
+  let first = best;
+  let last = best;
+  let length = chosen.text.length;
+  for (let grew = true; grew;) {
+    grew = false;
+    const next = sentences[last + 1];
+    if (next && length + 1 + next.text.length <= maxChars) {
+      last++;
+      length += 1 + next.text.length;
+      grew = true;
+    }
+    const previous = sentences[first - 1];
+    if (previous && length + 1 + previous.text.length <= maxChars) {
+      first--;
+      length += 1 + previous.text.length;
+      grew = true;
+    }
+  }
+  const start = sentences[first]!.start;
+  const end = sentences[last]!.start + sentences[last]!.text.length;
+  return `${start > 0 ? `${ELLIPSIS} ` : ""}${flat.slice(start, end)}${
+    end < flat.length ? ` ${ELLIPSIS}` : ""
+  }`;
+}
+
+/**
+ * The lines of a code chunk worth showing for `query`: its first line (the
+ * signature; `signature` instead when the chunk continues a definition that
+ * starts in an earlier part) and the `matched` lines sharing the most of the
+ * query's words, in file order, `⋮` where lines are left out. With no match,
+ * the first `matched + 1` lines.
+ */
+export function codeExcerpt(
+  text: string,
+  query: string,
+  { matched = 3, signature }: { matched?: number; signature?: string } = {},
+): string {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  const wanted = new Set(codeTokens(query));
+  const best = lines.map((line, index) => ({ index, score: matchedTerms(line, wanted) }))
+    .filter((line) => line.score > 0 && (signature !== undefined || line.index > 0))
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, matched)
+    .map((line) => line.index);
+  const shown = best.length === 0
+    ? lines.slice(0, matched + 1).map((_, index) => index)
+    : signature === undefined
+    ? [0, ...best].sort((a, b) => a - b)
+    : best.sort((a, b) => a - b);
+  const out = signature === undefined ? [] : [signature];
+  let previous = signature === undefined ? -1 : -2;
+  for (const index of shown) {
+    if (index > previous + 1) out.push(GAP);
+    out.push(lines[index]!);
+    previous = index;
+  }
+  if (previous < lines.length - 1) out.push(GAP);
+  return out.join("\n");
+}
+
+/** Sentences (and lines) of a text, with where each starts. */
+function splitSentences(text: string): Piece[] {
+  const pieces: Piece[] = [];
+  const boundary = /(?<=[.!?])\s+(?=\S)/g;
+  let start = 0;
+  for (const match of text.matchAll(boundary)) {
+    pieces.push({ text: text.slice(start, match.index), start });
+    start = match.index + match[0].length;
+  }
+  pieces.push({ text: text.slice(start), start });
+  return pieces;
+}
+
+/** How many of the `wanted` terms the text holds. */
+function matchedTerms(text: string, wanted: ReadonlySet<string>): number {
+  if (wanted.size === 0) return 0;
+  let count = 0;
+  for (const term of new Set(codeTokens(text))) if (wanted.has(term)) count++;
+  return count;
+}
+
+/** At most `maxChars` of `text` from `start`, cut at a space. */
+function cutAfter(text: string, start: number, maxChars: number): string {
+  const end = start + maxChars >= text.length
+    ? text.length
+    : Math.max(text.lastIndexOf(" ", start + maxChars), start + 1);
+  return `${start > 0 ? `${ELLIPSIS} ` : ""}${text.slice(start, end).trim()}${
+    end < text.length ? ` ${ELLIPSIS}` : ""
+  }`;
+}
+
+/** `maxChars` of a sentence longer than that, starting a little before its first matched word. */
+function cutAround(
+  text: string,
+  sentence: Piece,
+  wanted: ReadonlySet<string>,
+  maxChars: number,
+): string {
+  const words = [...sentence.text.matchAll(/\S+/g)];
+  const hit = words.find((word) => codeTokens(word[0]).some((term) => wanted.has(term)));
+  const at = sentence.start + (hit?.index ?? 0);
+  const start = Math.max(sentence.start, text.lastIndexOf(" ", Math.max(0, at - maxChars / 4)) + 1);
+  return cutAfter(text, start, maxChars);
+}
+
+/** A chunk's text without the scope lines the chunker writes on top (`in class Request`). */
+export function withoutScope(text: string): string {
+  return text.replace(/^(in (class|module|impl|struct|interface|namespace|enum) [^\n]*\n)+/, "");
+}

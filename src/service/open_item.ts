@@ -1,0 +1,151 @@
+/**
+ * `open HANDLE`: the whole of what a recall result points at, by the handle
+ * its answer shows: a memory with its history, a turn with its neighbours
+ * and the files it touched, a code chunk with its file's outline.
+ * @module
+ */
+import type { Cairn } from "./cairn.ts";
+import { ArgumentsError, NotFoundError } from "./errors.ts";
+import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_details.ts";
+import type { MemoryRecord } from "./memory_record.ts";
+
+/** One version of a memory, as an event of the log made it. */
+export interface MemoryVersion {
+  at: string;
+  change: "remembered" | "revised" | "forgotten";
+  /** The fields the event set (a revision's changes; the text when remembered). */
+  fields: Record<string, unknown>;
+}
+
+/** A definition of a code file, as its outline lists it. */
+export interface OutlineEntry {
+  id: string;
+  name: string;
+  kind: string;
+  start_line: number;
+  end_line: number;
+}
+
+/** What a handle opens. */
+export type Opened =
+  | { type: "memory"; memory: MemoryRecord; versions: MemoryVersion[] }
+  | {
+    type: "turn";
+    turn: TurnRecord;
+    before?: TurnRecord;
+    after?: TurnRecord;
+    files: Array<{ path: string; tool: string }>;
+  }
+  | { type: "code"; code: CodeRecord; outline: OutlineEntry[] };
+
+/** A turn's handle: its session (or the session's first characters) and its line. */
+const TURN_HANDLE = /^([0-9A-Za-z][0-9A-Za-z_-]{3,}):(\d+)$/;
+
+/**
+ * Opens a handle: `mem_…` a memory, `SESSION:LINE` a turn (the session's
+ * first characters are enough when no other session starts with them),
+ * `PROJECT:PATH:START-END` a code chunk.
+ *
+ * @throws {NotFoundError} when nothing has that handle
+ * @throws {ArgumentsError} when a turn's short handle fits several sessions
+ */
+export async function openHandle(cairn: Cairn, handle: string): Promise<Opened> {
+  if (handle.startsWith("mem_")) return await openMemory(cairn, handle);
+  const turn = TURN_HANDLE.exec(handle);
+  if (turn) return await openTurn(cairn, turn[1]!, Number(turn[2]));
+  return await openCode(cairn, handle);
+}
+
+async function openMemory(cairn: Cairn, id: string): Promise<Opened> {
+  const memory = await cairn.memories.get(id);
+  if (!memory) throw new NotFoundError(`no memory with id ${id}`);
+  return { type: "memory", memory, versions: await versionsOf(cairn, id) };
+}
+
+/** Every version of one memory, from the log (which is its history). */
+async function versionsOf(cairn: Cairn, id: string): Promise<MemoryVersion[]> {
+  const versions: MemoryVersion[] = [];
+  for await (const event of cairn.store.log.read(1)) {
+    if (!event.type.startsWith("memory.") || (event.data as { id?: string }).id !== id) continue;
+    const { id: _id, ...fields } = event.data as Record<string, unknown>;
+    if (event.type === "memory.remembered") {
+      versions.push({ at: event.ts, change: "remembered", fields: { content: fields.content } });
+    } else if (event.type === "memory.revised") {
+      versions.push({ at: event.ts, change: "revised", fields });
+    } else if (event.type === "memory.forgotten") {
+      versions.push({ at: event.ts, change: "forgotten", fields: {} });
+    }
+  }
+  return versions;
+}
+
+async function openTurn(cairn: Cairn, session: string, line: number): Promise<Opened> {
+  const db = cairn.graph.database;
+  const rows = await db.run(
+    "MATCH (t:Turn) WHERE t.session STARTS WITH $session AND t.line = $line RETURN t.key AS key",
+    { session, line },
+  );
+  if (rows.length === 0) throw new NotFoundError(`no session turn ${session}:${line}`);
+  if (rows.length > 1) {
+    throw new ArgumentsError(
+      `${session}:${line} fits ${rows.length} turns (${
+        rows.map((row) => row.key).join(", ")
+      }); give more of the session id`,
+    );
+  }
+  const key = rows[0]!.key as string;
+  const fullSession = key.slice(0, key.lastIndexOf(":"));
+  const neighbour = async (order: "before" | "after") => {
+    const [row] = await db.run(
+      order === "before"
+        ? "MATCH (t:Turn {session: $session}) WHERE t.line < $line RETURN t.key AS key ORDER BY t.line DESC LIMIT 1"
+        : "MATCH (t:Turn {session: $session}) WHERE t.line > $line RETURN t.key AS key ORDER BY t.line LIMIT 1",
+      { session: fullSession, line },
+    );
+    return row?.key as string | undefined;
+  };
+  const [before, after] = [await neighbour("before"), await neighbour("after")];
+  const turns = await turnRecords(
+    db,
+    cairn.text,
+    [key, before, after].filter((k): k is string => k !== undefined),
+  );
+  const files = await db.run(
+    "MATCH (t:Turn {key: $key})-[r:TOUCHED]->(f:File) RETURN DISTINCT f.path AS path, r.tool AS tool ORDER BY path",
+    { key },
+  );
+  return {
+    type: "turn",
+    turn: turns.get(key)!,
+    ...(before && turns.has(before) ? { before: turns.get(before)! } : {}),
+    ...(after && turns.has(after) ? { after: turns.get(after)! } : {}),
+    files: files.map((row) => ({ path: row.path as string, tool: row.tool as string })),
+  };
+}
+
+async function openCode(cairn: Cairn, id: string): Promise<Opened> {
+  const db = cairn.graph.database;
+  const code = (await codeRecords(db, cairn.text, [id])).get(id);
+  if (!code) {
+    throw new NotFoundError(
+      `no memory, session turn or code chunk has the handle ${id} ` +
+        "(handles look like mem_…, SESSION:LINE or PROJECT:PATH:START-END, as recall shows them)",
+    );
+  }
+  const outline = await db.run(
+    `MATCH (c:Chunk) WHERE c.project = $project AND c.path = $path
+     RETURN c.id AS id, c.name AS name, c.kind AS kind, c.start_line AS start_line, c.end_line AS end_line`,
+    { project: code.project, path: code.path },
+  );
+  return {
+    type: "code",
+    code,
+    outline: outline.map((row) => ({
+      id: row.id as string,
+      name: row.name as string,
+      kind: row.kind as string,
+      start_line: Number(row.start_line),
+      end_line: Number(row.end_line),
+    })).sort((a, b) => a.start_line - b.start_line),
+  };
+}
