@@ -26,6 +26,7 @@ import { hitAt, mean, recallAt } from "./metrics.ts";
 import { median, runInfo, writeSection } from "./report.ts";
 import { TextTokenizer } from "../src/embed/tokenizer.ts";
 import { shippedModelDir } from "../src/embed/load.ts";
+import { DEFAULT_RESULTS } from "../src/recall/recall.ts";
 import { SESSIONS } from "./session_corpus.ts";
 import { corpusQuestions, writeCorpus } from "./sessions.ts";
 
@@ -211,7 +212,8 @@ async function newest(gitDir: string, commits: string[]): Promise<string> {
 
 /**
  * Asks every question over its own source (`alone`) or over everything;
- * returns the result keys and the markdown answers (top 10).
+ * returns the result keys and the markdown answers, as many results as a
+ * call that names no limit gets (enough for R@5 and Hit@1).
  */
 async function ask(
   store: string,
@@ -232,7 +234,7 @@ async function ask(
       })
     ).join("\n") + "\n",
   );
-  const answers = parseAnswers(await cairn(recallBatchArgs(store, batch, 10)));
+  const answers = parseAnswers(await cairn(recallBatchArgs(store, batch, DEFAULT_RESULTS)));
   return {
     keys: new Map(answers.map((a) => [a.id, a.results.map(resultKey)])),
     markdown: new Map(answers.map((a) => [a.id, a.markdown ?? ""])),
@@ -289,13 +291,13 @@ function report(
 
 One store holds LoCoMo's dev conversations (${built.memories} memories), the sessions corpus
 (${built.turns} turns) and ${REPO} at ${built.commit.slice(0, 8)} (${built.chunks} chunks). Each
-question is asked with no project filter, top 10, hybrid: over its own source alone, and over all
-three sources. Code counts a result by its file (gold: the files the fix changed). "Other sources
-in top 5": the share of the mixed answer's first five results that come from the other sources.
-"Answer visible": the share of questions whose answering words (a gold memory's text, the words
-quoted from a gold turn) appear in the markdown answer an agent reads (top 10), over the own
-source alone and over everything; "tokens": the answer over everything, median size (bge-small's
-WordPiece count).
+question is asked with no project filter, hybrid, for the ${DEFAULT_RESULTS} results a call gets
+by default: over its own source alone, and over all three sources. Code counts a result by its file
+(gold: the files the fix changed). "Other sources in top 5": the share of the mixed answer's first
+five results that come from the other sources. "Answer visible": the share of questions whose
+answering words (a gold memory's whole text, the words quoted from a gold turn) appear in the
+markdown answer an agent reads, over the own source alone and over everything; "tokens": the answer
+over everything, median size (bge-small's WordPiece count).
 
 | family | questions | R@5 alone | R@5 mixed | gap | Hit@1 alone | Hit@1 mixed | other sources in top 5 | answer visible alone | mixed | tokens |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
 import { formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
 import { DEFAULT_WEIGHTS, type Signal, type SignalWeights } from "../recall/fuse.ts";
-import { MAX_QUERY_CHARS } from "../recall/recall.ts";
+import { DEFAULT_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS } from "../recall/recall.ts";
 import type { RecallMode, Source } from "../recall/types.ts";
 import { checkPathPrefix } from "../service/code_filters.ts";
 import { searchCode as searchCodeIn } from "../service/code_search.ts";
@@ -32,7 +32,9 @@ const weight = z.number().min(0).max(10);
 const project = z.string().min(1).max(200);
 const query = z.string().trim().min(1, "query is empty").max(MAX_QUERY_CHARS);
 const language = z.enum(LANGUAGE_NAMES as [string, ...string[]]).optional();
-const limit = z.number().int().min(1).max(1000).optional().describe("default 10; capped at 50");
+const limit = z.number().int().min(1).max(1000).optional().describe(
+  `default ${DEFAULT_RESULTS}; capped at ${MAX_RESULTS}`,
+);
 const path = z.string().min(1).max(1000).optional().describe("code under this folder, e.g. src/a");
 const format = z.enum(["markdown", "json"]).optional().describe("json adds ids and scores");
 
@@ -111,7 +113,7 @@ function recallIn(mode: RecallMode | undefined) {
       ...(input.language ? { language: input.language } : {}),
       ...(input.path ? { pathPrefix: checkPathPrefix(input.path) } : {}),
       ...(input.session ? { session: input.session } : {}),
-      limit: input.limit ?? 10,
+      limit: input.limit ?? DEFAULT_RESULTS,
       mode: mode ?? input.mode ?? "hybrid",
       ...(input.weights ? { weights: input.weights } : {}),
     }, { ...(as_of ? { as_of } : {}), ...(valid_at ? { valid_at } : {}) });
@@ -153,7 +155,7 @@ export const recall = operation({
     values: { weights: DEFAULT_WEIGHTS_TEXT },
     help: "  --project   this project's memories, code and sessions, and the global memories\n" +
       "  --include   any of memories,code,sessions (default all three)\n" +
-      "  --limit     results wanted (default 10, at most 50)\n" +
+      `  --limit     results wanted (default ${DEFAULT_RESULTS}, at most ${MAX_RESULTS})\n` +
       "  --format    markdown (default), json (ids and scores) or debug (every signal)\n" +
       "  --mode      hybrid (default), vector (meaning only) or lexical (words only)\n" +
       "  --as-of     what was known at that ISO 8601 date\n" +
@@ -255,7 +257,9 @@ export const history = operation({
     path: z.string().min(1).max(4096).optional().describe("src/a.ts, an absolute path, or a.ts"),
     query: z.string().min(1).max(4096).optional().describe("a topic instead of a path"),
     project: project.optional(),
-    limit: z.number().int().min(1).max(1000).optional().describe("default 10; capped at 50"),
+    limit: z.number().int().min(1).max(1000).optional().describe(
+      `default ${DEFAULT_RESULTS}; capped at ${MAX_RESULTS}`,
+    ),
   },
   output: { count: z.number(), notes: z.array(z.string()) },
   cli: {

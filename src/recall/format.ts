@@ -15,11 +15,11 @@ export interface AnswerBudget {
 }
 
 /**
- * The budget of every markdown answer: the default answer (10 results) stays
+ * The budget of every markdown answer: the default answer (8 results) stays
  * near 500 tokens with the answering text of the best ones visible (measured
  * by `deno task bench mixed` and `tokens`).
  */
-export const ANSWER_BUDGET: AnswerBudget = { full: 1_400, window: 360, short: 110 };
+export const ANSWER_BUDGET: AnswerBudget = { full: 700, window: 360, short: 60 };
 
 /**
  * Compact markdown in recall's one order across sources: each result

@@ -12,6 +12,8 @@ import { codeTokens } from "./tokens.ts";
 export const ELLIPSIS = "…";
 /** Marks code lines left out between the lines shown. */
 export const GAP = "⋮";
+/** Longest code line shown whole; a longer one (prose, minified code) is cut. */
+const LINE_CHARS = 120;
 
 /** A piece of a text and where it starts. */
 interface Piece {
@@ -34,7 +36,7 @@ interface Piece {
 export function answeringWindow(text: string, query: string, maxChars: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= maxChars) return flat;
-  const sentences = splitSentences(flat);
+  const sentences = splitSentences(text);
   const wanted = new Set(codeTokens(query));
   const scores = sentences.map((s) => matchedTerms(s.text, wanted));
   const best = scores.reduce((top, score, i) => (score > scores[top]! ? i : top), 0);
@@ -60,18 +62,16 @@ export function answeringWindow(text: string, query: string, maxChars: number): 
     }
   }
   const start = sentences[first]!.start;
-  const end = sentences[last]!.start + sentences[last]!.text.length;
-  return `${start > 0 ? `${ELLIPSIS} ` : ""}${flat.slice(start, end)}${
-    end < flat.length ? ` ${ELLIPSIS}` : ""
-  }`;
+  // What room is left goes to the start of the next sentence, cut at a space.
+  return cutAfter(flat, start, Math.max(length, maxChars - (start > 0 ? 2 : 0)));
 }
 
 /**
  * The lines of a code chunk worth showing for `query`: its first line (the
  * signature; `signature` instead when the chunk continues a definition that
  * starts in an earlier part) and the `matched` lines sharing the most of the
- * query's words, in file order, `⋮` where lines are left out. With no match,
- * the first `matched + 1` lines.
+ * query's words, in file order, `⋮` where lines are left out, each cut to
+ * 120 characters. With no match, the first `matched + 1` lines.
  */
 export function codeExcerpt(
   text: string,
@@ -94,23 +94,29 @@ export function codeExcerpt(
   let previous = signature === undefined ? -1 : -2;
   for (const index of shown) {
     if (index > previous + 1) out.push(GAP);
-    out.push(lines[index]!);
+    const line = lines[index]!;
+    out.push(line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS - 1)}${ELLIPSIS}` : line);
     previous = index;
   }
   if (previous < lines.length - 1) out.push(GAP);
   return out.join("\n");
 }
 
-/** Sentences (and lines) of a text, with where each starts. */
+/**
+ * The sentences and lines of a text, whitespace collapsed, with where each
+ * starts in the whole text collapsed the same way (pieces joined by a space).
+ */
 function splitSentences(text: string): Piece[] {
   const pieces: Piece[] = [];
-  const boundary = /(?<=[.!?])\s+(?=\S)/g;
   let start = 0;
-  for (const match of text.matchAll(boundary)) {
-    pieces.push({ text: text.slice(start, match.index), start });
-    start = match.index + match[0].length;
+  for (const line of text.split("\n")) {
+    for (const sentence of line.split(/(?<=[.!?])\s+(?=\S)/)) {
+      const flat = sentence.replace(/\s+/g, " ").trim();
+      if (!flat) continue;
+      pieces.push({ text: flat, start });
+      start += flat.length + 1;
+    }
   }
-  pieces.push({ text: text.slice(start), start });
   return pieces;
 }
 

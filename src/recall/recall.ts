@@ -35,6 +35,11 @@ export const MAX_QUERY_CHARS = 65_536;
 
 /** Hard cap on results per call. */
 export const MAX_RESULTS = 50;
+/**
+ * Results when a call does not say: eight fit a markdown answer of about 500
+ * tokens with their answering text (`deno task bench mixed`).
+ */
+export const DEFAULT_RESULTS = 8;
 /** How many candidates each list contributes before fusion. */
 const CANDIDATES = 50;
 /** How many of the best whole files lend their rank to their chunks. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { MAX_QUERY_CHARS } from "../recall/recall.ts";
+import { DEFAULT_RESULTS, MAX_QUERY_CHARS } from "../recall/recall.ts";
 import { checkLanguage, checkPathPrefix } from "./code_filters.ts";
 import type { Cairn } from "./cairn.ts";
 import type { RecallAnswer } from "./recall_service.ts";
@@ -20,7 +20,7 @@ export const SearchCodeInput = z.object({
   /** Only code under this folder or file, relative to the project's root (`src/auth`). */
   path: z.string().min(1).max(1000).optional(),
   /** Results wanted; recall caps them at 50 and says so. */
-  limit: z.number().int().min(1).default(10),
+  limit: z.number().int().min(1).default(DEFAULT_RESULTS),
 });
 
 /**

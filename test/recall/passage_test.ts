@@ -79,3 +79,16 @@ Deno.test("codeExcerpt() without a match shows the first lines", () => {
     "⋮",
   ]);
 });
+
+Deno.test("answeringWindow() breaks a turn at its lines and fills the room left with what follows", () => {
+  const turn = [
+    "User: Sales wants a public demo that prospects can click through. Set one up.",
+    'User answered "Where should the demo run?": Fly.io, because a demo that falls asleep looks broken',
+    "→ Write fly.toml → Bash: fly deploy",
+    "Assistant: The demo runs on Fly.io with one always-on machine and resets every night at 03:00.",
+  ].join("\n");
+  const window = answeringWindow(turn, "which provider runs the prospect demo?", 200);
+  assert.match(window, /^User: Sales wants a public demo/);
+  assert.match(window, /User answered "Where should the demo run\?": Fly\.io, because a demo/);
+  assert.ok(window.endsWith(" …") && window.length <= 204, window);
+});
