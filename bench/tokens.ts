@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { TextTokenizer } from "../src/embed/tokenizer.ts";
 import { shippedModelDir } from "../src/embed/load.ts";
+import { DEFAULT_RESULTS } from "../src/recall/recall.ts";
 import { cairn, EVAL_DIR, readJsonl } from "./cli.ts";
 import { median, percentile, runInfo, writeSection } from "./report.ts";
 
@@ -9,7 +10,7 @@ const QUESTIONS = 40;
 
 /**
  * How many tokens a recall answer costs the agent: the answers to the first
- * LoCoMo questions, top 5 and top 10, in markdown and in JSON, counted with
+ * LoCoMo questions, by default, top 5 and top 10, in markdown and in JSON, counted with
  * the default model's tokenizer (a WordPiece count; an agent's own tokenizer
  * differs by a few percent).
  */
@@ -25,7 +26,7 @@ export async function benchTokens(): Promise<void> {
       Number.MAX_SAFE_INTEGER,
     );
     const rows: string[] = [];
-    for (const limit of [5, 10]) {
+    for (const limit of [undefined, 5, 10]) {
       for (const format of ["markdown", "json"]) {
         const counts: number[] = [];
         for (const q of questions) {
@@ -38,15 +39,16 @@ export async function benchTokens(): Promise<void> {
             q.project,
             "--include",
             "memories",
-            "--limit",
-            String(limit),
+            ...(limit === undefined ? [] : ["--limit", String(limit)]),
             "--format",
             format,
           ]);
           counts.push(tokenizer.encode(answer).ids.length - 2);
         }
         rows.push(
-          `| top ${limit} | ${format} | ${median(counts)} | ${percentile(counts, 0.95)} |`,
+          `| ${
+            limit === undefined ? `default (${DEFAULT_RESULTS})` : `top ${limit}`
+          } | ${format} | ${median(counts)} | ${percentile(counts, 0.95)} |`,
         );
       }
     }
