@@ -47,6 +47,7 @@ export function ownerDisabledByEnv(): boolean {
 export interface GlobalOptions {
   storeDir: string;
   help: boolean;
+  version: boolean;
   noOwner: boolean;
   rest: string[];
 }
@@ -59,6 +60,7 @@ export class GlobalOptionError extends Error {
 const GLOBAL_OPTIONS = {
   store: { type: "string" },
   help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
   "no-owner": { type: "boolean" },
 } as const;
 
@@ -92,6 +94,7 @@ export function splitGlobal(
   return {
     storeDir: typeof globals.values.store === "string" ? globals.values.store : defaultStoreDir(),
     help: globals.values.help === true,
+    version: globals.values.version === true,
     noOwner: globals.values["no-owner"] === true,
     rest: argv.slice(cut),
   };

@@ -23,6 +23,10 @@ import { serveCommand } from "./serve.ts";
 import { status } from "./status.ts";
 import { stop } from "./stop.ts";
 import { verify } from "./verify.ts";
+import denoConfig from "../../deno.json" with { type: "json" };
+
+/** cairn's version, as deno.json names it. */
+const CAIRN_VERSION = denoConfig.version;
 
 /** Every command, in the order `cairn --help` lists them. */
 export const commands: readonly Command[] = [
@@ -50,7 +54,8 @@ options:
   --store DIR   the store to use (default: $CAIRN_HOME or the platform data directory)
   --no-owner    run here instead of starting the store's owner (also CAIRN_NO_OWNER=1);
                 an owner already running still runs the command, since it holds the store
-  --help        show this help, or a command's help after the command name
+  --help        show this help, or a command's help after the command name (or: cairn help COMMAND)
+  --version     show cairn's version
 
 commands:
 ${commands.map((c) => `  ${c.name.padEnd(16)}${c.summary}`).join("\n")}`;
@@ -104,11 +109,16 @@ export async function runCli(
     io.err(`cairn: ${split.message}\n\n${USAGE}`);
     return 2;
   }
-  const { storeDir, help, noOwner, rest } = split;
-  const [name, ...args] = rest;
+  const { storeDir, help, version, noOwner, rest } = split;
+  if (version) {
+    io.out(`cairn ${CAIRN_VERSION}`);
+    return 0;
+  }
+  const asked = rest[0] === "help" ? rest.slice(1) : rest;
+  const [name, ...args] = asked;
   if (!name) {
-    (help ? io.out : io.err)(USAGE);
-    return help ? 0 : 2;
+    (help || rest[0] === "help" ? io.out : io.err)(USAGE);
+    return help || rest[0] === "help" ? 0 : 2;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
@@ -118,7 +128,7 @@ export async function runCli(
     );
     return 2;
   }
-  if (help || args.includes("--help") || args.includes("-h")) {
+  if (help || asked !== rest || args.includes("--help") || args.includes("-h")) {
     io.out(`cairn ${command.name}: ${command.summary}\n\nusage: ${command.usage}`);
     return 0;
   }

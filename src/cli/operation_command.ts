@@ -63,7 +63,9 @@ function commandFor(op: AnyOperation): Command {
         { settle: op.writes, warn: context.err, warmModel: op.writes },
       );
       const rendered = op.render(result, input);
-      context.out(json ? JSON.stringify(rendered.json ?? rendered.data) : rendered.text);
+      if (json || rendered.text) {
+        context.out(json ? JSON.stringify(rendered.json ?? rendered.data) : rendered.text);
+      }
       if (!rendered.problem) return 0;
       context.err(`cairn ${op.command}: ${rendered.problem}`);
       return 1;

@@ -39,6 +39,6 @@ export async function callOperation(
 ): Promise<ToolResult> {
   const result = await op.run(cairn, args, { ...caller, agent: true });
   const { text, data, problem } = op.render(result, args);
-  const answer = problem ? `${text}\n> ${problem}` : text;
+  const answer = problem ? [text, `> ${problem}`].filter(Boolean).join("\n") : text;
   return { content: [{ type: "text", text: answer }], structuredContent: data };
 }

@@ -328,10 +328,11 @@ export const openNodes = graphRead({
   run: (cairn, { names, as_of }) => cairn.entities.openNodes(names, as_of ? { as_of } : {}),
   render(found: GraphPage, { names }) {
     const missing = names.filter((n) => !found.entities.some((e) => e.name === n));
-    return {
-      ...pageAnswer(found, 0),
-      ...(missing.length ? { problem: `no entity named ${missing.join(", ")}` } : {}),
-    };
+    const page = pageAnswer(found, 0);
+    if (missing.length === 0) return page;
+    // None found: the problem says it all ("No entities." above it would repeat it).
+    const text = found.entities.length === 0 ? "" : page.text;
+    return { ...page, text, problem: `no entity named ${missing.join(", ")}` };
   },
 });
 

@@ -50,3 +50,22 @@ Deno.test("--json and --format json say the same to every command", async () => 
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--format is json or markdown, not "yaml"/);
 });
+
+Deno.test("cairn --version names the version; cairn help [COMMAND] is --help", async () => {
+  await using tmp = await tempDir();
+  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  for (const flag of ["--version", "-V"]) {
+    const version = await cairnInProcess(tmp.path, flag);
+    assert.deepEqual([version.code, version.out], [0, `cairn ${config.version}`]);
+  }
+  const help = await cairnInProcess(tmp.path, "help");
+  assert.equal(help.code, 0);
+  assert.match(help.out, /^cairn: a local knowledge service/);
+  const command = await cairnInProcess(tmp.path, "help", "open");
+  assert.equal(command.code, 0);
+  assert.equal(command.out, (await cairnInProcess(tmp.path, "open", "--help")).out);
+  assert.match(command.out, /^cairn open: .*\n\nusage: cairn open HANDLE/);
+  const unknown = await cairnInProcess(tmp.path, "help", "recal");
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /did you mean recall\?/);
+});

@@ -286,6 +286,10 @@ Deno.test("cairn graph says which entity, relation or observation does not exist
   assert.equal(opened.code, 1);
   assert.equal(opened.stdout, "- Ada (person): writes Rust\n");
   assert.match(opened.stderr, /no entity named Zed/);
+  const none = await cli(["--store", store, "graph", "open", "Zed"]);
+  assert.equal(none.code, 1);
+  assert.equal(none.stdout, "", "the error alone, not \"No entities.\" above it");
+  assert.match(none.stderr, /no entity named Zed/);
 });
 
 Deno.test("cairn graph refuses a --file it cannot read or that is not the tool's array", async () => {
