@@ -122,21 +122,23 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   const modelReady = options.awaitModel === false
     ? () => !(embedder instanceof LazyEmbedder) || embedder.ready
     : undefined;
-  const memories = new Memories(store, graph!, async (content, project) => {
+  const memories = new Memories(store, graph!, async (texts) => {
     // Without a usable model, or while it loads in a server, only the same text is a duplicate.
-    if (modelReady?.() === false) return [];
-    const embedding = embedder.embedDocuments([content], true).then(
-      ([vector]) => vector,
+    if (modelReady?.() === false) return texts.map(() => []);
+    const embedding = embedder.embedDocuments(texts.map((text) => text.content), true).catch(
       (error) => {
         if (isModelFailure(error)) return undefined;
         throw error;
       },
     );
     // A model server that does not answer makes the check by words alone, not a remember that hangs.
-    const vector = await Promise.race([embedding, seconds(DUPLICATE_CHECK_SECONDS)]);
-    if (!vector) return [];
-    return vectors!.search("memory", vector, { project, limit: 5 })
-      .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }));
+    const found = await Promise.race([embedding, seconds(DUPLICATE_CHECK_SECONDS)]);
+    return texts.map(({ project }, i) =>
+      found
+        ? vectors!.search("memory", found[i]!, { project, limit: 5 })
+          .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }))
+        : []
+    );
   });
   const code = new CodeIndex(store);
   const watches = new CodeWatches(code);

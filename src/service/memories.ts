@@ -62,11 +62,10 @@ export const ListInput = z.object({
   offset: z.number().int().min(0).default(0),
 });
 
-/** The memories nearest in meaning to `content` (near `project`), closest first. */
+/** For each text, the memories nearest to it in meaning (near its project), closest first. */
 export type NearestMemory = (
-  content: string,
-  project: string | null,
-) => Promise<Array<{ id: string; cosine: number }>>;
+  texts: ReadonlyArray<{ content: string; project: string | null }>,
+) => Promise<Array<Array<{ id: string; cosine: number }>>>;
 
 /**
  * The outcome of `remember`: the memory, whether it was already known, and
@@ -103,7 +102,7 @@ export class Memories {
     if (known) return { memory: known, duplicate: true, contradictions: [] };
     const { same, contradictions } = sortOutNear(
       data.content,
-      await this.#near(data.content, data.project),
+      (await this.#near([{ content: data.content, project: data.project }]))[0]!,
     );
     if (same && !data.force) return { memory: same, duplicate: true, contradictions: [] };
     const { force: _force, ...fields } = data;
@@ -275,25 +274,39 @@ export class Memories {
   }
 
   /**
-   * The newest live memory of its project that may replace `memory` (stored
-   * later, close in meaning, a number, name or negation of it replaced), so
-   * an answer can say that it may be out of date; undefined when none does
-   * or no model is at hand.
+   * For each of `memories`, the newest live memory of its project that may
+   * replace it (stored later, close in meaning, a number, name or negation of
+   * it replaced), so an answer can say that it may be out of date. Memories
+   * none replaces, or all of them when no model is at hand, are left out.
    */
-  async newerContradiction(memory: MemoryRecord): Promise<Contradiction | undefined> {
-    return newerContradiction(memory, await this.#near(memory.content, memory.project));
+  async newerContradictions(
+    memories: readonly MemoryRecord[],
+  ): Promise<Map<string, Contradiction>> {
+    const near = await this.#near(memories);
+    const found = new Map<string, Contradiction>();
+    memories.forEach((memory, i) => {
+      const newer = newerContradiction(memory, near[i]!);
+      if (newer) found.set(memory.id, newer);
+    });
+    return found;
   }
 
-  /** The live memories of `project` nearest in meaning to `content`, with their cosines. */
-  async #near(content: string, project: string | null): Promise<NearMemory[]> {
-    const nearest = await this.nearest?.(content, project) ?? [];
-    const byId = new Map((await this.getMany(nearest.map((n) => n.id))).map((m) => [m.id, m]));
-    return nearest.flatMap(({ id, cosine }) => {
-      const memory = byId.get(id);
-      return memory && memory.project === project && !memory.forgotten_at
-        ? [{ memory, cosine }]
-        : [];
-    });
+  /** For each text, the live memories of its project nearest in meaning, with their cosines. */
+  async #near(
+    texts: ReadonlyArray<{ content: string; project: string | null }>,
+  ): Promise<NearMemory[][]> {
+    if (texts.length === 0) return [];
+    const nearest = await this.nearest?.(texts) ?? texts.map(() => []);
+    const ids = [...new Set(nearest.flat().map((n) => n.id))];
+    const byId = new Map((await this.getMany(ids)).map((m) => [m.id, m]));
+    return nearest.map((list, i) =>
+      list.flatMap(({ id, cosine }) => {
+        const memory = byId.get(id);
+        return memory && memory.project === texts[i]!.project && !memory.forgotten_at
+          ? [{ memory, cosine }]
+          : [];
+      })
+    );
   }
 
   async #sameText(content: string, project: string | null): Promise<MemoryRecord | undefined> {

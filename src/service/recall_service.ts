@@ -93,17 +93,23 @@ export class RecallService {
       );
     }
     const answered = items.slice(0, request.limit);
-    if (!then) await this.#markNewer(answered);
+    // Words-only answers stay without the model; the others have it loaded already.
+    if (!then && request.mode !== "lexical") await this.#markNewer(answered);
     return { query: request.query, items: answered, notes };
   }
 
-  /** Marks each memory item that a memory stored later may replace (see `Memories.newerContradiction`). */
+  /**
+   * Marks each memory item that a memory stored later may replace (see
+   * `Memories.newerContradictions`): one batch of cached embeddings, a vector
+   * search each, one graph read.
+   */
   async #markNewer(items: RecallItem[]): Promise<void> {
-    await Promise.all(items.map(async (item) => {
-      if (item.type !== "memory") return;
-      const newer = await this.memories.newerContradiction(item.memory);
-      if (newer) item.newer = newer;
-    }));
+    const memories = items.flatMap((item) => item.type === "memory" ? [item] : []);
+    const newer = await this.memories.newerContradictions(memories.map((item) => item.memory));
+    for (const item of memories) {
+      const found = newer.get(item.memory.id);
+      if (found) item.newer = found;
+    }
   }
 
   /** Reorders the best `top` items by the cross-encoder's scores; on failure says so and keeps the fused order. */
