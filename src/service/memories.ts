@@ -12,6 +12,7 @@ import { memoriesAsOf, validAt } from "./memory_history.ts";
 import { MEMORY_COLUMNS, type MemoryRecord, toMemory } from "./memory_record.ts";
 import {
   type Contradiction,
+  CONTRADICTION_COSINE,
   type NearMemory,
   newerContradiction,
   sortOutNear,
@@ -291,12 +292,19 @@ export class Memories {
     return found;
   }
 
-  /** For each text, the live memories of its project nearest in meaning, with their cosines. */
+  /**
+   * For each text, the other live memories of its project close enough in
+   * meaning to state the same fact ({@linkcode CONTRADICTION_COSINE} or
+   * closer), with their cosines; a text of a stored memory gives its `id`.
+   */
   async #near(
-    texts: ReadonlyArray<{ content: string; project: string | null }>,
+    texts: ReadonlyArray<{ content: string; project: string | null; id?: string }>,
   ): Promise<NearMemory[][]> {
     if (texts.length === 0) return [];
-    const nearest = await this.nearest?.(texts) ?? texts.map(() => []);
+    const nearest = (await this.nearest?.(texts) ?? texts.map(() => []))
+      .map((list, i) =>
+        list.filter((n) => n.cosine >= CONTRADICTION_COSINE && n.id !== texts[i]!.id)
+      );
     const ids = [...new Set(nearest.flat().map((n) => n.id))];
     const byId = new Map((await this.getMany(ids)).map((m) => [m.id, m]));
     return nearest.map((list, i) =>
