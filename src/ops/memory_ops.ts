@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { MemoryKind } from "../../events/kinds/memory.ts";
-import { memoryLine } from "../recall/format.ts";
+import { memoryLine, outOfDate } from "../recall/format.ts";
 import { isoDate } from "../service/dates.ts";
 import { NotFoundError } from "../service/errors.ts";
 import { describeDifferences } from "../service/fact_differences.ts";
@@ -97,18 +97,19 @@ export const remember = operation({
       ...(relations ? { relations: relations.map((text) => relationFromText(text)!) } : {}),
     });
   },
-  render({ memory, duplicate, contradictions }) {
+  render({ memory, duplicate, contradictions, newer }) {
     const head = duplicate
       ? "already known (--force, or force: true, stores it again):"
       : "remembered:";
     const notes = contradictions.map((contradiction) =>
       contradictionNote(contradiction, memory.id)
     );
+    if (newer) notes.push(`> This memory ${outOfDate(newer)}.`);
     const contradicts = contradictions.map((contradiction) => contradiction.memory.id);
     return {
       text: [head, memoryLine(memory), ...notes].join("\n"),
       data: { id: memory.id, duplicate, ...(contradicts.length ? { contradicts } : {}) },
-      json: { memory, duplicate, contradictions },
+      json: { memory, duplicate, contradictions, ...(newer ? { newer } : {}) },
     };
   },
 });

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "zod";
-import { codeLabel, memoryLabel, turnLabel, visible } from "../recall/format.ts";
+import { codeLabel, memoryLabel, outOfDate, turnLabel, visible } from "../recall/format.ts";
 import { withoutScope } from "../recall/passage.ts";
 import type { TurnRecord } from "../service/hit_details.ts";
 import { type Opened, openHandle } from "../service/open_item.ts";
@@ -39,12 +39,13 @@ export const open = operation({
 function openedMarkdown(opened: Opened): string {
   switch (opened.type) {
     case "memory": {
-      const { memory, versions } = opened;
+      const { memory, versions, newer } = opened;
       const lines = [
         `${memoryLabel(memory)}${memory.project ? ` project ${visible(memory.project)}` : ""}${
           memory.tags.length ? ` ${memory.tags.map((tag) => `#${tag}`).join(" ")}` : ""
         }`,
         memory.content,
+        ...(newer ? [`This memory ${outOfDate(newer)}.`] : []),
       ];
       if (versions.length > 1) {
         lines.push("", "History:");
@@ -76,11 +77,13 @@ function openedMarkdown(opened: Opened): string {
     }
     case "code": {
       const { code, outline } = opened;
+      const body = withoutScope(code.text).split("\n");
+      const width = String(code.start_line + body.length - 1).length;
       const lines = [
         `${codeLabel(code)} ${code.kind}`,
         "```",
-        ...(code.signature === undefined ? [] : [code.signature, "⋮"]),
-        withoutScope(code.text),
+        ...(code.signature === undefined ? [] : [`${" ".repeat(width)}  ${code.signature}`, "⋮"]),
+        ...body.map((line, i) => `${String(code.start_line + i).padStart(width)}  ${line}`),
         "```",
         `In ${visible(code.path)}:`,
         ...outline.map((entry) =>

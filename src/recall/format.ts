@@ -1,8 +1,10 @@
 import type { MemoryRecord } from "../service/memory_record.ts";
 import type { RecallAnswer, RecallItem } from "../service/recall_service.ts";
 import type { CodeRecord, TurnRecord } from "../service/hit_details.ts";
-import { answeringWindow, codeExcerpt, withoutScope } from "./passage.ts";
+import { answeringWindow, codeExcerpt, definitionLine, withoutScope } from "./passage.ts";
+import { turnHandle } from "./handles.ts";
 import { describeDifferences } from "../service/fact_differences.ts";
+import type { Contradiction } from "../service/near_memories.ts";
 
 /** How much text a markdown answer shows, in characters. */
 export interface AnswerBudget {
@@ -43,6 +45,18 @@ export function formatMarkdown(answer: RecallAnswer, budget = ANSWER_BUDGET): st
   return lines.join("\n");
 }
 
+/** Chunk kinds that define what they are named after (not a file's or a section's text). */
+const DEFINITIONS: ReadonlySet<string> = new Set([
+  "function",
+  "method",
+  "class",
+  "struct",
+  "interface",
+  "enum",
+  "impl",
+  "type",
+]);
+
 /** One result: its label in brackets, then its excerpt of at most `chars` (code: `full` or its first line). */
 function itemMarkdown(item: RecallItem, query: string, chars: number, full: boolean): string {
   switch (item.type) {
@@ -52,22 +66,24 @@ function itemMarkdown(item: RecallItem, query: string, chars: number, full: bool
         "",
       );
       const text = answeringWindow(memory.content, query, chars);
-      const newer = item.newer
-        ? ` (may be out of date: ${item.newer.memory.id}, stored ${
-          item.newer.memory.updated_at.slice(0, 10)
-        }, ${describeDifferences(item.newer.differences)})`
-        : "";
+      const newer = item.newer ? ` (${outOfDate(item.newer)})` : "";
       return `${memoryLabel(memory)} ${text}${tags}${newer}`;
     }
     case "code": {
       const { code } = item;
       const label = codeLabel(code);
       const body = withoutScope(code.text);
-      if (!full) return `${label} ${oneLine(code.signature ?? body.split("\n")[0] ?? "")}`;
+      // A file's or a section's chunk is named after it, not defined in it.
+      const name = DEFINITIONS.has(code.kind) ? code.name : undefined;
+      if (!full) {
+        return `${label} ${oneLine(code.signature ?? definitionLine(body, name) ?? "")}`;
+      }
       const excerpt = codeExcerpt(
         body,
         query,
-        code.signature === undefined ? {} : { signature: code.signature },
+        code.signature === undefined ? (name === undefined ? {} : { name }) : {
+          signature: code.signature,
+        },
       );
       return `${label}\n\`\`\`\n${excerpt}\n\`\`\``;
     }
@@ -77,6 +93,16 @@ function itemMarkdown(item: RecallItem, query: string, chars: number, full: bool
       return `${turnLabel(turn)} ${text}`;
     }
   }
+}
+
+/**
+ * That a memory stored later may replace one: `may be out of date: mem_…,
+ * stored DATE, names differ (black vs ruff)`.
+ */
+export function outOfDate({ memory, differences }: Contradiction): string {
+  return `may be out of date: ${memory.id}, stored ${memory.updated_at.slice(0, 10)}, ${
+    describeDifferences(differences)
+  }`;
 }
 
 /** A memory's label: `[memory KIND DATE ID]`, with its valid range when it has one. */
@@ -94,14 +120,6 @@ export function turnLabel(turn: Pick<TurnRecord, "session" | "line" | "started_a
   return `[session ${turn.started_at.slice(0, 10)} ${
     visible(turnHandle(turn.session, turn.line))
   }]`;
-}
-
-/**
- * The short handle of a turn: its session's first 8 characters and its line
- * (`3f2a9c1b:57`); `cairn open` finds the turn by it.
- */
-export function turnHandle(session: string, line: number): string {
-  return `${session.slice(0, 8)}:${line}`;
 }
 
 /** When a memory was stored (or happened) and, when set, the range it is valid in. */

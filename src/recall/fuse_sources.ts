@@ -31,18 +31,16 @@ export interface SourceFused extends Fused {
 }
 
 /**
- * The sources whose documents can be found through their context (memories
- * through their thread, code through its whole file); turns have none.
- */
-const WITH_CONTEXT: ReadonlySet<Source> = new Set(["memory", "code"]);
-
-/**
  * Weighted reciprocal rank fusion over lists that hold every source: each
  * signal's candidates are ranked together by their evidence, and each vote is
  * `weight / (k + rank)` with the candidate's own source's weights, scaled so
- * that every source's vector, lexical and context weights sum to one (a
- * source tuned with heavier weights does not outrank the others for it).
- * With one source this is that source's own fusion, scaled.
+ * that the weights of the signals that match its source's documents by their
+ * content sum to one: vectors, words, and a context (a memory's thread, a
+ * chunk's file) when the source has one. A source tuned with heavier
+ * weights, or one whose documents can also be found through their context,
+ * is not favoured for it: plain memories and turns have no context. The
+ * graph and named definitions add to a score without raising what a source
+ * could reach. With one source this is that source's own fusion, scaled.
  */
 export function fuseAcrossSources(
   evidence: ReadonlyMap<Source, SourceEvidence>,
@@ -51,7 +49,7 @@ export function fuseAcrossSources(
 ): SourceFused[] {
   const scaled = new Map<Source, SignalWeights>();
   for (const source of evidence.keys()) {
-    scaled.set(source, scaledWeights(source, weightsOf(source)));
+    scaled.set(source, scaledWeights(weightsOf(source), evidence.get(source)!, signals));
   }
   const all = [...evidence];
   const single =
@@ -92,9 +90,21 @@ export function byScore(a: SourceFused, b: SourceFused): number {
     (a.source === b.source ? (a.id < b.id ? -1 : 1) : (a.source < b.source ? -1 : 1));
 }
 
-/** `weights` divided by the sum of the source's vector, lexical and context weights. */
-function scaledWeights(source: Source, weights: SignalWeights): SignalWeights {
-  const total = weights.vector + weights.lexical + (WITH_CONTEXT.has(source) ? weights.context : 0);
+/**
+ * `weights` divided by the sum of the vector, lexical and (when it found
+ * anything in the source) context weights among `signals`.
+ */
+function scaledWeights(
+  weights: SignalWeights,
+  evidence: SourceEvidence,
+  signals: ReadonlySet<Signal>,
+): SignalWeights {
+  const total = [...signals]
+    .filter((signal) =>
+      signal === "vector" || signal === "lexical" ||
+      (signal === "context" && evidence.context.length > 0)
+    )
+    .reduce((sum, signal) => sum + weights[signal], 0);
   if (total <= 0) return weights;
   return Object.fromEntries(
     Object.entries(weights).map(([signal, weight]) => [signal, weight / total]),

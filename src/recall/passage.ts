@@ -67,39 +67,63 @@ export function answeringWindow(text: string, query: string, maxChars: number): 
 }
 
 /**
- * The lines of a code chunk worth showing for `query`: its first line (the
- * signature; `signature` instead when the chunk continues a definition that
- * starts in an earlier part) and the `matched` lines sharing the most of the
- * query's words, in file order, `⋮` where lines are left out, each cut to
- * 120 characters. With no match, the first `matched + 1` lines.
+ * The lines of a code chunk worth showing for `query`: its definition's line
+ * (the first naming `name`, past a doc comment; the first line without a
+ * name; `signature` instead when the chunk continues a definition that starts
+ * in an earlier part) and the `matched` lines sharing the most of the query's
+ * words, in file order, `⋮` where lines are left out, each cut to 120
+ * characters. With no match, the lines from the definition's on.
  */
 export function codeExcerpt(
   text: string,
   query: string,
-  { matched = 3, signature }: { matched?: number; signature?: string } = {},
+  { matched = 3, signature, name }: { matched?: number; signature?: string; name?: string } = {},
 ): string {
   const lines = text.split("\n").filter((line) => line.trim() !== "");
+  const head = signature === undefined ? definitionIndex(lines, name) : undefined;
   const wanted = new Set(codeTokens(query));
   const best = lines.map((line, index) => ({ index, score: matchedTerms(line, wanted) }))
-    .filter((line) => line.score > 0 && (signature !== undefined || line.index > 0))
+    .filter((line) => line.score > 0 && line.index !== head)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, matched)
     .map((line) => line.index);
+  const from = head ?? 0;
   const shown = best.length === 0
-    ? lines.slice(0, matched + 1).map((_, index) => index)
-    : signature === undefined
-    ? [0, ...best].sort((a, b) => a - b)
-    : best.sort((a, b) => a - b);
-  const out = signature === undefined ? [] : [signature];
+    ? lines.slice(from, from + matched + 1).map((_, i) => from + i)
+    : [...(head === undefined ? [] : [head]), ...best].sort((a, b) => a - b);
+  const out = signature === undefined ? [] : [cut(signature)];
   let previous = signature === undefined ? -1 : -2;
   for (const index of shown) {
     if (index > previous + 1) out.push(GAP);
-    const line = lines[index]!;
-    out.push(line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS - 1)}${ELLIPSIS}` : line);
+    out.push(cut(lines[index]!));
     previous = index;
   }
   if (previous < lines.length - 1) out.push(GAP);
   return out.join("\n");
+}
+
+/**
+ * The line of a chunk that defines `name` (the first naming its last part,
+ * `send` of `Request.send`), past a doc comment or decorator; the first line
+ * when no line names it or no name is given.
+ */
+export function definitionLine(text: string, name?: string): string | undefined {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  return lines[definitionIndex(lines, name)];
+}
+
+function definitionIndex(lines: readonly string[], name: string | undefined): number {
+  const last = name?.split(/[.:#/\\]+/).filter(Boolean).at(-1);
+  if (!last) return 0;
+  const escaped = last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const named = new RegExp(`(^|[^\\w$])${escaped}([^\\w$]|$)`);
+  const at = lines.findIndex((line) => named.test(line));
+  return at < 0 ? 0 : at;
+}
+
+/** A code line cut to {@linkcode LINE_CHARS}. */
+function cut(line: string): string {
+  return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS - 1)}${ELLIPSIS}` : line;
 }
 
 /**
@@ -152,7 +176,15 @@ function cutAround(
   return cutAfter(text, start, maxChars);
 }
 
-/** A chunk's text without the scope lines the chunker writes on top (`in class Request`). */
+/**
+ * A chunk's text without the scope line the chunker writes on top of it
+ * (`in class Request`, `in method Request.send (continued)`, `in section
+ * Install`): the label already names the definition.
+ */
 export function withoutScope(text: string): string {
-  return text.replace(/^(in (class|module|impl|struct|interface|namespace|enum) [^\n]*\n)+/, "");
+  return text.replace(SCOPE_LINE, "");
 }
+
+/** The chunker's scope line: `in KIND NAME`, KIND one of the kinds it names chunks by. */
+const SCOPE_LINE =
+  /^in (class|module|impl|struct|interface|namespace|enum|method|function|section|document|text) [^\n]*\n/;

@@ -1,6 +1,6 @@
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { TextProjection } from "../../projections/text.ts";
-import { withoutScope } from "../recall/passage.ts";
+import { definitionLine, withoutScope } from "../recall/passage.ts";
 
 /** A code hit with where it lives. */
 export interface CodeRecord {
@@ -66,7 +66,8 @@ export async function codeRecords(
 
 /**
  * The first line of the definition `record` is a later part of (the first
- * line of its first part, past the scope line the chunker writes on top), or
+ * line of the first part of that name and kind: a module's chunk may share
+ * a function's name), past the scope line the chunker writes on top, or
  * undefined when `record` is the first part.
  */
 async function firstLineOfDefinition(
@@ -77,13 +78,21 @@ async function firstLineOfDefinition(
   if (record.name === "") return undefined;
   const [first] = await db.run(
     `MATCH (c:Chunk) WHERE c.project = $project AND c.path = $path AND c.name = $name
-       AND c.start_line < $start
+       AND c.kind = $kind AND c.start_line < $start
      RETURN c.id AS id ORDER BY c.start_line LIMIT 1`,
-    { project: record.project, path: record.path, name: record.name, start: record.start_line },
+    {
+      project: record.project,
+      path: record.path,
+      name: record.name,
+      kind: record.kind,
+      start: record.start_line,
+    },
   );
   if (!first) return undefined;
-  return withoutScope(text.text(`chunk:${record.project}:${first.id as string}`) ?? "")
-    .split("\n").find((line) => line.trim() !== "");
+  return definitionLine(
+    withoutScope(text.text(`chunk:${record.project}:${first.id as string}`) ?? ""),
+    record.name,
+  );
 }
 
 /** Looks up the turns recall found: when and where from the graph, text from the lexical index. */

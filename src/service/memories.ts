@@ -76,6 +76,8 @@ export interface Remembered {
   memory: MemoryRecord;
   duplicate: boolean;
   contradictions: Contradiction[];
+  /** An already known memory that one stored later may replace. */
+  newer?: Contradiction;
 }
 
 /** Memories: the commands that append their events and the queries that read the graph. */
@@ -100,12 +102,12 @@ export class Memories {
     const data = RememberInput.parse(input);
     checkValidity(data);
     const known = data.force ? undefined : await this.#sameText(data.content, data.project);
-    if (known) return { memory: known, duplicate: true, contradictions: [] };
+    if (known) return await this.#known(known);
     const { same, contradictions } = sortOutNear(
       data.content,
       (await this.#near([{ content: data.content, project: data.project }]))[0]!,
     );
-    if (same && !data.force) return { memory: same, duplicate: true, contradictions: [] };
+    if (same && !data.force) return await this.#known(same);
     const { force: _force, ...fields } = data;
     const id = newId("mem");
     await this.store.append([{
@@ -272,6 +274,12 @@ export class Memories {
       throw new NotFoundError(`no memory with id ${id}; list the memories to find the right id`);
     }
     return memory;
+  }
+
+  /** The answer for a memory already known: it, and one stored later that may replace it. */
+  async #known(memory: MemoryRecord): Promise<Remembered> {
+    const newer = (await this.newerContradictions([memory])).get(memory.id);
+    return { memory, duplicate: true, contradictions: [], ...(newer ? { newer } : {}) };
   }
 
   /**

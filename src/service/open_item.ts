@@ -8,6 +8,7 @@ import type { Cairn } from "./cairn.ts";
 import { ArgumentsError, NotFoundError } from "./errors.ts";
 import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_details.ts";
 import type { MemoryRecord } from "./memory_record.ts";
+import type { Contradiction } from "./near_memories.ts";
 
 /** One version of a memory, as an event of the log made it. */
 export interface MemoryVersion {
@@ -17,8 +18,9 @@ export interface MemoryVersion {
   fields: Record<string, unknown>;
 }
 
-/** A definition of a code file, as its outline lists it. */
+/** A definition of a code file, as its outline lists it (its parts together). */
 export interface OutlineEntry {
+  /** Its first part's chunk, or the one opened when it is a part of this definition. */
   id: string;
   name: string;
   kind: string;
@@ -28,7 +30,13 @@ export interface OutlineEntry {
 
 /** What a handle opens. */
 export type Opened =
-  | { type: "memory"; memory: MemoryRecord; versions: MemoryVersion[] }
+  | {
+    type: "memory";
+    memory: MemoryRecord;
+    versions: MemoryVersion[];
+    /** A memory stored later that may replace this one. */
+    newer?: Contradiction;
+  }
   | {
     type: "turn";
     turn: TurnRecord;
@@ -59,7 +67,13 @@ export async function openHandle(cairn: Cairn, handle: string): Promise<Opened> 
 async function openMemory(cairn: Cairn, id: string): Promise<Opened> {
   const memory = await cairn.memories.get(id);
   if (!memory) throw new NotFoundError(`no memory with id ${id}`);
-  return { type: "memory", memory, versions: await versionsOf(cairn, id) };
+  const newer = (await cairn.memories.newerContradictions([memory])).get(id);
+  return {
+    type: "memory",
+    memory,
+    versions: await versionsOf(cairn, id),
+    ...(newer ? { newer } : {}),
+  };
 }
 
 /** Every version of one memory, from the log (which is its history). */
@@ -123,29 +137,63 @@ async function openTurn(cairn: Cairn, session: string, line: number): Promise<Op
   };
 }
 
-async function openCode(cairn: Cairn, id: string): Promise<Opened> {
+async function openCode(cairn: Cairn, handle: string): Promise<Opened> {
   const db = cairn.graph.database;
-  const code = (await codeRecords(db, cairn.text, [id])).get(id);
+  const id = await chunkAt(cairn, handle);
+  const code = id === undefined ? undefined : (await codeRecords(db, cairn.text, [id])).get(id);
   if (!code) {
     throw new NotFoundError(
-      `no memory, session turn or code chunk has the handle ${id} ` +
-        "(handles look like mem_…, SESSION:LINE or PROJECT:PATH:START-END, as recall shows them)",
+      `no memory, session turn or code chunk has the handle ${handle} ` +
+        "(handles look like mem_…, SESSION:LINE or PROJECT:PATH:START-END, as recall shows them; " +
+        "PROJECT:PATH:LINE opens the chunk holding that line)",
     );
   }
-  const outline = await db.run(
+  const rows = await db.run(
     `MATCH (c:Chunk) WHERE c.project = $project AND c.path = $path
      RETURN c.id AS id, c.name AS name, c.kind AS kind, c.start_line AS start_line, c.end_line AS end_line`,
     { project: code.project, path: code.path },
   );
+  // The parts of one definition (a long function, the lines between a class's methods) are one entry.
+  const outline = new Map<string, OutlineEntry>();
+  for (const row of rows) {
+    const key = `${row.kind}\0${row.name}`;
+    const [start, end] = [Number(row.start_line), Number(row.end_line)];
+    const known = outline.get(key);
+    if (!known || start < known.start_line) {
+      outline.set(key, {
+        id: row.id === code.id || !known ? row.id as string : known.id,
+        name: row.name as string,
+        kind: row.kind as string,
+        start_line: start,
+        end_line: Math.max(end, known?.end_line ?? end),
+      });
+    } else {
+      known.end_line = Math.max(known.end_line, end);
+      if (row.id === code.id) known.id = code.id;
+    }
+  }
   return {
     type: "code",
     code,
-    outline: outline.map((row) => ({
-      id: row.id as string,
-      name: row.name as string,
-      kind: row.kind as string,
-      start_line: Number(row.start_line),
-      end_line: Number(row.end_line),
-    })).sort((a, b) => a.start_line - b.start_line),
+    outline: [...outline.values()].sort((a, b) => a.start_line - b.start_line),
   };
+}
+
+/**
+ * The chunk a code handle names: `PROJECT:PATH:START-END` as recall prints
+ * it, or `PROJECT:PATH:LINE`, the smallest chunk holding that line.
+ */
+async function chunkAt(cairn: Cairn, handle: string): Promise<string | undefined> {
+  const line = /^(.+):(\d+)$/.exec(handle);
+  if (!line) return handle;
+  const [place, number] = [line[1]!, Number(line[2])];
+  const project = place.slice(0, place.indexOf(":"));
+  const path = place.slice(place.indexOf(":") + 1);
+  const rows = await cairn.graph.database.run(
+    `MATCH (c:Chunk) WHERE c.project = $project AND c.path = $path
+       AND c.start_line <= $line AND c.end_line >= $line
+     RETURN c.id AS id, c.end_line - c.start_line AS size`,
+    { project, path, line: number },
+  );
+  return rows.sort((a, b) => Number(a.size) - Number(b.size))[0]?.id as string | undefined;
 }

@@ -10,8 +10,13 @@ import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { TextProjection } from "../../projections/text.ts";
 import { isPathLike } from "../ingest/transcripts/mentions.ts";
 import { plural } from "../recall/vector_lag.ts";
+import { turnHandle } from "../recall/handles.ts";
+import { answeringWindow } from "../recall/passage.ts";
 import { type TurnRecord, turnRecords } from "./hit_details.ts";
 import { aboveCut, byRelevance } from "./relevance_cut.ts";
+
+/** Characters of a turn's text one history line shows (cut at a word, `…` marking the cut). */
+const HISTORY_CHARS = 300;
 
 /** Most turns one answer lists. */
 export const MAX_HISTORY = 50;
@@ -152,9 +157,11 @@ async function topicEntries(
 /** A history as compact markdown: one line per turn. */
 export function formatHistory(history: SessionHistory): string {
   const lines = history.entries.map(({ turn, path, tools }) =>
-    `- ${turn.started_at.slice(0, 16).replace("T", " ")} session ${turn.session.slice(0, 8)}` +
+    `- ${turn.started_at.slice(0, 16).replace("T", " ")} session ${
+      turnHandle(turn.session, turn.line)
+    }` +
     `${path === undefined ? "" : ` (${tools.join(", ")} ${path})`}: ` +
-    turn.text.replace(/\s+/g, " ").trim().slice(0, 300)
+    answeringWindow(turn.text, "", HISTORY_CHARS)
   );
   return [...lines, ...history.notes.map((note) => `> ${note}`)].join("\n");
 }

@@ -288,7 +288,7 @@ Deno.test("cairn graph says which entity, relation or observation does not exist
   assert.match(opened.stderr, /no entity named Zed/);
   const none = await cli(["--store", store, "graph", "open", "Zed"]);
   assert.equal(none.code, 1);
-  assert.equal(none.stdout, "", "the error alone, not \"No entities.\" above it");
+  assert.equal(none.stdout, "", 'the error alone, not "No entities." above it');
   assert.match(none.stderr, /no entity named Zed/);
 });
 

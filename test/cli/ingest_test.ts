@@ -28,15 +28,15 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
   assert.equal(history.code, 0, history.stderr);
   assert.match(
     history.stdout,
-    /^- 2026-02-12 14:02 session eca178f3 \(Edit, Read Cargo\.toml\): User: Port the unit converter in this repo from Python to Rust/,
+    /^- 2026-02-12 14:02 session eca178f3:\d+ \(Edit, Read Cargo\.toml\): User: Port the unit converter in this repo from Python to Rust/,
   );
   // Written, then edited after other files were touched: both tools, on this file alone.
   const lib = await cli([...store, "history", "src/lib.rs"]);
-  assert.match(lib.stdout, /session eca178f3 \(Edit, Write src\/lib\.rs\)/);
+  assert.match(lib.stdout, /session eca178f3:\d+ \(Edit, Write src\/lib\.rs\)/);
   const absolute = await cli([...store, "history", "/somewhere/else/tests/test_rounding.py"]);
   assert.match(
     absolute.stdout,
-    /^- 2026-02-10 09:41 session bb759569 \(Bash, Edit, Read tests\/test_rounding\.py\): User: tests\/test_rounding\.py started failing/,
+    /^- 2026-02-10 09:41 session bb759569:\d+ \(Bash, Edit, Read tests\/test_rounding\.py\): User: tests\/test_rounding\.py started failing/,
   );
   const none = await cli([...store, "history", "nope.rs", "--json"]);
   assert.deepEqual(JSON.parse(none.stdout).entries, []);
@@ -44,7 +44,7 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
   const topic = await cli([...store, "history", "porting the python code to rust", "--limit", "2"]);
   assert.equal(topic.code, 0, topic.stderr);
   // Most relevant first: the port shares the most of the topic's words.
-  assert.match(topic.stdout.split("\n")[0]!, /session eca178f3: User: Port the unit converter/);
+  assert.match(topic.stdout.split("\n")[0]!, /session eca178f3:\d+: User: Port the unit converter/);
   assert.equal(topic.stdout.split("\n").filter((line) => line.startsWith("- ")).length, 2);
   const edge = await cli([
     ...store,
@@ -176,7 +176,7 @@ Deno.test("cairn ingest claude --watch without an owner opens the store per batc
   assert.equal(stopped.code, 0, stopped.stderr);
   assert.match(stopped.stdout, /stopped watching\n$/);
   const history = await cli(["--store", store, "history", "cart.ts"], env);
-  assert.match(history.stdout, /session 5e55a0b1 \(Read src\/cart\.ts\)/);
+  assert.match(history.stdout, /session 5e55a0b1:\d+ \(Read src\/cart\.ts\)/);
 });
 
 const SUB_AGENTS = join(OWN, "claude-subagents");
@@ -199,7 +199,7 @@ Deno.test("cairn ingest claude reads sub-agents' files into their parent's sessi
   const history = await cli([...store, "history", "tax_rules.py"]);
   assert.match(
     history.stdout,
-    /^- 2026-03-04 09:00 session 7a1c2e40 \(Read src\/tax_rules\.py\): Sub-agent task: Find where the tax/,
+    /^- 2026-03-04 09:00 session 7a1c2e40:\d+ \(Read src\/tax_rules\.py\): Sub-agent task: Find where the tax/,
   );
   const json = JSON.parse((await cli([...store, "history", "tax_rules.py", "--json"])).stdout);
   assert.equal(json.entries[0].turn.session, `${PARENT}/agent-a3f9c1e`);

@@ -123,7 +123,7 @@ Deno.test("cairn ingest claude --watch sends each batch to the running owner, an
     const history = await cli(["--store", store, "history", "cart.ts"], env);
     assert.match(
       history.stdout,
-      /session 5e55a0b1 \(Read src\/cart\.ts\): User: Why is checkout slow/,
+      /session 5e55a0b1:\d+ \(Read src\/cart\.ts\): User: Why is checkout slow/,
     );
 
     await serve[Symbol.asyncDispose]();

@@ -65,7 +65,7 @@ Deno.test("fuseAcrossSources() with one source keeps that source's own fusion or
     weights,
   );
   assert.deepEqual(fused.map((f) => f.id), alone.map((f) => f.id));
-  // Scaled so that vector, lexical and context weigh one in all.
+  // Scaled so that the vector, lexical and context weights sum to one.
   assert.ok(Math.abs(fused[0]!.score - alone[0]!.score / 0.7) < 1e-12);
 });
 
@@ -81,7 +81,38 @@ Deno.test("fuseAcrossSources() scales each source's weights so none is favoured 
     (source) => source === "memory" ? heavy : light,
   );
   assert.deepEqual(fused.map((f) => f.source), ["code", "memory"]);
-  assert.equal(fused[0]!.score, (1 / 3) / (RRF_K + 1));
+  // Vector and words match any source by content: their weights are what a source could reach.
+  assert.equal(fused[0]!.score, (1 / 2) / (RRF_K + 1));
+});
+
+Deno.test("fuseAcrossSources() does not count against a source a context it cannot have", () => {
+  const weights: SignalWeights = {
+    vector: 0.4,
+    lexical: 0.2,
+    context: 0.1,
+    graph: 0.2,
+    mention: 0.3,
+  };
+  // A plain memory, first by vector and words, has no thread to be found through; the code
+  // chunk is found through its file as well, and first in the graph, but ranks lower.
+  const fused = fuseAcrossSources(
+    new Map<Source, SourceEvidence>([
+      ["memory", evidence({ vector: [["m", 0.1]], lexical: [["m", 0.8]], graph: [["m", 0.02]] })],
+      [
+        "code",
+        evidence({
+          vector: [["c", 0.3]],
+          lexical: [["c", 0.4]],
+          context: [{ ids: ["c"], share: 0.3 }],
+          graph: [["c", 0.03]],
+        }),
+      ],
+    ]),
+    ALL,
+    () => weights,
+  );
+  assert.deepEqual(fused.map((f) => f.source), ["memory", "code"]);
+  assert.ok(Math.abs(fused[0]!.score - (0.4 / 6 + 0.2 / 6 + 0.2 / 7) / 0.6) < 1e-12);
 });
 
 Deno.test("fuseAcrossSources() fuses only the signals asked for", () => {

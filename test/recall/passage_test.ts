@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { answeringWindow, codeExcerpt } from "../../src/recall/passage.ts";
+import {
+  answeringWindow,
+  codeExcerpt,
+  definitionLine,
+  withoutScope,
+} from "../../src/recall/passage.ts";
 
 const TURN = "Let me look at the deployment first. I checked the Procfile and the build logs. " +
   "Everything builds fine on CI. We decided to host it on the Render free tier and reseed the " +
@@ -91,4 +96,41 @@ Deno.test("answeringWindow() breaks a turn at its lines and fills the room left 
   assert.match(window, /^User: Sales wants a public demo/);
   assert.match(window, /User answered "Where should the demo run\?": Fly\.io, because a demo/);
   assert.ok(window.endsWith(" …") && window.length <= 204, window);
+});
+
+Deno.test("codeExcerpt() starts at the line that defines the name, past its doc comment", () => {
+  const chunk = [
+    "/**",
+    " * Multiplies the fused score of chunks in files the query does not ask for.",
+    " */",
+    "function lowerFiles(fused: SourceFused[], kinds: LoweredKind[]): SourceFused[] {",
+    "  const scored = fused.map((f) => f);",
+    "  return scored.sort(byScore);",
+    "}",
+  ].join("\n");
+  assert.deepEqual(
+    codeExcerpt(chunk, "sort by score", { name: "recall.lowerFiles", matched: 1 }).split("\n"),
+    [
+      "⋮",
+      "function lowerFiles(fused: SourceFused[], kinds: LoweredKind[]): SourceFused[] {",
+      "⋮",
+      "  return scored.sort(byScore);",
+      "⋮",
+    ],
+  );
+  assert.equal(
+    definitionLine(chunk, "lowerFiles"),
+    "function lowerFiles(fused: SourceFused[], kinds: LoweredKind[]): SourceFused[] {",
+  );
+  assert.equal(definitionLine(chunk), "/**", "no name: the first line");
+  assert.equal(definitionLine("x = 1", "operator+"), "x = 1", "a name with regex characters");
+});
+
+Deno.test("withoutScope() drops the chunker's scope line, continued or not, and only that", () => {
+  assert.equal(withoutScope("in class Request\n    def send(self):"), "    def send(self):");
+  assert.equal(
+    withoutScope("in method Order.process (continued)\n    total += 1"),
+    "    total += 1",
+  );
+  assert.equal(withoutScope("in order to ship, we\nwait"), "in order to ship, we\nwait");
 });

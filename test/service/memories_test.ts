@@ -3,6 +3,7 @@ import { openCairn } from "../../src/service/cairn.ts";
 import { UserError } from "../../src/service/errors.ts";
 import { describeDifferences } from "../../src/service/fact_differences.ts";
 import { formatMarkdown } from "../../src/recall/format.ts";
+import { openHandle } from "../../src/service/open_item.ts";
 import { collect, tempDir } from "../helpers.ts";
 
 async function withStore(test: (cairn: Awaited<ReturnType<typeof openCairn>>) => Promise<void>) {
@@ -285,4 +286,12 @@ Deno.test("recall marks a memory that one stored later may replace, and says whi
         `black \\(may be out of date: ${newer.id}, stored \\d{4}-\\d{2}-\\d{2}, names differ \\(black vs ruff\\)\\)`,
       ),
     );
+    // Remembering the older text again, or opening it, says the same.
+    const again = await cairn.memories.remember({
+      content: "We format Python code with black",
+      project: "web",
+    });
+    assert.deepEqual([again.duplicate, again.newer?.memory.id], [true, newer.id]);
+    const opened = await openHandle(cairn, old.id);
+    assert.equal(opened.type === "memory" && opened.newer?.memory.id, newer.id);
   }));

@@ -92,7 +92,14 @@ Deno.test("open finds a memory with its history, a turn with its neighbours and 
     assert.equal(last.type, "code");
     if (last.type !== "code") return;
     assert.equal(last.code.signature, "def settle_invoices(ledger, invoices):");
-    assert.deepEqual(last.outline.map((entry) => entry.id), chunks.map((row) => row.id));
+    // The function's parts are one entry of the outline, spanning them all, naming the part opened.
+    assert.deepEqual(last.outline.map((entry) => [entry.name, entry.start_line, entry.end_line]), [
+      ["settle_invoices", 1, 82],
+    ]);
+    assert.equal(last.outline[0]!.id, last.code.id);
+    // A line of the file opens the part holding it.
+    const byLine = await openHandle(cairn, "shop:ledger.py:82");
+    assert.equal(byLine.type === "code" && byLine.code.id, last.code.id);
     const first = await openHandle(cairn, chunks[0]!.id as string);
     assert.equal(first.type === "code" && first.code.signature, undefined);
 
