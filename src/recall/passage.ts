@@ -10,6 +10,8 @@ import { codeTokens } from "./tokens.ts";
 
 /** Marks text left out of a window. */
 export const ELLIPSIS = "…";
+/** Marks where a text's next line starts, once its lines are joined into one. */
+const NEW_LINE = "· ";
 /** Marks code lines left out between the lines shown. */
 export const GAP = "⋮";
 /** Longest code line shown whole; a longer one (prose, minified code) is cut. */
@@ -34,9 +36,9 @@ interface Piece {
  * ```
  */
 export function answeringWindow(text: string, query: string, maxChars: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= maxChars) return flat;
   const sentences = splitSentences(text);
+  const flat = sentences.map((sentence) => sentence.text).join(" ");
+  if (flat.length <= maxChars) return flat;
   const wanted = new Set(codeTokens(query));
   const scores = sentences.map((s) => matchedTerms(s.text, wanted));
   const best = scores.reduce((top, score, i) => (score > scores[top]! ? i : top), 0);
@@ -61,7 +63,8 @@ export function answeringWindow(text: string, query: string, maxChars: number): 
       grew = true;
     }
   }
-  const start = sentences[first]!.start;
+  const opening = sentences[first]!;
+  const start = opening.start + (opening.text.startsWith(NEW_LINE) ? NEW_LINE.length : 0);
   // What room is left goes to the start of the next sentence, cut at a space.
   return cutAfter(flat, start, Math.max(length, maxChars - (start > 0 ? 2 : 0)));
 }
@@ -128,18 +131,22 @@ function cut(line: string): string {
 
 /**
  * The sentences and lines of a text, whitespace collapsed, with where each
- * starts in the whole text collapsed the same way (pieces joined by a space).
+ * starts in the pieces joined by a space; a piece that starts a line of its
+ * own (a transcript's `User answered …` after its prompt) starts with `· `,
+ * unless it starts with an arrow (a tool call's line), so lines do not run
+ * together when joined.
  */
 function splitSentences(text: string): Piece[] {
   const pieces: Piece[] = [];
   let start = 0;
   for (const line of text.split("\n")) {
-    for (const sentence of line.split(/(?<=[.!?])\s+(?=\S)/)) {
+    line.split(/(?<=[.!?])\s+(?=\S)/).forEach((sentence, i) => {
       const flat = sentence.replace(/\s+/g, " ").trim();
-      if (!flat) continue;
-      pieces.push({ text: flat, start });
-      start += flat.length + 1;
-    }
+      if (!flat) return;
+      const mark = pieces.length > 0 && i === 0 && !flat.startsWith("→") ? NEW_LINE : "";
+      pieces.push({ text: `${mark}${flat}`, start });
+      start += mark.length + flat.length + 1;
+    });
   }
   return pieces;
 }

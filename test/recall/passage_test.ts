@@ -19,7 +19,7 @@ Deno.test("answeringWindow() shows the sentence that answers, with its neighbour
 });
 
 Deno.test("answeringWindow() keeps a short text whole and starts at the top when nothing matches", () => {
-  assert.equal(answeringWindow("  short\n text ", "anything", 100), "short text");
+  assert.equal(answeringWindow("  short\n text ", "anything", 100), "short · text");
   const start = answeringWindow(TURN, "kubernetes helm chart", 60);
   assert.ok(start.startsWith("Let me look at the deployment first."), start);
   assert.ok(start.endsWith(" …"));
@@ -94,7 +94,8 @@ Deno.test("answeringWindow() breaks a turn at its lines and fills the room left 
   ].join("\n");
   const window = answeringWindow(turn, "which provider runs the prospect demo?", 200);
   assert.match(window, /^User: Sales wants a public demo/);
-  assert.match(window, /User answered "Where should the demo run\?": Fly\.io, because a demo/);
+  assert.match(window, / · User answered "Where should the demo run\?": Fly\.io, because a demo/);
+  assert.match(window, /broken → Write fly\.toml/, "a tool's line keeps its arrow alone");
   assert.ok(window.endsWith(" …") && window.length <= 204, window);
 });
 
