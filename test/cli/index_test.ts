@@ -36,7 +36,7 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
 
   const recalled = await cli([...store, "recall", "register a callback hook", "--include", "code"]);
   assert.equal(recalled.code, 0, recalled.stderr);
-  assert.match(recalled.stdout, /src\/hooks\.py:4-6 `Request\.register_hook`/);
+  assert.match(recalled.stdout, /src\/hooks\.py:4-6\] `Request\.register_hook`/);
 
   const typescriptOnly = await cli([
     ...store,
@@ -60,7 +60,7 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
     "--path",
     "src",
   ]);
-  assert.match(underSrc.stdout, /src\/hooks\.py:4-6 `Request\.register_hook`/);
+  assert.match(underSrc.stdout, /src\/hooks\.py:4-6\] `Request\.register_hook`/);
   const underDocs = await cli([
     ...store,
     "search-code",
