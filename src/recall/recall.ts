@@ -14,7 +14,7 @@ import {
 } from "./fuse_sources.ts";
 import { type CodeFiles, neighbourhood, type Seeds } from "./graph_neighbourhood.ts";
 import { personalizedPageRank } from "./ppr.ts";
-import { sessionPipeline } from "./session_files.ts";
+import { sessionPipeline, TURN_DISTANCE_THRESHOLD } from "./session_files.ts";
 import { LOWERED_FILE_PRIOR, type LoweredKind, loweredKinds } from "./path_priors.ts";
 import { namesSymbol, symbolOf } from "./symbol_query.ts";
 import { codeMentions, type Definition, mentionedDefinitions } from "./code_mentions.ts";
@@ -156,6 +156,8 @@ export async function recall(deps: RecallDeps, request: RecallRequest): Promise<
         })
       ) {
         const id = hit.id.slice(source.length + 1);
+        // Turns have their own threshold (the file-aware pipeline below).
+        if (source !== "turn" && hit.distance > TURN_DISTANCE_THRESHOLD) break;
         if (!keep(source, id) || entry.vector.length >= CANDIDATES) continue;
         entry.vector.push(id);
         entry.distance.set(id, hit.distance);

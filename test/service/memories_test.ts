@@ -295,3 +295,19 @@ Deno.test("recall marks a memory that one stored later may replace, and says whi
     const opened = await openHandle(cairn, old.id);
     assert.equal(opened.type === "memory" && opened.newer?.memory.id, newer.id);
   }));
+
+Deno.test("search by meaning keeps only documents close enough to be evidence", () =>
+  withStore(async (cairn) => {
+    await cairn.memories.remember({ content: "Retry failed webhooks 5 times", project: "web" });
+    await cairn.memories.remember({ content: "We deploy on Fridays after lunch", project: "web" });
+    await cairn.store.runner.settled();
+    const search = (query: string) =>
+      cairn.recall.run({ query, sources: ["memory"], limit: 8, mode: "vector" });
+    const related = await search("how many times are webhooks retried?");
+    assert.deepEqual(
+      related.items.map((item) => item.type === "memory" && item.memory.content),
+      ["Retry failed webhooks 5 times"],
+      "the deploy memory is too far to count",
+    );
+    assert.deepEqual((await search("kubernetes helm chart values")).items, []);
+  }));
