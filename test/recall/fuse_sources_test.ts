@@ -4,6 +4,8 @@ import { fuseAcrossSources, type SourceEvidence } from "../../src/recall/fuse_so
 import type { Source } from "../../src/recall/types.ts";
 
 const EVEN: SignalWeights = { vector: 1, lexical: 1, context: 1, graph: 1, mention: 1 };
+/** Weights as code's: each signal its own. */
+const UNEVEN: SignalWeights = { vector: 0.4, lexical: 0.2, context: 0.1, graph: 0.2, mention: 0.3 };
 const ALL = new Set(["vector", "lexical", "context", "graph", "mention"] as const);
 
 function evidence(parts: Partial<SourceEvidence>): SourceEvidence {
@@ -39,13 +41,6 @@ Deno.test("fuseAcrossSources() puts a weakly matching source below a strongly ma
 });
 
 Deno.test("fuseAcrossSources() with one source keeps that source's own fusion order", () => {
-  const weights: SignalWeights = {
-    vector: 0.4,
-    lexical: 0.2,
-    context: 0.1,
-    graph: 0.2,
-    mention: 0.3,
-  };
   const code = evidence({
     vector: [["a", 0.1], ["b", 0.2], ["c", 0.3]],
     lexical: [["c", 0.9], ["d", 0.5]],
@@ -53,7 +48,7 @@ Deno.test("fuseAcrossSources() with one source keeps that source's own fusion or
     graph: [["d", 0.02]],
     mention: [["c"]],
   });
-  const fused = fuseAcrossSources(new Map([["code", code]]), ALL, () => weights);
+  const fused = fuseAcrossSources(new Map([["code", code]]), ALL, () => UNEVEN);
   const alone = reciprocalRankFusion(
     {
       vector: ["a", "b", "c"],
@@ -62,7 +57,7 @@ Deno.test("fuseAcrossSources() with one source keeps that source's own fusion or
       graph: ["d"],
       mention: [["c"]],
     },
-    weights,
+    UNEVEN,
   );
   assert.deepEqual(fused.map((f) => f.id), alone.map((f) => f.id));
   // Scaled so that the vector, lexical and context weights sum to one.
@@ -86,13 +81,6 @@ Deno.test("fuseAcrossSources() scales each source's weights so none is favoured 
 });
 
 Deno.test("fuseAcrossSources() does not count against a source a context it cannot have", () => {
-  const weights: SignalWeights = {
-    vector: 0.4,
-    lexical: 0.2,
-    context: 0.1,
-    graph: 0.2,
-    mention: 0.3,
-  };
   // A plain memory, first by vector and words, has no thread to be found through; the code
   // chunk is found through its file as well, and first in the graph, but ranks lower.
   const fused = fuseAcrossSources(
@@ -109,7 +97,7 @@ Deno.test("fuseAcrossSources() does not count against a source a context it cann
       ],
     ]),
     ALL,
-    () => weights,
+    () => UNEVEN,
   );
   assert.deepEqual(fused.map((f) => f.source), ["memory", "code"]);
   assert.ok(Math.abs(fused[0]!.score - (0.4 / 6 + 0.2 / 6 + 0.2 / 7) / 0.6) < 1e-12);
