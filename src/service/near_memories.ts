@@ -26,6 +26,9 @@ export const DUPLICATE_COSINE = 0.98;
  */
 export const CONTRADICTION_COSINE = 0.8;
 
+/** The kind of a memory that is a conversation's turn (LoCoMo's, an imported chat). */
+const CONVERSATION = "conversation";
+
 /** A stored memory close in meaning to a new text, with their cosine similarity. */
 export interface NearMemory {
   memory: MemoryRecord;
@@ -68,16 +71,20 @@ export function sortOutNear(
 /**
  * The newest memory among `near` that may replace `memory`: stored or revised
  * after it, at {@linkcode CONTRADICTION_COSINE} or closer, with a number,
- * name or negation of it replaced; undefined when none does.
+ * name or negation of it replaced; undefined when none does. Conversation
+ * turns record what was said, not what holds: they replace nothing and are
+ * replaced by nothing (two speakers' "Thanks, Mel!" and "Wow, Jon!" differ in
+ * names and state no fact).
  */
 export function newerContradiction(
   memory: MemoryRecord,
   near: readonly NearMemory[],
 ): Contradiction | undefined {
+  if (memory.kind === CONVERSATION) return undefined;
   return near
     .filter(({ memory: other, cosine }) =>
-      other.id !== memory.id && other.updated_at > memory.updated_at &&
-      cosine >= CONTRADICTION_COSINE
+      other.id !== memory.id && other.kind !== CONVERSATION &&
+      other.updated_at > memory.updated_at && cosine >= CONTRADICTION_COSINE
     )
     .map(({ memory: other }) => ({
       memory: other,
