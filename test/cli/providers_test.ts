@@ -50,7 +50,7 @@ Deno.test("config.json chooses an OpenAI-compatible embedder and a reranker; ree
   const rebuilt = await run("reembed");
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
   assert.match(rebuilt.stdout, /vectors rebuilt with bge-small-en-v1.5 .*2 memory/);
-  const after = await run("search", "when do we ship?", "--format", "json");
+  const after = await run("search", "how and when do we deploy?", "--format", "json");
   assert.equal(after.code, 0, after.stderr);
   assert.equal(JSON.parse(after.stdout).results.length, 2);
 
