@@ -9,11 +9,11 @@
 import { codeTokens } from "./tokens.ts";
 
 /** Marks text left out of a window. */
-export const ELLIPSIS = "…";
+const ELLIPSIS = "…";
 /** Marks where a text's next line starts, once its lines are joined into one. */
 const NEW_LINE = "· ";
 /** Marks code lines left out between the lines shown. */
-export const GAP = "⋮";
+const GAP = "⋮";
 /** Longest code line shown whole; a longer one (prose, minified code) is cut. */
 const LINE_CHARS = 120;
 
