@@ -1,17 +1,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 
 /** Runs `cairn --store STORE graph ARGS...`, asserting it succeeds, and returns its standard output. */
 async function graphOk(store: string, ...args: string[]): Promise<string> {
-  const run = await cli(["--store", store, "graph", ...args]);
+  const run = await cliHere(["--store", store, "graph", ...args]);
   assert.equal(run.code, 0, run.stderr);
   return run.stdout;
 }
 
 /** The number of events in the store's log. */
 async function head(store: string): Promise<number> {
-  const status = await cli(["--store", store, "status", "--json"]);
+  const status = await cliHere(["--store", store, "status", "--json"]);
   assert.equal(status.code, 0, status.stderr);
   return JSON.parse(status.stdout).head;
 }
@@ -211,7 +212,7 @@ Deno.test("cairn graph takes the MCP tools' JSON arrays from --file or standard 
     "- Ada (person): writes Rust\n- Bob (person): likes tea\n- billing (service): rounds up\n" +
       "- Ada —maintains→ billing\n",
   );
-  const piped = await cli(["--store", store, "graph", "delete-entity", "--file", "-"], {}, {
+  const piped = await cliHere(["--store", store, "graph", "delete-entity", "--file", "-"], {
     stdin: JSON.stringify(["Ada", "Bob"]),
   });
   assert.equal(piped.code, 0, piped.stderr);
@@ -244,7 +245,7 @@ Deno.test("cairn graph explains bad calls with its usage, exit code 2 and nothin
     ],
   ];
   for (const [args, message] of cases) {
-    const run = await cli(["--store", store, "graph", ...args]);
+    const run = await cliHere(["--store", store, "graph", ...args]);
     assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
     assert.match(run.stderr, message);
     assert.match(run.stderr, /usage: cairn graph SUBCOMMAND/);
@@ -276,17 +277,17 @@ Deno.test("cairn graph says which entity, relation or observation does not exist
     [["unrelate", "Ada", "maintains", "billing"], /no relation Ada —maintains→ billing/],
   ];
   for (const [args, message] of cases) {
-    const run = await cli(["--store", store, "graph", ...args]);
+    const run = await cliHere(["--store", store, "graph", ...args]);
     assert.equal(run.code, 1, `${args.join(" ")}: ${run.stderr}`);
     assert.match(run.stderr, message);
     assert.equal(run.stdout, "");
   }
   assert.equal(await head(store), before);
-  const opened = await cli(["--store", store, "graph", "open", "Ada", "Zed"]);
+  const opened = await cliHere(["--store", store, "graph", "open", "Ada", "Zed"]);
   assert.equal(opened.code, 1);
   assert.equal(opened.stdout, "- Ada (person): writes Rust\n");
   assert.match(opened.stderr, /no entity named Zed/);
-  const none = await cli(["--store", store, "graph", "open", "Zed"]);
+  const none = await cliHere(["--store", store, "graph", "open", "Zed"]);
   assert.equal(none.code, 1);
   assert.equal(none.stdout, "", 'the error alone, not "No entities." above it');
   assert.match(none.stderr, /no entity named Zed/);
@@ -319,7 +320,7 @@ Deno.test("cairn graph refuses a --file it cannot read or that is not the tool's
     [["relate", "--file", await write("empty.json", "[]")], /empty\.json: input: /],
   ];
   for (const [args, message] of cases) {
-    const run = await cli(["--store", store, "graph", ...args]);
+    const run = await cliHere(["--store", store, "graph", ...args]);
     assert.equal(run.code, 1, `${args.join(" ")}: ${run.stderr}`);
     assert.match(run.stderr, message);
   }

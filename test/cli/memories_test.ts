@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 
 Deno.test("cairn remember, list, revise, forget and get work end to end", async () => {
   await using tmp = await tempDir();
   const store = ["--store", tmp.path];
-  const stored = await cli([
+  const stored = await cliHere([
     ...store,
     "remember",
     "Retries",
@@ -19,9 +20,9 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
   assert.equal(stored.code, 0, stored.stderr);
   const { memory } = JSON.parse(stored.stdout);
   assert.equal(memory.content, "Retries use exponential backoff");
-  const listed = await cli([...store, "list"]);
+  const listed = await cliHere([...store, "list"]);
   assert.match(listed.stdout, /\[pattern\] Retries use exponential backoff/);
-  const revised = await cli([
+  const revised = await cliHere([
     ...store,
     "revise",
     memory.id,
@@ -31,15 +32,15 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
     "backoff",
   ]);
   assert.match(revised.stdout, /jittered/);
-  assert.equal((await cli([...store, "forget", memory.id])).code, 0);
-  assert.match((await cli([...store, "list"])).stdout, /No memories match/);
-  const missing = await cli([...store, "get", "mem_missing"]);
+  assert.equal((await cliHere([...store, "forget", memory.id])).code, 0);
+  assert.match((await cliHere([...store, "list"])).stdout, /No memories match/);
+  const missing = await cliHere([...store, "get", "mem_missing"]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no memory with id mem_missing/);
-  const bad = await cli([...store, "remember", "x", "--kind", "rumour"]);
+  const bad = await cliHere([...store, "remember", "x", "--kind", "rumour"]);
   assert.equal(bad.code, 2, "a usage error");
   assert.match(bad.stderr, /kind/);
-  const badDate = await cli([...store, "list", "--as-of", "last tuesday"]);
+  const badDate = await cliHere([...store, "list", "--as-of", "last tuesday"]);
   assert.equal(badDate.code, 2);
   assert.match(badDate.stderr, /--as-of takes an ISO 8601 date, not "last tuesday"/);
 });
@@ -47,7 +48,7 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
 Deno.test("cairn remember stores the entities and relations it is given, and refuses a malformed relation", async () => {
   await using tmp = await tempDir();
   const store = ["--store", tmp.path];
-  const stored = await cli([
+  const stored = await cliHere([
     ...store,
     "remember",
     "Ada moved the billing service to Postgres 16",
@@ -59,10 +60,10 @@ Deno.test("cairn remember stores the entities and relations it is given, and ref
     "standup notes",
   ]);
   assert.equal(stored.code, 0, stored.stderr);
-  const graph = await cli([...store, "graph", "open", "billing service", "Postgres", "Ada"]);
+  const graph = await cliHere([...store, "graph", "open", "billing service", "Postgres", "Ada"]);
   assert.match(graph.stdout, /^- billing service —uses→ Postgres$/m);
   assert.match(graph.stdout, /^- Ada \(concept\)$/m);
-  const bad = await cli([...store, "remember", "x", "--relation", "Ada|maintains"]);
+  const bad = await cliHere([...store, "remember", "x", "--relation", "Ada|maintains"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--relation takes FROM\|RELATION\|TO/);
 });
@@ -94,10 +95,10 @@ Deno.test("cairn import reads benchmark-format JSONL and refuses a bad line with
     ].map((line) => JSON.stringify(line)).join("\n") + "\n",
   );
   const store = ["--store", join(tmp.path, "store")];
-  const imported = await cli([...store, "import", good]);
+  const imported = await cliHere([...store, "import", good]);
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(imported.stdout, /imported 2 memories/);
-  const again = await cli([...store, "import", good]);
+  const again = await cliHere([...store, "import", good]);
   assert.equal(again.code, 0, again.stderr);
   assert.match(
     again.stdout,
@@ -105,10 +106,10 @@ Deno.test("cairn import reads benchmark-format JSONL and refuses a bad line with
   );
   const bad = join(tmp.path, "bad.jsonl");
   await Deno.writeTextFile(bad, `{"id":"x","content":"fine"}\n{"id":"y"}\n`);
-  const refused = await cli([...store, "import", bad]);
+  const refused = await cliHere([...store, "import", bad]);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /bad\.jsonl:2: .*content/);
-  const listed = JSON.parse((await cli([...store, "list", "--json"])).stdout);
+  const listed = JSON.parse((await cliHere([...store, "list", "--json"])).stdout);
   assert.equal(listed.length, 2);
   assert.equal(listed[0].external_id, "c:2");
 });
@@ -130,21 +131,21 @@ Deno.test("cairn import --from server-memory brings over the official memory ser
     ].map((line) => JSON.stringify(line)).join("\n"),
   );
   const store = ["--store", join(tmp.path, "store")];
-  const imported = await cli([...store, "import", "--from", "server-memory", file]);
+  const imported = await cliHere([...store, "import", "--from", "server-memory", file]);
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(imported.stdout, /imported 2 entities and 1 relations/);
-  const stored = await cli([
+  const stored = await cliHere([
     ...store,
     "remember",
     "The billing service rounds invoices up",
     "--json",
   ]);
   assert.equal(stored.code, 0, stored.stderr);
-  const status = JSON.parse((await cli([...store, "status", "--json"])).stdout);
+  const status = JSON.parse((await cliHere([...store, "status", "--json"])).stdout);
   assert.equal(status.head, 4);
   const bad = join(tmp.path, "bad.json");
   await Deno.writeTextFile(bad, `{"type":"entity","name":"x"}\n`);
-  const refused = await cli([...store, "import", "--from", "server-memory", bad]);
+  const refused = await cliHere([...store, "import", "--from", "server-memory", bad]);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /bad\.json:1: entityType/);
 });
@@ -152,14 +153,14 @@ Deno.test("cairn import --from server-memory brings over the official memory ser
 Deno.test("cairn get --as-of shows a past version and refuses a date it cannot read", async () => {
   await using tmp = await tempDir();
   const store = ["--store", tmp.path];
-  const stored = await cli([...store, "remember", "Deploys", "run", "on", "Fridays", "--json"]);
+  const stored = await cliHere([...store, "remember", "Deploys", "run", "on", "Fridays", "--json"]);
   const { memory } = JSON.parse(stored.stdout);
   const before = new Date().toISOString();
-  await cli([...store, "revise", memory.id, "Deploys", "run", "on", "Tuesdays"]);
-  const past = await cli([...store, "get", memory.id, "--as-of", before]);
+  await cliHere([...store, "revise", memory.id, "Deploys", "run", "on", "Tuesdays"]);
+  const past = await cliHere([...store, "get", memory.id, "--as-of", before]);
   assert.equal(past.code, 0, past.stderr);
   assert.match(past.stdout, /Fridays/);
-  const refused = await cli([...store, "get", memory.id, "--as-of", "garbage"]);
+  const refused = await cliHere([...store, "get", memory.id, "--as-of", "garbage"]);
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /--as-of takes an ISO 8601 date, not "garbage"/);
 });

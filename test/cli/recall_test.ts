@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_WEIGHTS } from "../../src/recall/fuse.ts";
 import { exists } from "../../events/durable_fs.ts";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 
 const MEMORIES = [
   {
@@ -19,7 +20,7 @@ async function storeWithMemories(dir: string): Promise<string[]> {
   const file = join(dir, "memories.jsonl");
   await Deno.writeTextFile(file, MEMORIES.map((m) => JSON.stringify(m)).join("\n"));
   const store = ["--store", join(dir, "store")];
-  const imported = await cli([...store, "import", file]);
+  const imported = await cliHere([...store, "import", file]);
   assert.equal(imported.code, 0, imported.stderr);
   return store;
 }
@@ -41,7 +42,7 @@ Deno.test("cairn recall --batch answers each line in the benchmark JSONL format,
       { id: "q2", query: "postgres backups", project: "other", mode: "lexical" },
     ].map((line) => JSON.stringify(line)).join("\n"),
   );
-  const result = await cli([
+  const result = await cliHere([
     ...store,
     "recall",
     "--batch",
@@ -64,7 +65,7 @@ Deno.test("cairn recall --batch answers each line in the benchmark JSONL format,
 Deno.test("cairn recall prints compact markdown, says what is missing, and refuses bad input", async () => {
   await using tmp = await tempDir();
   const store = await storeWithMemories(tmp.path);
-  const answer = await cli([
+  const answer = await cliHere([
     ...store,
     "recall",
     "how",
@@ -81,15 +82,15 @@ Deno.test("cairn recall prints compact markdown, says what is missing, and refus
     answer.stdout,
     /^1\. \[memory note \d{4}-\d{2}-\d{2} mem_[0-9a-z]+\] We deploy the billing service/,
   );
-  const long = await cli([...store, "recall", "x".repeat(70_000)]);
+  const long = await cliHere([...store, "recall", "x".repeat(70_000)]);
   assert.equal(long.code, 2, "a usage error");
   assert.match(long.stderr, /limit is 65536/);
   const badBatch = join(tmp.path, "bad.jsonl");
   await Deno.writeTextFile(badBatch, `{"id":"a","query":"ok"}\n{"id":"b"}\n`);
-  const refused = await cli([...store, "recall", "--batch", badBatch, "--format", "jsonl"]);
+  const refused = await cliHere([...store, "recall", "--batch", badBatch, "--format", "jsonl"]);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /bad\.jsonl:2: query/);
-  const empty = await cli(["--store", join(tmp.path, "empty"), "recall", "anything"]);
+  const empty = await cliHere(["--store", join(tmp.path, "empty"), "recall", "anything"]);
   assert.equal(empty.code, 0);
   assert.match(empty.stdout, /Nothing found\./);
 });
@@ -105,7 +106,7 @@ Deno.test("cairn recall refuses a bad --mode, --format or date as a usage error,
     [["--batch", join(tmp.path, "q.jsonl"), "--format", "markdown"], /--batch answers in jsonl/],
   ];
   for (const [args, message] of refusals) {
-    const refused = await cli(["--store", store, "recall", "deploys", ...args]);
+    const refused = await cliHere(["--store", store, "recall", "deploys", ...args]);
     assert.equal(refused.code, 2, `${args.join(" ")}: ${refused.stderr}`);
     assert.match(refused.stderr, message);
     assert.match(refused.stderr, /usage: cairn recall/);
@@ -114,7 +115,7 @@ Deno.test("cairn recall refuses a bad --mode, --format or date as a usage error,
 });
 
 Deno.test("cairn recall --help shows the default weights recall uses", async () => {
-  const help = await cli(["recall", "--help"]);
+  const help = await cliHere(["recall", "--help"]);
   assert.equal(help.code, 0);
   const weights = Object.entries(DEFAULT_WEIGHTS).map(([signal, w]) => `${signal}=${w}`).join(",");
   assert.ok(help.stdout.includes(`[--weights ${weights}]`), help.stdout);
@@ -122,7 +123,7 @@ Deno.test("cairn recall --help shows the default weights recall uses", async () 
 
 Deno.test("cairn recall --as-of finds what was known then, by its words then: forgotten and reworded since", async () => {
   await using tmp = await tempDir();
-  const run = (...args: string[]) => cli(["--store", tmp.path, ...args]);
+  const run = (...args: string[]) => cliHere(["--store", tmp.path, ...args]);
   const idOf = async (text: string) => {
     const stored = await run("remember", text, "--json");
     assert.equal(stored.code, 0, stored.stderr);

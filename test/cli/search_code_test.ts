@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 
 Deno.test("cairn search-code answers from indexed code, filtered and capped, and says what was wrong; cairn projects lists", async () => {
   await using tmp = await tempDir();
@@ -15,9 +16,9 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
     "export function registerHook(hooks: Array<() => void>, hook: () => void) {\n  hooks.push(hook);\n}\n",
   );
   const store = ["--store", join(tmp.path, "store")];
-  assert.equal((await cli([...store, "index", repo, "--project", "shop"])).code, 0);
+  assert.equal((await cliHere([...store, "index", repo, "--project", "shop"])).code, 0);
 
-  const json = await cli([
+  const json = await cliHere([
     ...store,
     "search-code",
     "register a hook",
@@ -38,22 +39,22 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
   );
   assert.deepEqual(notes, ["limit capped at 50"]);
 
-  const unknown = await cli([...store, "search-code", "hook", "--project", "nope"]);
+  const unknown = await cliHere([...store, "search-code", "hook", "--project", "nope"]);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /no project named nope is indexed; run `cairn index PATH` first/);
-  const language = await cli([...store, "search-code", "hook", "--language", "cobol"]);
+  const language = await cliHere([...store, "search-code", "hook", "--language", "cobol"]);
   assert.equal(language.code, 2, "a usage error");
   assert.match(language.stderr, /language is one of typescript, .*, not "cobol"/);
   const [empty, debug] = await Promise.all([
-    cli([...store, "search-code", " ", "--format", "json"]),
-    cli([...store, "search-code", "hook", "--format", "debug"]),
+    cliHere([...store, "search-code", " ", "--format", "json"]),
+    cliHere([...store, "search-code", "hook", "--format", "debug"]),
   ]);
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /give the code to look for/);
   assert.equal(debug.code, 2);
   assert.match(debug.stderr, /--format is markdown or json, not "debug"/);
 
-  const projects = await cli([...store, "projects"]);
+  const projects = await cliHere([...store, "projects"]);
   assert.equal(projects.code, 0, projects.stderr);
   assert.match(projects.stdout, /^- shop \(.*shop\): 2 files, 2 chunks, last indexed \d{4}-/);
 });
