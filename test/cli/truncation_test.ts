@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 
 /** About 720 tokens: longer than the shipped model's 512. */
 const LONG = "the quick brown fox jumps over the lazy dog ".repeat(80).trim();
@@ -16,7 +17,7 @@ Deno.test("cairn import, index and recall say when the model cut a text to its 5
     [{ id: "long", content: LONG }, { id: "short", content: "a short memory about foxes" }]
       .map((line) => JSON.stringify(line)).join("\n"),
   );
-  const imported = await cli([...store, "import", memories]);
+  const imported = await cliHere([...store, "import", memories]);
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(
     imported.stderr,
@@ -26,20 +27,20 @@ Deno.test("cairn import, index and recall say when the model cut a text to its 5
   const repo = join(tmp.path, "repo");
   await Deno.mkdir(join(repo, ".git"), { recursive: true });
   await Deno.writeTextFile(join(repo, "fox.py"), `${DENSE_CODE}\n`);
-  const indexed = await cli([...store, "index", repo]);
+  const indexed = await cliHere([...store, "index", repo]);
   assert.equal(indexed.code, 0, indexed.stderr);
   assert.match(indexed.stderr, /\d+ of \d+ texts embedded were longer than the embedding model.s/);
 
-  const long = await cli([...store, "recall", LONG, "--format", "debug"]);
+  const long = await cliHere([...store, "recall", LONG, "--format", "debug"]);
   assert.equal(long.code, 0, long.stderr);
   assert.match(
     long.stdout,
     /^> the query is longer than the embedding model's 512-token limit; the search by meaning used only its start$/m,
   );
   assert.doesNotMatch(long.stderr, /texts embedded/, "a query is not counted with the documents");
-  const short = await cli([...store, "recall", "quick fox", "--format", "debug"]);
+  const short = await cliHere([...store, "recall", "quick fox", "--format", "debug"]);
   assert.equal(short.code, 0, short.stderr);
   assert.doesNotMatch(short.stdout, /query is longer/);
-  const lexical = await cli([...store, "search-text", LONG, "--format", "debug"]);
+  const lexical = await cliHere([...store, "search-text", LONG, "--format", "debug"]);
   assert.doesNotMatch(lexical.stdout, /query is longer/, "no vector search, no note");
 });
