@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { MemoryKind } from "../../events/kinds/memory.ts";
 import { memoryLine, outOfDate } from "../recall/format.ts";
+import { startOf } from "../recall/passage.ts";
 import { isoDate } from "../service/dates.ts";
 import { NotFoundError } from "../service/errors.ts";
 import { describeDifferences } from "../service/fact_differences.ts";
@@ -33,15 +34,14 @@ function given<T extends Record<string, unknown>>(input: T): Partial<T> {
   ) as Partial<T>;
 }
 
-/** The start of a memory's text, on one line, for a note that names it. */
-function excerpt(content: string, chars = 80): string {
-  const line = content.replace(/\s+/g, " ").trim();
-  return line.length > chars ? `${line.slice(0, chars - 1)}…` : line;
-}
+/** Characters of a memory's text a note that names it quotes. */
+const NOTE_CHARS = 80;
 
 /** The note naming a stored memory the new memory `id` may contradict, and how to replace it. */
 function contradictionNote({ memory, differences }: Contradiction, id: string): string {
-  return `> Possible contradiction with memory \`${memory.id}\` ("${excerpt(memory.content)}"): ` +
+  return `> Possible contradiction with memory \`${memory.id}\` ("${
+    startOf(memory.content, NOTE_CHARS)
+  }"): ` +
     `${describeDifferences(differences)}. If this one replaces it: revise it with the new ` +
     `text (\`cairn revise ${memory.id} "..."\`, or the revise tool; the old text stays in ` +
     `its history), then forget \`${id}\`.`;

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { codeLabel, memoryLabel, outOfDate, turnLabel, visible } from "../recall/format.ts";
-import { withoutScope } from "../recall/passage.ts";
+import { startOf, withoutScope } from "../recall/passage.ts";
 import type { TurnRecord } from "../service/hit_details.ts";
 import { type Opened, openHandle } from "../service/open_item.ts";
 import { operation } from "./operation.ts";
@@ -60,7 +60,7 @@ function openedMarkdown(opened: Opened): string {
     case "turn": {
       const { turn, before, after, files } = opened;
       const neighbour = (label: string, other: TurnRecord) =>
-        `${label} ${turnLabel(other)} ${flat(other.text, NEIGHBOUR_CHARS)}`;
+        `${label} ${turnLabel(other)} ${startOf(other.text, NEIGHBOUR_CHARS)}`;
       const lines = [
         `${turnLabel(turn)}${turn.project ? ` project ${visible(turn.project)}` : ""}`,
         turn.text,
@@ -95,10 +95,4 @@ function openedMarkdown(opened: Opened): string {
       return lines.join("\n");
     }
   }
-}
-
-/** `text` on one line, cut to `chars`. */
-function flat(text: string, chars: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > chars ? `${line.slice(0, chars - 1)}…` : line;
 }

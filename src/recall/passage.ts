@@ -195,3 +195,9 @@ export function withoutScope(text: string): string {
 /** The chunker's scope line: `in KIND NAME`, KIND one of the kinds it names chunks by. */
 const SCOPE_LINE =
   /^in (class|module|impl|struct|interface|namespace|enum|method|function|section|document|text) [^\n]*\n/;
+
+/** The start of `text` on one line (whitespace collapsed), cut to `chars` with `…`. */
+export function startOf(text: string, chars: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > chars ? `${line.slice(0, chars - 1)}…` : line;
+}
