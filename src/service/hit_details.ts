@@ -57,42 +57,75 @@ export async function codeRecords(
       text: text.text(`chunk:${project}:${id}`) ?? "",
     } as CodeRecord];
   }));
-  for (const record of records.values()) {
-    const signature = await firstLineOfDefinition(db, text, record);
-    if (signature !== undefined) record.signature = signature;
-  }
+  await addSignatures(db, text, [...records.values()]);
   return records;
 }
 
+/** A chunk of a file, as the file's outline and a continuation's signature need it. */
+export interface FileChunk {
+  id: string;
+  project: string;
+  path: string;
+  name: string;
+  kind: string;
+  start_line: number;
+  end_line: number;
+}
+
+/** Every chunk of the files `places` name (project and path), in one read. */
+export async function fileChunks(
+  db: KuzuDb,
+  places: ReadonlyArray<{ project: string; path: string }>,
+): Promise<FileChunk[]> {
+  if (places.length === 0) return [];
+  const wanted = new Set(places.map((place) => `${place.project}\0${place.path}`));
+  const rows = await db.run(
+    `MATCH (c:Chunk) WHERE c.path IN $paths
+     RETURN c.id AS id, c.project AS project, c.path AS path, c.name AS name, c.kind AS kind,
+       c.start_line AS start_line, c.end_line AS end_line`,
+    { paths: [...new Set(places.map((place) => place.path))] },
+  );
+  return rows
+    .filter((row) => wanted.has(`${row.project}\0${row.path}`))
+    .map((row) => ({
+      id: row.id as string,
+      project: row.project as string,
+      path: row.path as string,
+      name: row.name as string,
+      kind: row.kind as string,
+      start_line: Number(row.start_line),
+      end_line: Number(row.end_line),
+    }));
+}
+
 /**
- * The first line of the definition `record` is a later part of (the first
- * line of the first part of that name and kind: a module's chunk may share
- * a function's name), past the scope line the chunker writes on top, or
- * undefined when `record` is the first part.
+ * Gives each of `records` that is a later part of a definition its
+ * signature: the line defining it in the first part of that name and kind (a
+ * module's chunk may share a function's name), past the scope line the
+ * chunker writes on top. The records' files are read once, together.
  */
-async function firstLineOfDefinition(
+async function addSignatures(
   db: KuzuDb,
   text: TextProjection,
-  record: CodeRecord,
-): Promise<string | undefined> {
-  if (record.name === "") return undefined;
-  const [first] = await db.run(
-    `MATCH (c:Chunk) WHERE c.project = $project AND c.path = $path AND c.name = $name
-       AND c.kind = $kind AND c.start_line < $start
-     RETURN c.id AS id ORDER BY c.start_line LIMIT 1`,
-    {
-      project: record.project,
-      path: record.path,
-      name: record.name,
-      kind: record.kind,
-      start: record.start_line,
-    },
-  );
-  if (!first) return undefined;
-  return definitionLine(
-    withoutScope(text.text(`chunk:${record.project}:${first.id as string}`) ?? ""),
-    record.name,
-  );
+  records: readonly CodeRecord[],
+): Promise<void> {
+  const named = records.filter((record) => record.name !== "");
+  const chunks = await fileChunks(db, named);
+  for (const record of named) {
+    const first = chunks
+      .filter((chunk) =>
+        chunk.project === record.project && chunk.path === record.path &&
+        chunk.name === record.name && chunk.kind === record.kind &&
+        chunk.start_line < record.start_line
+      )
+      .sort((a, b) => a.start_line - b.start_line)[0];
+    if (!first) continue;
+    const signature = definitionLine(
+      withoutScope(text.text(`chunk:${record.project}:${first.id}`) ?? ""),
+      record.name,
+    );
+    if (signature !== undefined) record.signature = signature;
+  }
 }
 
 /** Looks up the turns recall found: when and where from the graph, text from the lexical index. */

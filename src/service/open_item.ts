@@ -6,7 +6,13 @@
  */
 import type { Cairn } from "./cairn.ts";
 import { ArgumentsError, NotFoundError } from "./errors.ts";
-import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_details.ts";
+import {
+  type CodeRecord,
+  codeRecords,
+  fileChunks,
+  type TurnRecord,
+  turnRecords,
+} from "./hit_details.ts";
 import type { MemoryRecord } from "./memory_record.ts";
 import type { Contradiction } from "./near_memories.ts";
 
@@ -148,34 +154,23 @@ async function openCode(cairn: Cairn, handle: string): Promise<Opened> {
         "PROJECT:PATH:LINE opens the chunk holding that line)",
     );
   }
-  const rows = await db.run(
-    `MATCH (c:Chunk) WHERE c.project = $project AND c.path = $path
-     RETURN c.id AS id, c.name AS name, c.kind AS kind, c.start_line AS start_line, c.end_line AS end_line`,
-    { project: code.project, path: code.path },
-  );
+  const rows = await fileChunks(db, [code]);
   // The parts of one definition (a long function, the lines between a class's methods) are one entry.
-  const outline = new Map<string, OutlineEntry>();
-  for (const row of rows) {
-    const key = `${row.kind}\0${row.name}`;
-    const [start, end] = [Number(row.start_line), Number(row.end_line)];
-    const known = outline.get(key);
-    if (!known || start < known.start_line) {
-      outline.set(key, {
-        id: row.id === code.id || !known ? row.id as string : known.id,
-        name: row.name as string,
-        kind: row.kind as string,
-        start_line: start,
-        end_line: Math.max(end, known?.end_line ?? end),
-      });
-    } else {
-      known.end_line = Math.max(known.end_line, end);
-      if (row.id === code.id) known.id = code.id;
-    }
-  }
+  const parts = Map.groupBy(rows, (chunk) => `${chunk.kind}\0${chunk.name}`);
+  const outline = [...parts.values()].map((chunks): OutlineEntry => {
+    const first = chunks.reduce((a, b) => (b.start_line < a.start_line ? b : a));
+    return {
+      id: chunks.some((chunk) => chunk.id === code.id) ? code.id : first.id,
+      name: first.name,
+      kind: first.kind,
+      start_line: first.start_line,
+      end_line: Math.max(...chunks.map((chunk) => chunk.end_line)),
+    };
+  });
   return {
     type: "code",
     code,
-    outline: [...outline.values()].sort((a, b) => a.start_line - b.start_line),
+    outline: outline.sort((a, b) => a.start_line - b.start_line),
   };
 }
 
