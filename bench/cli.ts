@@ -77,6 +77,11 @@ export async function readJsonl<T>(path: string): Promise<T[]> {
   return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line) as T);
 }
 
+/** Writes `records` as JSONL, one line each (a `recall --batch` file, say). */
+export async function writeJsonl(path: string, records: readonly unknown[]): Promise<void> {
+  await Deno.writeTextFile(path, records.map((record) => JSON.stringify(record) + "\n").join(""));
+}
+
 /** Where the shared evaluation data lives (read at benchmark time, never copied). */
 export const EVAL_DIR = new URL("../../shared/eval/", import.meta.url).pathname;
 

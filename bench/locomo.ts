@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Bm25, wordTokens } from "./bm25.ts";
-import { cairn, EVAL_DIR, newStore, readJsonl, recallBatch } from "./cli.ts";
+import { cairn, EVAL_DIR, newStore, readJsonl, recallBatch, writeJsonl } from "./cli.ts";
 import { hitAt, mean, ndcgAt, recallAt } from "./metrics.ts";
 import { median, percentile, runInfo, writeSection } from "./report.ts";
 
@@ -48,18 +48,15 @@ export async function benchLocomo(): Promise<void> {
     const latency: Record<string, number[]> = {};
     for (const mode of MODES) {
       const batch = join(store, `batch-${mode}.jsonl`);
-      await Deno.writeTextFile(
+      await writeJsonl(
         batch,
-        questions.map((q) =>
-          JSON.stringify({
-            id: q.id,
-            query: q.query,
-            project: q.project,
-            include: ["memories"],
-            mode,
-          })
-        )
-          .join("\n"),
+        questions.map((q) => ({
+          id: q.id,
+          query: q.query,
+          project: q.project,
+          include: ["memories"],
+          mode,
+        })),
       );
       const lines = await recallBatch(store, batch);
       rankings[mode] = new Map(

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { cairn, EVAL_DIR, readJsonl, recallBatch } from "./cli.ts";
+import { cairn, EVAL_DIR, readJsonl, recallBatch, writeJsonl } from "./cli.ts";
 import { median, percentile, runInfo, writeSection } from "./report.ts";
 
 const DATA = join(EVAL_DIR, "locomo-dev");
@@ -30,17 +30,15 @@ export async function benchMemorySpeed(): Promise<void> {
       ]]
     ) {
       const batch = join(dir, `batch-${mode}.jsonl`);
-      await Deno.writeTextFile(
+      await writeJsonl(
         batch,
-        questions.map((q) =>
-          JSON.stringify({
-            id: q.id,
-            query: q.query,
-            project: `${q.project}-0`,
-            include: ["memories"],
-            mode,
-          })
-        ).join("\n"),
+        questions.map((q) => ({
+          id: q.id,
+          query: q.query,
+          project: `${q.project}-0`,
+          include: ["memories"],
+          mode,
+        })),
       );
       const elapsed = (await recallBatch(store, batch)).map((line) => line.elapsed_ms);
       rows.push(

@@ -20,6 +20,7 @@ import {
   parseAnswers,
   readJsonl,
   recallBatchArgs,
+  writeJsonl,
 } from "./cli.ts";
 import { writeTree } from "./git_tree.ts";
 import { hitAt, mean, recallAt } from "./metrics.ts";
@@ -222,17 +223,15 @@ async function ask(
   over: "alone" | "mixed",
 ): Promise<Answers> {
   const batch = join(work, `batch-${over}.jsonl`);
-  await Deno.writeTextFile(
+  await writeJsonl(
     batch,
-    questions.map((q) =>
-      JSON.stringify({
-        id: q.id,
-        query: q.query,
-        include: over === "alone" ? [q.source] : EVERYTHING,
-        ...(q.session ? { session: q.session } : {}),
-        markdown: true,
-      })
-    ).join("\n") + "\n",
+    questions.map((q) => ({
+      id: q.id,
+      query: q.query,
+      include: over === "alone" ? [q.source] : EVERYTHING,
+      ...(q.session ? { session: q.session } : {}),
+      markdown: true,
+    })),
   );
   const answers = parseAnswers(await cairn(recallBatchArgs(store, batch, DEFAULT_RESULTS)));
   return {

@@ -11,7 +11,7 @@
  * @module
  */
 import { join } from "node:path";
-import { cairn, parseAnswers, recallBatchArgs } from "./cli.ts";
+import { cairn, parseAnswers, recallBatchArgs, writeJsonl } from "./cli.ts";
 import { hitAt, mean, recallAt } from "./metrics.ts";
 import { runInfo, writeSection } from "./report.ts";
 import {
@@ -293,18 +293,16 @@ async function ask(
   variant: Variant,
 ): Promise<Map<string, string[]>> {
   const batch = join(work, "batch.jsonl");
-  await Deno.writeTextFile(
+  await writeJsonl(
     batch,
-    questions.map((q) =>
-      JSON.stringify({
-        id: q.id,
-        query: q.query,
-        include: ["sessions"],
-        mode: variant.mode,
-        ...(q.asking && variant.exclude !== false ? { session: q.asking.session } : {}),
-        ...(variant.sessionFiles === undefined ? {} : { session_files: variant.sessionFiles }),
-      })
-    ).join("\n") + "\n",
+    questions.map((q) => ({
+      id: q.id,
+      query: q.query,
+      include: ["sessions"],
+      mode: variant.mode,
+      ...(q.asking && variant.exclude !== false ? { session: q.asking.session } : {}),
+      ...(variant.sessionFiles === undefined ? {} : { session_files: variant.sessionFiles }),
+    })),
   );
   const answers = parseAnswers(await cairn(recallBatchArgs(store, batch, 10)));
   return new Map(
