@@ -14,7 +14,7 @@ import { BlobStore } from "../events/blobs.ts";
 import type { StoredEvent } from "../events/schema.ts";
 import { TextProjection } from "../projections/text.ts";
 import { Bm25Index, type Bm25Options } from "../projections/text_bm25.ts";
-import { codeTokens, wordTokens } from "../src/recall/tokens.ts";
+import { codeTokens, wordTokens } from "../text/tokens.ts";
 import { hitAt, mean, ndcgAt, recallAt } from "./metrics.ts";
 
 const DATA = new URL("../../shared/eval/locomo-dev/", import.meta.url);

@@ -1,8 +1,7 @@
 import { BlobError, type BlobStore, sha256Hex } from "../events/blobs.ts";
 import { isDiskFull } from "../events/disk_full.ts";
 import type { StoredEvent } from "../events/schema.ts";
-import { codeTokens, STOP_WORDS } from "../src/recall/tokens.ts";
-import type { Definition } from "../src/recall/code_mentions.ts";
+import { codeTokens, STOP_WORDS } from "../text/tokens.ts";
 import type { Projection } from "./projection.ts";
 import { type Bm25Image, Bm25Index, type Bm25Options } from "./text_bm25.ts";
 import { type Bm25Images, decodeImages, encodeImages } from "./text_image.ts";
@@ -29,6 +28,13 @@ export interface ContextHit {
   score: number;
   /** The score as a share of the best reachable in its index (0 to 1): comparable across sources. */
   share: number;
+}
+
+/** A definition found by name: a code chunk with its qualified name and its file. */
+export interface Definition {
+  id: string;
+  name: string;
+  path: string;
 }
 
 /** What to search and where. */
@@ -82,7 +88,7 @@ function usableImages(images: Bm25Images | undefined): images is Bm25Images {
 
 /**
  * The lexical (BM25) index of memories, code chunks and session turns, one
- * index per source, with the code-aware tokenizer of `src/recall/tokens.ts`.
+ * index per source, with the code-aware tokenizer of `text/tokens.ts`.
  * Durable through a journal of document upserts and removals (see
  * {@linkcode TextStore}); the search indexes are in memory, the chunk and
  * turn texts they were built from stay in the blob store.

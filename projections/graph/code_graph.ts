@@ -1,4 +1,5 @@
 import type { EventOf } from "../../events/schema.ts";
+import { simpleName } from "../../text/code_mentions.ts";
 import type { KuzuDb } from "./kuzu.ts";
 
 /** The key of a file node: its project and path. */
@@ -9,11 +10,6 @@ export function fileKey(project: string, path: string): string {
 /** The key of a symbol node: its project and its simple name (`register_hook`). */
 export function symbolKey(project: string, name: string): string {
   return `${project}\0${simpleName(name)}`;
-}
-
-/** The last segment of a qualified name: `Request.register_hook` → `register_hook`. */
-export function simpleName(name: string): string {
-  return name.split(/[.:#]+/).filter(Boolean).at(-1) ?? name;
 }
 
 /** A code file's change as the graph applies it. */

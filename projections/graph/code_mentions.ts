@@ -1,21 +1,8 @@
-import { simpleName } from "./code_graph.ts";
+import { codeNames } from "../../text/code_mentions.ts";
 import type { KuzuDb } from "./kuzu.ts";
 
 /** A name matching more files than this is too vague to link. */
 const MAX_MATCHES = 5;
-
-const PATH =
-  /(?:[\w.-]+\/)+[\w.-]+|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|py|rs|go|java|kt|c|h|cc|cpp|hpp|rb|cs|php|md|json|ya?ml|toml|sh|sql)\b/g;
-const IDENTIFIER =
-  /\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Za-z_][A-Za-z0-9_]*(?=\()/g;
-
-/** The file paths and code identifiers a text names, as written. */
-export function codeNames(text: string): { paths: string[]; symbols: string[] } {
-  const paths = [...new Set(text.match(PATH) ?? [])].map((path) => path.replace(/^\.\//, ""));
-  const symbols = [...new Set((text.match(IDENTIFIER) ?? []).map(simpleName))]
-    .filter((name) => name.length >= 3 && !paths.some((path) => path.endsWith(name)));
-  return { paths, symbols };
-}
 
 /**
  * Links a memory to the indexed files and symbols its text names (within its

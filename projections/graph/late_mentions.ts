@@ -4,7 +4,8 @@
  * the memory is linked to them as if they had been there all along.
  * @module
  */
-import { type FileEvent, fileKey, simpleName, symbolKey } from "./code_graph.ts";
+import { simpleName } from "../../text/code_mentions.ts";
+import { type FileEvent, fileKey, symbolKey } from "./code_graph.ts";
 import { filesNamed } from "./code_mentions.ts";
 import type { KuzuDb } from "./kuzu.ts";
 import type { CodeMentionIndex } from "./mention_index.ts";

@@ -1,4 +1,4 @@
-import { codeNames } from "./code_mentions.ts";
+import { codeNames } from "../../text/code_mentions.ts";
 
 /** A memory naming a file: which memory, and the path as it wrote it (`login.ts`, `src/auth/login.ts`). */
 export interface FileMention {

@@ -3,9 +3,8 @@ import { BlobError, type BlobStore, sha256Hex } from "../../events/blobs.ts";
 import { exists, removeAtomicLeftovers, writeFileAtomic } from "../../events/durable_fs.ts";
 import { boundedFileName } from "../../events/file_names.ts";
 import type { StoredEvent } from "../../events/schema.ts";
-import type { Embedder } from "../../src/embed/embedder.ts";
-import { UnavailableEmbedder } from "../../src/embed/unavailable_embedder.ts";
-import { turnWindows } from "../../src/ingest/transcripts/turn_windows.ts";
+import type { Embedder } from "../../text/embedder.ts";
+import { turnWindows } from "../../text/turn_windows.ts";
 import type { Projection } from "../projection.ts";
 import {
   type LogView,
@@ -76,7 +75,7 @@ export class VectorsProjection implements Projection {
     // Without a model nothing is embedded or compared: the vectors stay as they
     // are (searchable by the width they were built with), and events wait in
     // the background lane until the model is back.
-    const dims = embedder instanceof UnavailableEmbedder
+    const dims = embedder.unavailable !== undefined
       ? (await builtWith(dir))?.dims ?? 0
       : await checkModel(dir, embedder);
     const projection = new VectorsProjection(dir, embedder, blobs, dims, log);
@@ -94,7 +93,7 @@ export class VectorsProjection implements Projection {
   }
 
   async apply(batch: readonly StoredEvent[]): Promise<void> {
-    if (this.embedder instanceof UnavailableEmbedder) throw this.embedder.reason;
+    if (this.embedder.unavailable !== undefined) throw this.embedder.unavailable;
     const started = performance.now();
     await this.#backlog.advance(batch[0]!.seq - 1);
     const changes = new Map<string, Change>();

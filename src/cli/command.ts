@@ -25,6 +25,25 @@ export interface CommandContext {
   stdin?: string;
 }
 
+/** Output sinks, injectable for tests. */
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /**
+   * Where a long command's progress goes; default a `ProgressLine`
+   * on `err` (redrawn on a terminal when `err` is standard error).
+   */
+  progress?: (text: string, done?: number) => void;
+}
+
+/** Where a command runs when the store's owner runs it for a caller (see `owner_cli.ts`). */
+export interface InOwner {
+  owner: Cairn;
+  cwd: string;
+  roots: string[];
+  stdin?: string;
+}
+
 /** One CLI command: its name, a one-line summary, its usage text and its action. */
 export interface Command {
   name: string;

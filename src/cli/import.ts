@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { serverMemoryEvents } from "../ingest/server_memory.ts";
-import { parseJsonl } from "../service/jsonl.ts";
+import { parseJsonl } from "../ingest/jsonl.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";

@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { exists } from "../../events/durable_fs.ts";
-import { describeIssues, UserError } from "../service/errors.ts";
+import { describeIssues, UserError } from "../errors.ts";
 import type { IngestReport } from "../service/sessions.ts";
 import { checkAllowedPath } from "../service/allowed_roots.ts";
 import { isTranscriptFile, subAgentFiles, transcriptsAt } from "../ingest/transcripts/files.ts";

@@ -6,7 +6,7 @@
  * aborts the process.
  * @module
  */
-import { selfCommand } from "./self_command.ts";
+import { selfCommand } from "../mcp/self_command.ts";
 
 /** Command lines longer than this (in UTF-16 units) are passed through a file. */
 const MAX_COMMAND_LINE = 4096;

@@ -1,7 +1,6 @@
 import { callerFolder } from "./caller_folder.ts";
 import { allowedRoots } from "../service/allowed_roots.ts";
-import type { Cairn } from "../service/cairn.ts";
-import { type Command, type CommandContext, UsageError } from "./command.ts";
+import { type Command, type CommandContext, type InOwner, type Io, UsageError } from "./command.ts";
 import { requestFromHere, runInOwner } from "./owner_cli.ts";
 import { ProgressLine } from "./progress.ts";
 import { GlobalOptionError, readsStdin, runByOwner, splitGlobal } from "./global_options.ts";
@@ -60,26 +59,7 @@ options:
 commands:
 ${commands.map((c) => `  ${c.name.padEnd(16)}${c.summary}`).join("\n")}`;
 
-/** Output sinks, injectable for tests. */
-export interface Io {
-  out: (line: string) => void;
-  err: (line: string) => void;
-  /**
-   * Where a long command's progress goes; default a {@linkcode ProgressLine}
-   * on `err` (redrawn on a terminal when `err` is standard error).
-   */
-  progress?: (text: string, done?: number) => void;
-}
-
 const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
-
-/** Where a command runs when the store's owner runs it for a caller (see `owner_cli.ts`). */
-export interface InOwner {
-  owner: Cairn;
-  cwd: string;
-  roots: string[];
-  stdin?: string;
-}
 
 /** Where {@linkcode runCli} runs a command. */
 export interface RunOptions {

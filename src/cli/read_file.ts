@@ -4,7 +4,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { UserError } from "../service/errors.ts";
+import { UserError } from "../errors.ts";
 
 /** Largest file a command reads whole. */
 const MAX_BYTES = 256 * 1024 * 1024;

@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
-import { batchResults, formatMarkdown } from "../recall/format.ts";
+import { batchResults, formatMarkdown } from "../ops/format.ts";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
 import type { RecallRequest, Source } from "../recall/types.ts";
-import { parseJsonl } from "../service/jsonl.ts";
+import { parseJsonl } from "../ingest/jsonl.ts";
 import { parseCommandArgs, parseLimit } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { readTextArgument } from "./read_file.ts";

@@ -3,7 +3,7 @@ import { EmbedderError } from "../embed/embedder.ts";
 import { checkFiles, describeFileProblem, loadModelFolder } from "../embed/manifest.ts";
 import { TextTokenizer } from "../embed/tokenizer.ts";
 import type { EmbedderSettings } from "../service/config.ts";
-import { UserError } from "../service/errors.ts";
+import { UserError } from "../errors.ts";
 import { reembed } from "../service/reembed.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";

@@ -1,4 +1,4 @@
-import type { Truncation } from "../embed/embedder.ts";
+import type { Truncation } from "../../text/embedder.ts";
 
 /**
  * The warning for the texts a command embedded that the model cut to its input

@@ -16,7 +16,7 @@ import {
   type ModelManifest,
 } from "../embed/manifest.ts";
 import { configPath, loadConfig } from "../service/config.ts";
-import { UserError } from "../service/errors.ts";
+import { UserError } from "../errors.ts";
 import { DEFAULT_HUB_URL, modelCacheDir, modelStagingDir } from "../service/hub_embedder.ts";
 
 /** What verify found: a line saying which model was checked, and each problem with its fix. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { watchBatches, type WatchBatchOptions } from "../ingest/watch_batches.ts";
-import { UserError } from "../service/errors.ts";
+import { UserError } from "../errors.ts";
 import type { CommandContext } from "./command.ts";
 import type { CliAnswer } from "./owner_cli.ts";
 import { untilStopped } from "./signals.ts";

@@ -13,7 +13,7 @@ import { crc32 } from "node:zlib";
 import { sha256HexSync } from "../../events/blobs.ts";
 import { concatBytes } from "../../events/bytes.ts";
 import { writeAll } from "../../events/durable_fs.ts";
-import type { Embedder, Truncation } from "./embedder.ts";
+import type { Embedder, Truncation } from "../../text/embedder.ts";
 
 const MAGIC = 0x45425645; // "EVBE"
 /** Queries whose vectors a {@linkcode CachedEmbedder} keeps in memory. */

@@ -4,7 +4,8 @@
  * @module
  */
 import { z } from "zod";
-import { type Embedder, EmbedderError, normalize } from "./embedder.ts";
+import type { Embedder } from "../../text/embedder.ts";
+import { EmbedderError, normalize } from "./embedder.ts";
 import { fetchWithRetry, INTERACTIVE, readJsonAnswer, type RetryOptions } from "./http_retry.ts";
 
 /** Settings of an {@linkcode HttpEmbedder}. */

@@ -1,4 +1,4 @@
-import type { Embedder, Truncation } from "./embedder.ts";
+import type { Embedder, Truncation } from "../../text/embedder.ts";
 
 /**
  * An embedder that loads its model on first use, so commands that never embed

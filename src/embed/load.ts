@@ -5,7 +5,8 @@
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { CachedEmbedder, embeddingCacheDir } from "./cache.ts";
-import { type Embedder, EmbedderError } from "./embedder.ts";
+import type { Embedder } from "../../text/embedder.ts";
+import { EmbedderError } from "./embedder.ts";
 import { LazyEmbedder } from "./lazy_embedder.ts";
 import { loadModelFolder, modelId, type ModelManifest } from "./manifest.ts";
 import { checkModelOnce } from "./model_check.ts";

@@ -5,7 +5,8 @@
  */
 import { join } from "node:path";
 import { type BatchLimits, DEFAULT_BATCH_LIMITS, planBatches } from "./batching.ts";
-import { type Embedder, EmbedderError, type Truncation } from "./embedder.ts";
+import type { Embedder, Truncation } from "../../text/embedder.ts";
+import { EmbedderError } from "./embedder.ts";
 import { loadModelFolder, type ModelManifest } from "./manifest.ts";
 import { TextTokenizer, type TokenizedText } from "./tokenizer.ts";
 import { WorkerPool } from "./worker_pool.ts";

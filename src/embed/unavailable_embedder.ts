@@ -1,4 +1,5 @@
-import type { Embedder, EmbedderError } from "./embedder.ts";
+import type { Embedder } from "../../text/embedder.ts";
+import type { EmbedderError } from "./embedder.ts";
 
 /**
  * Stands in for an embedding model that cannot be found or read, so a store
@@ -10,6 +11,11 @@ export class UnavailableEmbedder implements Embedder {
   readonly dims = 0;
 
   constructor(readonly reason: EmbedderError) {}
+
+  /** Its reason: what tells the vectors projection that no model stands behind it. */
+  get unavailable(): EmbedderError {
+    return this.reason;
+  }
 
   embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
     return texts.length === 0 ? Promise.resolve([]) : Promise.reject(this.reason);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { NewEvent } from "../../events/schema.ts";
-import { UserError } from "../service/errors.ts";
-import { parseJsonl } from "../service/jsonl.ts";
+import { UserError } from "../errors.ts";
+import { parseJsonl } from "./jsonl.ts";
 
 const Entity = z.object({
   type: z.literal("entity"),

@@ -4,19 +4,12 @@
  * summary; failures are answered in words, a fault of cairn's also logged.
  * @module
  */
-import { callOperation, OPERATION_TOOLS } from "./op_tools.ts";
+import { callOperation } from "./op_tools.ts";
+import { OPERATION_TOOLS, type ToolResult } from "./tools.ts";
 import { type Caller, thisCaller } from "./caller.ts";
 import type { Cairn } from "../service/cairn.ts";
-import { UserError } from "../service/errors.ts";
+import { UserError } from "../errors.ts";
 import { classify } from "../ops/failure.ts";
-
-/** A tool's answer as MCP sends it. */
-export interface ToolResult {
-  [key: string]: unknown;
-  content: Array<{ type: "text"; text: string }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
 
 /**
  * Calls one tool by name with arguments its input schema has already checked,

@@ -6,7 +6,7 @@
  * opens the projections.
  * @module
  */
-import { selfCommand } from "../cli/self_command.ts";
+import { selfCommand } from "./self_command.ts";
 import { ownerFiles, readOwnerRecord, readToken } from "./owner_file.ts";
 import { provesOwner } from "./owner_proof.ts";
 

@@ -10,7 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CALLER_META, thisCaller } from "./caller.ts";
-import type { ToolCall, ToolResult } from "./handlers.ts";
+import type { ToolCall } from "./handlers.ts";
+import type { ToolResult } from "./tools.ts";
 import { MCP_PATH } from "./http.ts";
 import { neverSent, ownerDied, ownerFetch } from "./owner_death.ts";
 import { startedOwner } from "./owner_start.ts";

@@ -14,7 +14,7 @@ import { LogCorruptError } from "../../events/log.ts";
 import { EventDecodeError } from "../../events/schema.ts";
 import { ModelMismatchError } from "../../projections/vectors/vectors_projection.ts";
 import { EmbedderError } from "../embed/embedder.ts";
-import { describeIssues, NotFoundError, UserError } from "../service/errors.ts";
+import { describeIssues, NotFoundError, UserError } from "../errors.ts";
 import { AppendedButBehind } from "../service/store.ts";
 
 /** The kinds of failure. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import { ArgumentsError, UserError } from "../service/errors.ts";
+import { ArgumentsError, UserError } from "../errors.ts";
 import { entityLine, pageLines, relationLine } from "../service/graph_format.ts";
 import {
   EntitiesInput,

@@ -4,10 +4,10 @@
  */
 import { z } from "zod";
 import { MemoryKind } from "../../events/kinds/memory.ts";
-import { memoryLine, outOfDate } from "../recall/format.ts";
+import { memoryLine, outOfDate } from "./format.ts";
 import { startOf } from "../recall/passage.ts";
 import { isoDate } from "../service/dates.ts";
-import { NotFoundError } from "../service/errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { describeDifferences } from "../service/fact_differences.ts";
 import { MAX_MEMORY_CHARS } from "../service/memories.ts";
 import type { MemoryRecord } from "../service/memory_record.ts";

@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from "zod";
-import { codeLabel, memoryLabel, outOfDate, turnLabel, visible } from "../recall/format.ts";
+import { codeLabel, memoryLabel, outOfDate, turnLabel, visible } from "./format.ts";
 import { startOf, withoutScope } from "../recall/passage.ts";
 import type { TurnRecord } from "../service/hit_details.ts";
 import { type Opened, openHandle } from "../service/open_item.ts";

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
-import { formatDebug, formatJson, formatMarkdown } from "../recall/format.ts";
+import { formatDebug, formatJson, formatMarkdown } from "./format.ts";
 import { DEFAULT_WEIGHTS, type Signal, type SignalWeights } from "../recall/fuse.ts";
 import { DEFAULT_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS } from "../recall/recall.ts";
 import type { RecallMode, Source } from "../recall/types.ts";
@@ -18,7 +18,7 @@ import {
   type SessionHistory,
   sessionHistory,
 } from "../service/session_history.ts";
-import { UserError } from "../service/errors.ts";
+import { UserError } from "../errors.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { operation, type Rendered } from "./operation.ts";
 import { timeInput } from "./time_input.ts";

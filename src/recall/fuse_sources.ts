@@ -9,6 +9,7 @@
  * @module
  */
 import { type Fused, RRF_K, type Signal, type SignalWeights } from "./fuse.ts";
+import type { Candidates } from "./retriever.ts";
 import type { Source } from "./types.ts";
 
 /** What each signal found in one source, in the source's own order, with the evidence it ranks by. */
@@ -23,6 +24,23 @@ export interface SourceEvidence {
   graph: ReadonlyArray<readonly [string, number]>;
   /** The definitions the query names, best first (code). */
   mention: ReadonlyArray<readonly string[]>;
+}
+
+/** What the retrievers found (see `retriever.ts`), as the evidence of each of `sources`, in their order. */
+export function evidenceOf(
+  found: ReadonlyMap<Signal, Candidates>,
+  sources: readonly Source[],
+): Map<Source, SourceEvidence> {
+  const of = (signal: Signal, source: Source) => found.get(signal)?.get(source) ?? [];
+  const single = (signal: Signal, source: Source) =>
+    of(signal, source).map((c) => [c.ids[0]!, c.evidence] as const);
+  return new Map(sources.map((source) => [source, {
+    vector: single("vector", source),
+    lexical: single("lexical", source),
+    context: of("context", source).map((c) => ({ ids: c.ids, share: c.evidence })),
+    graph: single("graph", source),
+    mention: of("mention", source).map((c) => c.ids),
+  }]));
 }
 
 /** One candidate of the fused list: its source, its id within the source, and how it scored. */

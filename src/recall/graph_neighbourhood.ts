@@ -1,4 +1,5 @@
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
+import { type Hop, hopLinks } from "../../projections/graph/queries/neighbourhood.ts";
 import type { Edge } from "./ppr.ts";
 import type { Source } from "./types.ts";
 
@@ -17,13 +18,6 @@ export interface CodeFiles {
 /** The seed documents of a walk, by source. */
 export type Seeds = Partial<Record<Source, readonly string[]>>;
 
-/** One hop: from nodes of kind `from` (ids in `$ids`) to nodes of kind `to`, as rows `{a, b}`. */
-interface Hop {
-  from: string;
-  to: string;
-  query: string;
-}
-
 /**
  * From the seeds to what they name or touch. Code seeds reach their files
  * only: walking from a chunk to the symbols it defines and calls and on to
@@ -31,75 +25,22 @@ interface Hop {
  * ranked worse on swebench-lite-dev (docs/decisions.md).
  */
 const FIRST_HOPS: Hop[] = [
-  {
-    from: "memory",
-    to: "entity",
-    query:
-      "MATCH (a:Memory)-[:MENTIONS]->(b:Entity) WHERE a.id IN $ids RETURN a.id AS a, b.name AS b",
-  },
-  {
-    from: "memory",
-    to: "file",
-    query: "MATCH (a:Memory)-[:MENTIONS]->(b:File) WHERE a.id IN $ids RETURN a.id AS a, b.key AS b",
-  },
-  {
-    from: "memory",
-    to: "symbol",
-    query:
-      "MATCH (a:Memory)-[:MENTIONS]->(b:Symbol) WHERE a.id IN $ids RETURN a.id AS a, b.key AS b",
-  },
-  {
-    from: "code",
-    to: "file",
-    query: "MATCH (a:Chunk)<-[:CONTAINS]-(b:File) WHERE a.id IN $ids RETURN a.id AS a, b.key AS b",
-  },
-  {
-    from: "turn",
-    to: "file",
-    query: "MATCH (a:Turn)-[:TOUCHED]->(b:File) WHERE a.key IN $ids RETURN a.key AS a, b.key AS b",
-  },
+  { from: "memory", to: "entity" },
+  { from: "memory", to: "file" },
+  { from: "memory", to: "symbol" },
+  { from: "code", to: "file" },
+  { from: "turn", to: "file" },
 ];
 
 /** From those hubs to the other memories, chunks and turns attached to them. */
 const SECOND_HOPS: Hop[] = [
-  {
-    from: "entity",
-    to: "memory",
-    query:
-      `MATCH (b:Memory)-[:MENTIONS]->(a:Entity) WHERE a.name IN $ids AND b.forgotten_at = "" RETURN a.name AS a, b.id AS b`,
-  },
-  {
-    from: "file",
-    to: "code",
-    query: "MATCH (a:File)-[:CONTAINS]->(b:Chunk) WHERE a.key IN $ids RETURN a.key AS a, b.id AS b",
-  },
-  {
-    from: "file",
-    to: "turn",
-    query: "MATCH (b:Turn)-[:TOUCHED]->(a:File) WHERE a.key IN $ids RETURN a.key AS a, b.key AS b",
-  },
-  {
-    from: "file",
-    to: "memory",
-    query:
-      `MATCH (b:Memory)-[:MENTIONS]->(a:File) WHERE a.key IN $ids AND b.forgotten_at = "" RETURN a.key AS a, b.id AS b`,
-  },
-  {
-    from: "symbol",
-    to: "code",
-    query:
-      "MATCH (b:Chunk)-[:DEFINES|:REFERS]->(a:Symbol) WHERE a.key IN $ids RETURN a.key AS a, b.id AS b",
-  },
-  {
-    from: "symbol",
-    to: "memory",
-    query:
-      `MATCH (b:Memory)-[:MENTIONS]->(a:Symbol) WHERE a.key IN $ids AND b.forgotten_at = "" RETURN a.key AS a, b.id AS b`,
-  },
+  { from: "entity", to: "memory" },
+  { from: "file", to: "code" },
+  { from: "file", to: "turn" },
+  { from: "file", to: "memory" },
+  { from: "symbol", to: "code" },
+  { from: "symbol", to: "memory" },
 ];
-
-const RELATED =
-  "MATCH (a:Entity)-[:RELATES]-(b:Entity) WHERE a.name IN $ids RETURN a.name AS a, b.name AS b";
 
 /** Every source a walk can end on. */
 const ALL_SOURCES: readonly Source[] = ["memory", "code", "turn"];
@@ -127,9 +68,9 @@ export async function neighbourhood(
       for (const [a, b] of inMemory) edges.push([`${hop.from}:${a}`, `${hop.to}:${b}`]);
       return inMemory.map(([, b]) => b);
     }
-    const rows = await db.run(`${hop.query} LIMIT ${CAP}`, { ids: [...ids] });
-    for (const row of rows) edges.push([`${hop.from}:${row.a}`, `${hop.to}:${row.b}`]);
-    return rows.map((row) => row.b as string);
+    const links = await hopLinks(db, hop, ids, CAP);
+    for (const { a, b } of links) edges.push([`${hop.from}:${a}`, `${hop.to}:${b}`]);
+    return links.map(({ b }) => b);
   };
   const reached = new Map<string, Set<string>>();
   for (const hop of FIRST_HOPS) {
@@ -139,9 +80,7 @@ export async function neighbourhood(
     reached.set(hop.to, set);
   }
   const entities = reached.get("entity") ?? new Set();
-  for (
-    const related of await walk({ from: "entity", to: "entity", query: RELATED }, [...entities])
-  ) {
+  for (const related of await walk({ from: "entity", to: "entity" }, [...entities])) {
     entities.add(related);
   }
   for (const hop of SECOND_HOPS) {

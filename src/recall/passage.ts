@@ -6,7 +6,7 @@
  * is further in.
  * @module
  */
-import { codeTokens } from "./tokens.ts";
+import { codeTokens } from "../../text/tokens.ts";
 
 /** Marks text left out of a window. */
 const ELLIPSIS = "…";

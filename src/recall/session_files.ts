@@ -8,7 +8,8 @@
  * @module
  */
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
-import { isPathLike } from "../ingest/transcripts/mentions.ts";
+import { compactBoundary, turnsTouchingHints } from "../../projections/graph/queries/sessions.ts";
+import { isPathLike } from "../../text/code_mentions.ts";
 import type { RecallRequest } from "./types.ts";
 
 /**
@@ -128,25 +129,7 @@ export async function turnsTouching(
   project: string | null,
   limit = FILE_MATCHES,
 ): Promise<FileMatch[]> {
-  if (hints.length === 0) return [];
-  const rows = await graph.run(
-    `UNWIND $hints AS h
-     MATCH (t:Turn)-[:TOUCHED]->(f:File)
-     WHERE ($project = '' OR f.project = $project)
-       AND (lower(f.path) = h OR ends_with(lower(f.path), '/' + h)
-         OR ends_with(h, '/' + lower(f.path))
-         OR starts_with(lower(f.path), h + '/') OR contains(lower(f.path), '/' + h + '/'))
-     RETURN t.key AS id, t.started_at AS started, size(collect(DISTINCT h)) AS hints,
-       count(DISTINCT f.key) AS files
-     ORDER BY hints DESC, files DESC, started DESC, id
-     LIMIT $limit`,
-    { hints: [...hints], project: project ?? "", limit },
-  );
-  return rows.map((row) => ({
-    id: row.id as string,
-    hints: Number(row.hints),
-    files: Number(row.files),
-  }));
+  return await turnsTouchingHints(graph, { hints, project: project ?? "", limit });
 }
 
 /**
@@ -187,11 +170,7 @@ export function turnVectorList(
  * before the boundary were replaced by a summary, so recall may bring them back.
  */
 async function contextOf(graph: KuzuDb, session: string): Promise<(id: string) => boolean> {
-  const [row] = await graph.run(
-    "MATCH (t:Turn {session: $session}) RETURN max(t.compacted) AS boundary",
-    { session },
-  );
-  const boundary = row?.boundary == null ? -1 : Number(row.boundary);
+  const boundary = await compactBoundary(graph, session) ?? -1;
   const prefix = `${session}:`;
   return (id) => {
     if (!id.startsWith(prefix)) return false;

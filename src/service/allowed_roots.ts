@@ -8,7 +8,7 @@
  * @module
  */
 import { delimiter, resolve } from "node:path";
-import { UserError } from "./errors.ts";
+import { UserError } from "../errors.ts";
 import { isWithin } from "./paths.ts";
 
 /**

@@ -3,7 +3,7 @@
  * @module
  */
 import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
-import { UserError } from "./errors.ts";
+import { UserError } from "../errors.ts";
 
 /** A `language` filter: one of the languages chunks are filed under. */
 export function checkLanguage(name: string): string {

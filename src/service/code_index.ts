@@ -7,7 +7,7 @@ import { compactStore } from "./compact.ts";
 import { boundedFileName } from "../../events/file_names.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
 import { type ChunkedFile, CHUNKER_VERSION, chunkFile } from "../ingest/code/source_file.ts";
-import { NotFoundError, UserError } from "./errors.ts";
+import { NotFoundError, UserError } from "../errors.ts";
 import { isWithin } from "./paths.ts";
 import type { Store } from "./store.ts";
 import type { IndexedProject } from "../ingest/transcripts/project.ts";

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../../events/durable_fs.ts";
 import { ModelManifestSchema } from "../embed/manifest.ts";
-import { describeIssues, UserError } from "./errors.ts";
+import { describeIssues, UserError } from "../errors.ts";
 
 const OnnxEmbedderConfig = z.object({
   kind: z.literal("onnx"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { UserError } from "./errors.ts";
+import { UserError } from "../errors.ts";
 
 /** An ISO 8601 date, with a time of day and a zone if given. */
 const ISO_DATE =

@@ -1,7 +1,18 @@
 import { z } from "zod";
 import type { NewEvent } from "../../events/schema.ts";
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
-import { UserError } from "./errors.ts";
+import {
+  entityCount,
+  entityPage,
+  existingEntities,
+  observationsOf,
+  outgoingRelationCounts,
+  relationCount,
+  relationCountOf,
+  type RelationEnds,
+  relationsOf,
+} from "../../projections/graph/queries/entities.ts";
+import { UserError } from "../errors.ts";
 import { graphAsOf } from "./graph_as_of.ts";
 import type { Store } from "./store.ts";
 
@@ -112,14 +123,11 @@ export class GraphOps {
     await this.#requireEntities([...new Set(relations.flatMap((r) => [r.from, r.to]))]);
     const fresh: RelationRecord[] = [];
     for (const r of relations) {
-      const rows = await this.db.run(
-        `MATCH (a:Entity {name: $from})-[x:RELATES {relation_type: $type}]->(b:Entity {name: $to}) RETURN count(x) AS n`,
-        { from: r.from, to: r.to, type: r.relationType },
-      );
+      const held = await relationCount(this.db, r);
       const duplicate = fresh.some((f) =>
         f.from === r.from && f.to === r.to && f.relationType === r.relationType
       );
-      if (Number(rows[0]?.n ?? 0) === 0 && !duplicate) fresh.push(r);
+      if (held === 0 && !duplicate) fresh.push(r);
     }
     await this.#append(fresh.map((r) => ({
       type: "relation.created",
@@ -135,7 +143,7 @@ export class GraphOps {
   ): Promise<Array<{ entityName: string; addedObservations: string[] }>> {
     const items = ObservationsInput.parse(input);
     await this.#requireEntities(items.map((i) => i.entityName));
-    const current = await this.#observations(items.map((i) => i.entityName));
+    const current = await observationsOf(this.db, items.map((i) => i.entityName));
     const added = items.map((i) => ({
       entityName: i.entityName,
       addedObservations: [...new Set(i.contents)].filter((c) =>
@@ -177,7 +185,7 @@ export class GraphOps {
     if (strict) {
       const entities = [...new Set(items.map((i) => i.entityName))];
       await this.#requireEntities(entities);
-      const held = await this.#observations(entities);
+      const held = await observationsOf(this.db, entities);
       for (const { entityName, contents } of items) {
         const absent = contents.filter((c) => !held.get(entityName)?.includes(c));
         if (absent.length) {
@@ -209,7 +217,7 @@ export class GraphOps {
     const wanted = z.array(name).min(1).max(100).parse(names);
     return {
       ...await this.#withRelations(
-        await this.#entities("e.name IN $names", { names: wanted }, 0, 100),
+        await entityPage(this.db, wanted, 0, 100),
       ),
       more: 0,
     };
@@ -229,7 +237,7 @@ export class GraphOps {
     const { offset, limit } = Page.parse(page);
     const q = z.string().trim().min(1).max(4096).parse(query).toLowerCase();
     // Kùzu cannot take a parameter inside a list predicate, so observations are matched here.
-    const matches = (await this.#entities("true", {}, 0, Number.MAX_SAFE_INTEGER)).filter((e) =>
+    const matches = (await entityPage(this.db, undefined, 0, Number.MAX_SAFE_INTEGER)).filter((e) =>
       [e.name, e.entityType, ...e.observations].some((text) => text.toLowerCase().includes(q))
     );
     const entities = matches.slice(offset, offset + limit);
@@ -251,12 +259,12 @@ export class GraphOps {
       return await this.#then(page.as_of, (past) => past.readGraph(Page.parse(page)));
     }
     const { offset, limit } = Page.parse(page);
-    const total = await this.#count("true", {});
-    const candidates = await this.#entities("true", {}, offset, limit);
+    const total = await entityCount(this.db);
+    const candidates = await entityPage(this.db, undefined, offset, limit);
     const entities = withinRelationBudget(candidates, await this.#outgoing(candidates));
     return {
       entities,
-      ...await this.#relations("a.name IN $names", entities),
+      ...await this.#relations("from", entities),
       more: Math.max(0, total - offset - entities.length),
     };
   }
@@ -272,11 +280,7 @@ export class GraphOps {
   }
 
   async #existing(names: string[]): Promise<Set<string>> {
-    const rows = await this.db.run(
-      "MATCH (e:Entity) WHERE e.name IN $names RETURN e.name AS name",
-      { names },
-    );
-    return new Set(rows.map((row) => row.name as string));
+    return new Set(await existingEntities(this.db, names));
   }
 
   async #requireEntities(names: string[]): Promise<void> {
@@ -290,45 +294,6 @@ export class GraphOps {
     }
   }
 
-  async #observations(names: string[]): Promise<Map<string, string[]>> {
-    const rows = await this.db.run(
-      "MATCH (e:Entity) WHERE e.name IN $names RETURN e.name AS name, e.observations AS o",
-      { names },
-    );
-    return new Map(rows.map((row) => [row.name as string, (row.o as string[] | null) ?? []]));
-  }
-
-  async #count(where: string, params: Record<string, string>): Promise<number> {
-    const [row] = await this.db.run(`MATCH (e:Entity) WHERE ${where} RETURN count(e) AS n`, params);
-    return Number(row?.n ?? 0);
-  }
-
-  async #entities(
-    where: string,
-    params: Record<string, string | string[]>,
-    offset: number,
-    limit: number,
-  ): Promise<EntityRecord[]> {
-    // The page is cut here, not by Kùzu: its ORDER BY with a large SKIP crashes the process.
-    const names =
-      (await this.db.run(`MATCH (e:Entity) WHERE ${where} RETURN e.name AS name`, params))
-        .map((row) => row.name as string)
-        .sort((a, b) => a < b ? -1 : a > b ? 1 : 0)
-        .slice(offset, offset + limit);
-    const rows = await this.db.run(
-      `MATCH (e:Entity) WHERE e.name IN $page
-       RETURN e.name AS name, e.entity_type AS type, e.observations AS o`,
-      { page: names },
-    );
-    const order = new Map(names.map((name, i) => [name, i]));
-    rows.sort((a, b) => order.get(a.name as string)! - order.get(b.name as string)!);
-    return rows.map((row) => ({
-      name: row.name as string,
-      entityType: row.type as string,
-      observations: (row.o as string[] | null) ?? [],
-    }));
-  }
-
   /**
    * The entities with their relations: every relation with at least one end
    * among them, as the official memory server now answers, so an agent can
@@ -339,44 +304,29 @@ export class GraphOps {
   ): Promise<Omit<GraphPage, "more">> {
     return {
       entities,
-      ...await this.#relations("a.name IN $names OR b.name IN $names", entities),
+      ...await this.#relations("either", entities),
     };
   }
 
   /** How many relations start from each of the entities, by name. */
   async #outgoing(entities: EntityRecord[]): Promise<Map<string, number>> {
-    const rows = entities.length === 0 ? [] : await this.db.run(
-      `MATCH (a:Entity)-[r:RELATES]->(:Entity) WHERE a.name IN $names
-       RETURN a.name AS name, count(r) AS n`,
-      { names: entities.map((e) => e.name) },
-    );
-    return new Map(rows.map((row) => [row.name as string, Number(row.n)]));
+    if (entities.length === 0) return new Map();
+    return await outgoingRelationCounts(this.db, entities.map((e) => e.name));
   }
 
   /**
-   * The relations `where` picks (`a` its start, `b` its end, `$names` the
-   * entities' names), at most {@linkcode MAX_PAGE_RELATIONS}, and how many it left out.
+   * The relations of the entities (those starting from one, or with either
+   * end among them), at most {@linkcode MAX_PAGE_RELATIONS}, and how many it left out.
    */
   async #relations(
-    where: string,
+    ends: RelationEnds,
     entities: EntityRecord[],
   ): Promise<Pick<GraphPage, "relations" | "relationsOmitted">> {
     if (entities.length === 0) return { relations: [] };
     const names = entities.map((e) => e.name);
-    const match = `MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE ${where}`;
-    const rows = await this.db.run(
-      `${match} RETURN a.name AS source, r.relation_type AS kind, b.name AS target
-       ORDER BY source, kind, target LIMIT $max`,
-      { names, max: MAX_PAGE_RELATIONS },
-    );
-    const relations = rows.map((row) => ({
-      from: row.source as string,
-      to: row.target as string,
-      relationType: row.kind as string,
-    }));
+    const relations = await relationsOf(this.db, names, ends, MAX_PAGE_RELATIONS);
     if (relations.length < MAX_PAGE_RELATIONS) return { relations };
-    const [count] = await this.db.run(`${match} RETURN count(r) AS n`, { names });
-    const omitted = Number(count?.n ?? 0) - relations.length;
+    const omitted = await relationCountOf(this.db, names, ends) - relations.length;
     return omitted > 0 ? { relations, relationsOmitted: omitted } : { relations };
   }
 }

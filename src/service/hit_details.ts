@@ -1,4 +1,6 @@
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
+import { chunksById, chunksOfFiles } from "../../projections/graph/queries/code.ts";
+import { turnsByKey } from "../../projections/graph/queries/sessions.ts";
 import type { TextProjection } from "../../projections/text.ts";
 import { definitionLine, withoutScope } from "../recall/passage.ts";
 
@@ -37,65 +39,13 @@ export async function codeRecords(
   ids: readonly string[],
 ): Promise<Map<string, CodeRecord>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.run(
-    `MATCH (c:Chunk) WHERE c.id IN $ids
-     RETURN c.id AS id, c.project AS project, c.path AS path, c.name AS name, c.kind AS kind,
-       c.start_line AS start_line, c.end_line AS end_line`,
-    { ids: [...ids] },
-  );
-  const records = new Map(rows.map((row) => {
-    const id = row.id as string;
-    const project = row.project as string;
-    return [id, {
-      id,
-      project,
-      path: row.path as string,
-      name: row.name as string,
-      kind: row.kind as string,
-      start_line: Number(row.start_line),
-      end_line: Number(row.end_line),
-      text: text.text(`chunk:${project}:${id}`) ?? "",
-    } as CodeRecord];
-  }));
+  const chunks = await chunksById(db, ids);
+  const records = new Map(chunks.map((chunk): [string, CodeRecord] => [chunk.id, {
+    ...chunk,
+    text: text.text(`chunk:${chunk.project}:${chunk.id}`) ?? "",
+  }]));
   await addSignatures(db, text, [...records.values()]);
   return records;
-}
-
-/** A chunk of a file, as the file's outline and a continuation's signature need it. */
-export interface FileChunk {
-  id: string;
-  project: string;
-  path: string;
-  name: string;
-  kind: string;
-  start_line: number;
-  end_line: number;
-}
-
-/** Every chunk of the files `places` name (project and path), in one read. */
-export async function fileChunks(
-  db: KuzuDb,
-  places: ReadonlyArray<{ project: string; path: string }>,
-): Promise<FileChunk[]> {
-  if (places.length === 0) return [];
-  const wanted = new Set(places.map((place) => `${place.project}\0${place.path}`));
-  const rows = await db.run(
-    `MATCH (c:Chunk) WHERE c.path IN $paths
-     RETURN c.id AS id, c.project AS project, c.path AS path, c.name AS name, c.kind AS kind,
-       c.start_line AS start_line, c.end_line AS end_line`,
-    { paths: [...new Set(places.map((place) => place.path))] },
-  );
-  return rows
-    .filter((row) => wanted.has(`${row.project}\0${row.path}`))
-    .map((row) => ({
-      id: row.id as string,
-      project: row.project as string,
-      path: row.path as string,
-      name: row.name as string,
-      kind: row.kind as string,
-      start_line: Number(row.start_line),
-      end_line: Number(row.end_line),
-    }));
 }
 
 /**
@@ -110,7 +60,7 @@ async function addSignatures(
   records: readonly CodeRecord[],
 ): Promise<void> {
   const named = records.filter((record) => record.name !== "");
-  const chunks = await fileChunks(db, named);
+  const chunks = await chunksOfFiles(db, named);
   for (const record of named) {
     const first = chunks
       .filter((chunk) =>
@@ -135,20 +85,10 @@ export async function turnRecords(
   ids: readonly string[],
 ): Promise<Map<string, TurnRecord>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.run(
-    `MATCH (t:Turn) WHERE t.key IN $ids
-     RETURN t.key AS id, t.session AS session, t.line AS line, t.project AS project, t.started_at AS started_at`,
-    { ids: [...ids] },
-  );
-  return new Map(rows.map((row) => {
-    const id = row.id as string;
-    return [id, {
-      id,
-      session: row.session as string,
-      line: Number(row.line),
-      project: (row.project as string) || null,
-      started_at: row.started_at as string,
-      text: text.text(`turn:${id}`) ?? "",
-    }];
-  }));
+  const turns = await turnsByKey(db, ids);
+  return new Map(turns.map((turn) => [turn.id, {
+    ...turn,
+    project: turn.project || null,
+    text: text.text(`turn:${turn.id}`) ?? "",
+  }]));
 }

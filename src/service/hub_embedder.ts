@@ -12,7 +12,7 @@ import type { LazyEmbedder } from "../embed/lazy_embedder.ts";
 import { lazyOnnxEmbedder } from "../embed/load.ts";
 import type { ModelManifest } from "../embed/manifest.ts";
 import { configPath } from "./config.ts";
-import { UserError } from "./errors.ts";
+import { UserError } from "../errors.ts";
 
 /** The hub used when config.json names a model but no `hub_url`. */
 export const DEFAULT_HUB_URL = "https://huggingface.co";

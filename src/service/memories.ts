@@ -2,14 +2,21 @@ import { z } from "zod";
 import { MemoryKind, RelationRef } from "../../events/kinds/memory.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { contentKey, type GraphProjection } from "../../projections/graph/graph_projection.ts";
+import {
+  heldExternalIds,
+  listedMemoryIds,
+  liveMemoryWithKey,
+  memoriesById,
+  memoryById,
+} from "../../projections/graph/queries/memories.ts";
 import { compactStore } from "./compact.ts";
 import { purgeDurably } from "./pending_purge.ts";
 import { checkValidity, isoDate } from "./dates.ts";
-import { NotFoundError, UserError } from "./errors.ts";
+import { NotFoundError, UserError } from "../errors.ts";
 import { newId } from "./ids.ts";
 import { withoutUndefined } from "./objects.ts";
 import { memoriesAsOf, validAt } from "./memory_history.ts";
-import { MEMORY_COLUMNS, type MemoryRecord, toMemory } from "./memory_record.ts";
+import { type MemoryRecord, toMemory } from "./memory_record.ts";
 import {
   type Contradiction,
   CONTRADICTION_COSINE,
@@ -150,11 +157,8 @@ export class Memories {
   /** The `project\0external id` pairs already stored among `ids`. */
   async #knownExternalIds(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.graph.database.run(
-      "MATCH (m:Memory) WHERE m.external_id IN $ids RETURN m.project AS project, m.external_id AS id",
-      { ids: [...new Set(ids)] },
-    );
-    return new Set(rows.map((row) => `${row.project as string}\0${row.id as string}`));
+    const held = await heldExternalIds(this.graph.database, [...new Set(ids)]);
+    return new Set(held.map((row) => `${row.project}\0${row.id}`));
   }
 
   /** Changes a memory; the earlier version stays in the log. */
@@ -207,11 +211,8 @@ export class Memories {
   /** One memory by id, or undefined. */
   async get(id: string, options: { as_of?: string } = {}): Promise<MemoryRecord | undefined> {
     if (options.as_of) return (await memoriesAsOf(this.store.log, options.as_of)).get(id);
-    const rows = await this.graph.database.run(
-      `MATCH (m:Memory {id: $id}) RETURN ${MEMORY_COLUMNS}`,
-      { id },
-    );
-    return rows[0] ? toMemory(rows[0]) : undefined;
+    const row = await memoryById(this.graph.database, id);
+    return row ? toMemory(row) : undefined;
   }
 
   /** Every memory as it was at `asOf` (forgotten ones marked), from the log. */
@@ -222,11 +223,7 @@ export class Memories {
   /** Several memories by id, in no particular order; unknown ids are skipped. */
   async getMany(ids: readonly string[]): Promise<MemoryRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.graph.database.run(
-      `MATCH (m:Memory) WHERE m.id IN $ids RETURN ${MEMORY_COLUMNS}`,
-      { ids: [...ids] },
-    );
-    return rows.map(toMemory);
+    return (await memoriesById(this.graph.database, ids)).map(toMemory);
   }
 
   /** Memories matching the filters, newest first. */
@@ -242,28 +239,18 @@ export class Memories {
       );
       return then.slice(filter.offset, filter.offset + filter.limit);
     }
-    // The page is cut here, not by Kùzu: its ORDER BY with a large SKIP crashes the process.
-    const matching = await this.graph.database.run(
-      `MATCH (m:Memory)
-       WHERE ($project = "" OR m.project = $project OR m.project = "")
-         AND ($kind = "" OR m.kind = $kind)
-         AND ($tag = "" OR list_contains(m.tags, $tag))
-         AND ($include_forgotten OR m.forgotten_at = "")
-         AND ($valid_at = "" OR ((m.valid_from = "" OR m.valid_from <= $valid_at)
-           AND (m.valid_to = "" OR m.valid_to >= $valid_at)))
-       RETURN m.id AS id, m.seq AS seq`,
+    const page = await listedMemoryIds(
+      this.graph.database,
       {
-        project: filter.project ?? "",
-        kind: filter.kind ?? "",
-        tag: filter.tag ?? "",
-        include_forgotten: filter.include_forgotten,
-        valid_at: filter.valid_at ?? "",
+        project: filter.project,
+        kind: filter.kind,
+        tag: filter.tag,
+        includeForgotten: filter.include_forgotten,
+        validAt: filter.valid_at,
       },
+      filter.offset,
+      filter.limit,
     );
-    const page = matching
-      .sort((a, b) => Number(b.seq) - Number(a.seq))
-      .slice(filter.offset, filter.offset + filter.limit)
-      .map((row) => row.id as string);
     const byId = new Map((await this.getMany(page)).map((memory) => [memory.id, memory]));
     return page.flatMap((id) => byId.get(id) ?? []);
   }
@@ -326,11 +313,11 @@ export class Memories {
   }
 
   async #sameText(content: string, project: string | null): Promise<MemoryRecord | undefined> {
-    const rows = await this.graph.database.run(
-      `MATCH (m:Memory) WHERE m.content_key = $key AND m.project = $project AND m.forgotten_at = ""
-       RETURN ${MEMORY_COLUMNS} LIMIT 1`,
-      { key: await contentKey(content), project: project ?? "" },
+    const row = await liveMemoryWithKey(
+      this.graph.database,
+      await contentKey(content),
+      project ?? "",
     );
-    return rows[0] ? toMemory(rows[0]) : undefined;
+    return row ? toMemory(row) : undefined;
   }
 }

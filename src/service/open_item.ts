@@ -4,15 +4,15 @@
  * and the files it touched, a code chunk with its file's outline.
  * @module
  */
-import type { Cairn } from "./cairn.ts";
-import { ArgumentsError, NotFoundError } from "./errors.ts";
+import { chunksHoldingLine, chunksOfFiles } from "../../projections/graph/queries/code.ts";
 import {
-  type CodeRecord,
-  codeRecords,
-  fileChunks,
-  type TurnRecord,
-  turnRecords,
-} from "./hit_details.ts";
+  filesTouchedBy,
+  neighbourTurn,
+  turnKeysAt,
+} from "../../projections/graph/queries/sessions.ts";
+import type { Cairn } from "./cairn.ts";
+import { ArgumentsError, NotFoundError } from "../errors.ts";
+import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_details.ts";
 import type { MemoryRecord } from "./memory_record.ts";
 import type { Contradiction } from "./near_memories.ts";
 
@@ -101,45 +101,31 @@ async function versionsOf(cairn: Cairn, id: string): Promise<MemoryVersion[]> {
 
 async function openTurn(cairn: Cairn, session: string, line: number): Promise<Opened> {
   const db = cairn.graph.database;
-  const rows = await db.run(
-    "MATCH (t:Turn) WHERE t.session STARTS WITH $session AND t.line = $line RETURN t.key AS key",
-    { session, line },
-  );
-  if (rows.length === 0) throw new NotFoundError(`no session turn ${session}:${line}`);
-  if (rows.length > 1) {
+  const keys = await turnKeysAt(db, session, line);
+  if (keys.length === 0) throw new NotFoundError(`no session turn ${session}:${line}`);
+  if (keys.length > 1) {
     throw new ArgumentsError(
-      `${session}:${line} fits ${rows.length} turns (${
-        rows.map((row) => row.key).join(", ")
+      `${session}:${line} fits ${keys.length} turns (${
+        keys.join(", ")
       }); give more of the session id`,
     );
   }
-  const key = rows[0]!.key as string;
+  const key = keys[0]!;
   const fullSession = key.slice(0, key.lastIndexOf(":"));
-  const neighbour = async (order: "before" | "after") => {
-    const [row] = await db.run(
-      order === "before"
-        ? "MATCH (t:Turn {session: $session}) WHERE t.line < $line RETURN t.key AS key ORDER BY t.line DESC LIMIT 1"
-        : "MATCH (t:Turn {session: $session}) WHERE t.line > $line RETURN t.key AS key ORDER BY t.line LIMIT 1",
-      { session: fullSession, line },
-    );
-    return row?.key as string | undefined;
-  };
-  const [before, after] = [await neighbour("before"), await neighbour("after")];
+  const before = await neighbourTurn(db, fullSession, line, "before");
+  const after = await neighbourTurn(db, fullSession, line, "after");
   const turns = await turnRecords(
     db,
     cairn.text,
     [key, before, after].filter((k): k is string => k !== undefined),
   );
-  const files = await db.run(
-    "MATCH (t:Turn {key: $key})-[r:TOUCHED]->(f:File) RETURN DISTINCT f.path AS path, r.tool AS tool ORDER BY path",
-    { key },
-  );
+  const files = await filesTouchedBy(db, key);
   return {
     type: "turn",
     turn: turns.get(key)!,
     ...(before && turns.has(before) ? { before: turns.get(before)! } : {}),
     ...(after && turns.has(after) ? { after: turns.get(after)! } : {}),
-    files: files.map((row) => ({ path: row.path as string, tool: row.tool as string })),
+    files,
   };
 }
 
@@ -154,7 +140,7 @@ async function openCode(cairn: Cairn, handle: string): Promise<Opened> {
         "PROJECT:PATH:LINE opens the chunk holding that line)",
     );
   }
-  const rows = await fileChunks(db, [code]);
+  const rows = await chunksOfFiles(db, [code]);
   // The parts of one definition (a long function, the lines between a class's methods) are one entry.
   const parts = Map.groupBy(rows, (chunk) => `${chunk.kind}\0${chunk.name}`);
   const outline = [...parts.values()].map((chunks): OutlineEntry => {
@@ -184,11 +170,6 @@ async function chunkAt(cairn: Cairn, handle: string): Promise<string | undefined
   const [place, number] = [line[1]!, Number(line[2])];
   const project = place.slice(0, place.indexOf(":"));
   const path = place.slice(place.indexOf(":") + 1);
-  const rows = await cairn.graph.database.run(
-    `MATCH (c:Chunk) WHERE c.project = $project AND c.path = $path
-       AND c.start_line <= $line AND c.end_line >= $line
-     RETURN c.id AS id, c.end_line - c.start_line AS size`,
-    { project, path, line: number },
-  );
-  return rows.sort((a, b) => Number(a.size) - Number(b.size))[0]?.id as string | undefined;
+  const chunks = await chunksHoldingLine(cairn.graph.database, { project, path, line: number });
+  return chunks.sort((a, b) => a.size - b.size)[0]?.id;
 }

@@ -1,5 +1,5 @@
 import { CachedEmbedder } from "../embed/cache.ts";
-import type { Embedder } from "../embed/embedder.ts";
+import type { Embedder } from "../../text/embedder.ts";
 import { HttpEmbedder } from "../embed/http_embedder.ts";
 import { LazyEmbedder } from "../embed/lazy_embedder.ts";
 import { storeEmbedder } from "../embed/load.ts";

@@ -33,7 +33,8 @@ export interface RecallAnswer {
 /** Runs recall and hydrates each hit from the graph. */
 export class RecallService {
   constructor(
-    private readonly deps: RecallDeps,
+    /** What recall reads: the projections behind its retrievers, the model, code facts. */
+    readonly deps: RecallDeps,
     private readonly memories: Memories,
     private readonly text: TextProjection,
     private readonly rerank?: { reranker: Reranker; top: number },

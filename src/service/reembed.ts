@@ -10,9 +10,9 @@ import {
   ModelMismatchError,
   VectorsProjection,
 } from "../../projections/vectors/vectors_projection.ts";
-import type { Embedder } from "../embed/embedder.ts";
+import type { Embedder } from "../../text/embedder.ts";
 import { type EmbedderSettings, loadConfig, saveEmbedderSettings } from "./config.ts";
-import { UserError } from "./errors.ts";
+import { UserError } from "../errors.ts";
 import { storeLayout } from "./paths.ts";
 import { embedderFor } from "./providers.ts";
 import type { Store } from "./store.ts";

@@ -7,8 +7,9 @@
  */
 import { z } from "zod";
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
+import { turnsTouchingFile } from "../../projections/graph/queries/sessions.ts";
 import type { TextProjection } from "../../projections/text.ts";
-import { isPathLike } from "../ingest/transcripts/mentions.ts";
+import { isPathLike } from "../../text/code_mentions.ts";
 import { plural } from "../recall/vector_lag.ts";
 import { turnHandle } from "../recall/handles.ts";
 import { answeringWindow } from "../recall/passage.ts";
@@ -106,22 +107,15 @@ async function fileEntries(
   limit: number,
 ): Promise<HistoryEntry[]> {
   const wanted = path.replaceAll("\\", "/").replace(/^\.\//, "");
-  const rows = await deps.graph.run(
-    `MATCH (t:Turn)-[r:TOUCHED]->(f:File)
-     WHERE ($project = '' OR f.project = $project)
-       AND (f.path = $path OR ends_with($path, '/' + f.path) OR ends_with(f.path, '/' + $path))
-     RETURN t.key AS id, f.path AS path, collect(DISTINCT r.tool) AS tools,
-       t.started_at AS started
-     ORDER BY started DESC, id
-     LIMIT $limit`,
-    { project: project ?? "", path: wanted, limit },
-  );
-  const turns = await turnRecords(deps.graph, deps.text, rows.map((row) => row.id as string));
-  return rows.flatMap((row) => {
-    const turn = turns.get(row.id as string);
-    return turn
-      ? [{ turn, path: row.path as string, tools: (row.tools as string[]).toSorted() }]
-      : [];
+  const touches = await turnsTouchingFile(deps.graph, {
+    path: wanted,
+    project: project ?? "",
+    limit,
+  });
+  const turns = await turnRecords(deps.graph, deps.text, touches.map((touch) => touch.id));
+  return touches.flatMap((touch) => {
+    const turn = turns.get(touch.id);
+    return turn ? [{ turn, path: touch.path, tools: touch.tools.toSorted() }] : [];
   });
 }
 

@@ -10,7 +10,7 @@ import { readFirstLine, readLinesFrom } from "../ingest/transcripts/jsonl.ts";
 import { type IndexedProject, ProjectResolver } from "../ingest/transcripts/project.ts";
 import { redact } from "../ingest/redact.ts";
 import { groupTurns, type Turn, turnMentions, turnText } from "../ingest/transcripts/turns.ts";
-import { UserError } from "./errors.ts";
+import { UserError } from "../errors.ts";
 import { detailsKey, type Known, type KnownTurn, readKnown, remember } from "./session_state.ts";
 import type { Store } from "./store.ts";
 

@@ -4,6 +4,7 @@
  * still waits for a vector and how long that should take, and the model.
  * @module
  */
+import { sessionCount } from "../../projections/graph/queries/sessions.ts";
 import type { ProjectionStatus } from "../../projections/runner.ts";
 import { LazyEmbedder } from "../embed/lazy_embedder.ts";
 import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
@@ -28,9 +29,7 @@ export interface StoreStatus {
 export async function storeStatus(cairn: Cairn): Promise<StoreStatus> {
   const texts = cairn.text.counts();
   const projects = await cairn.code.status();
-  const [sessions] = await cairn.graph.database.run(
-    "MATCH (t:Turn) RETURN count(DISTINCT t.session) AS sessions",
-  );
+  const sessions = await sessionCount(cairn.graph.database);
   return {
     store: cairn.store.dir,
     logBytes: await cairn.store.log.size(),
@@ -41,7 +40,7 @@ export async function storeStatus(cairn: Cairn): Promise<StoreStatus> {
       files: projects.reduce((sum, p) => sum + p.files, 0),
       chunks: projects.reduce((sum, p) => sum + p.chunks, 0),
     },
-    sessions: { sessions: Number(sessions?.sessions ?? 0), turns: texts.turn },
+    sessions: { sessions, turns: texts.turn },
     vectors: { held: cairn.vectors.counts(), lag: await cairn.vectorLag() },
     model: modelState(cairn),
     projections: cairn.store.runner.status(),

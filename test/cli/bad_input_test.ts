@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cairnInProcess as cairn } from "./in_process.ts";
-import { visible } from "../../src/recall/format.ts";
+import { visible } from "../../src/ops/format.ts";
 import { tempDir } from "../helpers.ts";
 
 Deno.test("dates the calendar does not have, and validity that ends before it starts, are refused", async () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Embedder } from "../../src/embed/embedder.ts";
+import type { Embedder } from "../../text/embedder.ts";
 
 function norm(vector: Float32Array): number {
   return Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { type Embedder, normalize } from "../../src/embed/embedder.ts";
+import type { Embedder } from "../../text/embedder.ts";
+import { normalize } from "../../src/embed/embedder.ts";
 
 /** A deterministic vector for a text, derived from its hash (for fakes and test servers). */
 export function hashVector(text: string, dims: number): Float32Array {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Embedder } from "../../src/embed/embedder.ts";
+import type { Embedder } from "../../text/embedder.ts";
 import { LazyEmbedder } from "../../src/embed/lazy_embedder.ts";
 import { FakeEmbedder } from "./fake_embedder.ts";
 

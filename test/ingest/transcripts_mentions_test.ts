@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claudeFormat } from "../../src/ingest/transcripts/claude.ts";
-import {
-  commandPaths,
-  normalise,
-  promptMentions,
-  toolMentions,
-} from "../../src/ingest/transcripts/mentions.ts";
+import { normalise, promptMentions, toolMentions } from "../../src/ingest/transcripts/mentions.ts";
 import { groupTurns, turnMentions, turnText } from "../../src/ingest/transcripts/turns.ts";
 import { OWN_TRANSCRIPTS, parseFile } from "./transcripts_parse_helper.ts";
 
@@ -42,20 +37,6 @@ Deno.test("toolMentions keeps paths outside the project absolute", () => {
   ]);
   assert.deepEqual(normalise("~/notes.md", place), { path: "~/notes.md" });
   assert.deepEqual(normalise("src/a.ts", { cwd: null, root: null }), { path: "src/a.ts" });
-});
-
-Deno.test("commandPaths takes the path-like words of a shell command, not flags, URLs or code", () => {
-  assert.deepEqual(
-    commandPaths(
-      "cd /home/dev/shop && npm test -- test/retry.test.ts --config=jest.config.js 2>/dev/null | tee out.log",
-    ),
-    ["/home/dev/shop", "test/retry.test.ts", "jest.config.js"],
-  );
-  assert.deepEqual(commandPaths("cargo build --release && git push origin HEAD"), []);
-  assert.deepEqual(commandPaths(`node -e "console.log(process.version)"`), []);
-  assert.deepEqual(commandPaths("curl https://example.com/a.json -o data.json"), ["data.json"]);
-  assert.deepEqual(commandPaths("ls src/*.ts $HOME/x FOO=bar Makefile"), ["Makefile"]);
-  assert.deepEqual(commandPaths("npm i @types/node zod@4"), []);
 });
 
 Deno.test("promptMentions finds @file mentions and ignores e-mail addresses and handles", () => {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { StoreLockedError } from "../../events/lock.ts";
 import { LogCorruptError } from "../../events/log.ts";
 import { classify } from "../../src/ops/failure.ts";
-import { NotFoundError, UserError } from "../../src/service/errors.ts";
+import { NotFoundError, UserError } from "../../src/errors.ts";
 
 Deno.test("classify() tells input to fix, a missing thing, a store not ready or damaged, a full disk and a fault apart", () => {
   const zod = z.object({ kind: z.enum(["a", "b"]) }).safeParse({ kind: "c" }).error!;

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { MemoryLog } from "../../events/memory_log.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { MemoryCheckpoints } from "../../projections/checkpoints.ts";
-import { codeNames } from "../../projections/graph/code_mentions.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { ProjectionRunner } from "../../projections/runner.ts";
 import { collect, remembered, tempDir } from "../helpers.ts";
@@ -166,20 +165,6 @@ Deno.test("GraphProjection links a memory to the code and entities it names that
   } finally {
     await runner.close();
   }
-});
-
-Deno.test("codeNames() finds paths and identifiers, not ordinary words", () => {
-  assert.deepEqual(
-    codeNames("Fix src/auth/login.ts and README.md; call getUserName() from user_service"),
-    {
-      paths: ["src/auth/login.ts", "README.md"],
-      symbols: ["getUserName", "user_service"],
-    },
-  );
-  assert.deepEqual(codeNames("We deploy on Tuesdays after the standup."), {
-    paths: [],
-    symbols: [],
-  });
 });
 
 Deno.test("GraphProjection applies a run of file events in one go exactly as one by one", async () => {

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { StoredEvent } from "../../events/schema.ts";
 import { CHUNKER_VERSION } from "../../src/ingest/code/source_file.ts";
 import { CodeIndex } from "../../src/service/code_index.ts";
-import { UserError } from "../../src/service/errors.ts";
+import { UserError } from "../../src/errors.ts";
 import { Store } from "../../src/service/store.ts";
 import { openCairn } from "../../src/service/cairn.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { openCairn } from "../../src/service/cairn.ts";
 import { searchCode } from "../../src/service/code_search.ts";
 import type { RecallAnswer } from "../../src/service/recall_service.ts";
-import { UserError } from "../../src/service/errors.ts";
+import { UserError } from "../../src/errors.ts";
 import { tempDir } from "../helpers.ts";
 
 const FILES: Record<string, string> = {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Cairn } from "../../src/service/cairn.ts";
 import { searchCode } from "../../src/service/code_search.ts";
-import { formatMarkdown } from "../../src/recall/format.ts";
+import { formatMarkdown } from "../../src/ops/format.ts";
 import { runCli } from "../../src/cli/main.ts";
 import { checkProjections } from "../../src/service/projection_check.ts";
 import { openWithFakeModel as open } from "./fake_cairn.ts";

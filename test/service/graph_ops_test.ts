@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { NewEvent } from "../../events/schema.ts";
 import { type Cairn, openCairn } from "../../src/service/cairn.ts";
-import { UserError } from "../../src/service/errors.ts";
+import { UserError } from "../../src/errors.ts";
 import {
   type GraphOps,
   type GraphPage,

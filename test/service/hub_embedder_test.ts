@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { DownloadProgress } from "../../src/embed/hub_download.ts";
-import { UserError } from "../../src/service/errors.ts";
+import { UserError } from "../../src/errors.ts";
 import { hubEmbedder, modelCacheDir } from "../../src/service/hub_embedder.ts";
 import { closedPort, localServer } from "../embed/local_server.ts";
 import { modelHub, shippedManifest } from "../embed/model_hub.ts";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { openCairn } from "../../src/service/cairn.ts";
-import { UserError } from "../../src/service/errors.ts";
+import { UserError } from "../../src/errors.ts";
 import { describeDifferences } from "../../src/service/fact_differences.ts";
-import { formatMarkdown } from "../../src/recall/format.ts";
+import { formatMarkdown } from "../../src/ops/format.ts";
 import { openHandle } from "../../src/service/open_item.ts";
 import { collect, tempDir } from "../helpers.ts";
 

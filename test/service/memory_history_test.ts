@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { MemoryLog } from "../../events/memory_log.ts";
-import { UserError } from "../../src/service/errors.ts";
+import { UserError } from "../../src/errors.ts";
 import { memoriesAsOf } from "../../src/service/memory_history.ts";
 import { remembered } from "../helpers.ts";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { formatMarkdown } from "../../src/recall/format.ts";
+import { formatMarkdown } from "../../src/ops/format.ts";
 import type { Cairn } from "../../src/service/cairn.ts";
-import { ArgumentsError, NotFoundError } from "../../src/service/errors.ts";
+import { ArgumentsError, NotFoundError } from "../../src/errors.ts";
 import { openHandle } from "../../src/service/open_item.ts";
 import { tempDir } from "../helpers.ts";
 import { answer, prompt, SESSION, tool } from "./claude_lines.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { UserError } from "../../service/errors.ts";
+import { UserError } from "../../errors.ts";
 
 /** A Task sub-agent's id is bare hex (`agent-ab81802`); the harness's own carry a kind and a dash. */
 const HARNESS_AGENT = /^agent-[a-z_]+-/;

@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { commandPaths, patchPaths, promptPaths } from "../../../text/code_mentions.ts";
 
 /** A file a turn touched: relative to the project root when inside it, with the absolute path. */
 export interface Mention {
@@ -15,16 +16,6 @@ export interface Place {
 
 const SHELL_TOOLS = new Set(["Bash", "shell", "local_shell", "exec_command", "shell_command"]);
 const PATH_KEYS = ["file_path", "notebook_path", "path"];
-
-/** Extensions that make a bare word (`ingest.rs`, `package.json`) a file name. */
-const EXTENSIONS = new Set(
-  ("ts tsx mts cts js jsx mjs cjs json jsonc jsonl md mdx txt rst py pyi rs go java kt kts " +
-    "scala c h cc cpp cxx hpp hh cs fs rb php pl sh bash zsh fish ps1 yml yaml toml ini cfg conf " +
-    "lock html htm css scss sass less sql xml csv tsv env swift m mm lua vue svelte astro ipynb " +
-    "gradle mod sum tf tfvars proto graphql gql dart ex exs erl hs ml r jl zig nix dockerfile " +
-    "gitignore editorconfig patch diff wasm svg png jpg gif pdf").split(" "),
-);
-const BARE_FILES = new Set(["Makefile", "Dockerfile", "Justfile", "Rakefile", "Gemfile"]);
 
 /**
  * The files a tool call names: `file_path` / `notebook_path` / `path` inputs
@@ -50,38 +41,7 @@ export function toolMentions(
 
 /** Files named as `@path` in a prompt, stored with tool `prompt`. */
 export function promptMentions(text: string, place: Place): Mention[] {
-  const raw = [...text.matchAll(/(?:^|[\s(\[])@([^\s()\[\]'"`,;]+)/g)]
-    .map((match) => match[1]!.replace(/[.:!?]+$/, ""))
-    .filter(isPathLike);
-  return unique(raw.map((path) => ({ ...normalise(path, place), tool: "prompt" })));
-}
-
-/** The words of a shell command that look like paths (`src/a.ts`, `./run.sh`, `Cargo.toml`). */
-export function commandPaths(command: string): string[] {
-  return command.split(/[\s;|&()<>`]+/)
-    .map((word) => word.replace(/^["']+|["',:]+$/g, ""))
-    .map((word) =>
-      word.startsWith("-") && word.includes("=") ? word.slice(word.indexOf("=") + 1) : word
-    )
-    .filter((word) => !word.startsWith("-") && isPathLike(word));
-}
-
-/** The files an `apply_patch` adds, updates, deletes or moves. */
-export function patchPaths(patch: string): string[] {
-  return [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)]
-    .map((match) => (match[1] ?? match[2]!).trim());
-}
-
-/** True for a word that names a file or directory rather than a flag, URL, glob or variable. */
-export function isPathLike(word: string): boolean {
-  if (!word || word === "." || word === ".." || word === "/" || word === "~") return false;
-  if (/:\/\/|[$*?{}=\\]|^\/(dev|proc)\//.test(word)) return false;
-  if (!/^[\w.~\/@+-][\w.\/@+~-]*$/.test(word)) return false;
-  if (word.includes("/")) return /[A-Za-z0-9_]/.test(word) && !/^@[\w-]+\/[\w.-]+$/.test(word);
-  if (BARE_FILES.has(word)) return true;
-  const dot = word.lastIndexOf(".");
-  return dot > 0 && dot < word.length - 1 && EXTENSIONS.has(word.slice(dot + 1).toLowerCase()) ||
-    dot === 0 && EXTENSIONS.has(word.slice(1).toLowerCase());
+  return unique(promptPaths(text).map((path) => ({ ...normalise(path, place), tool: "prompt" })));
 }
 
 /** A path relative to the project root when inside it (absolute otherwise), and its absolute form. */

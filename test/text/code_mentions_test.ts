@@ -1,10 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  codeMentions,
-  type Definition,
-  framePathIs,
-  mentionedDefinitions,
-} from "../../src/recall/code_mentions.ts";
+import { codeMentions, codeNames, commandPaths } from "../../text/code_mentions.ts";
 
 Deno.test("codeMentions() reads Python, IPython and JavaScript stack frames, innermost first", () => {
   const python = `Traceback (most recent call last):
@@ -57,41 +52,30 @@ parse_header again`;
   assert.deepEqual(codeMentions(query), [{ name: "parse_header", path: "lib/pkg/header.py" }]);
 });
 
-Deno.test("framePathIs() matches a printed path that ends with the indexed one, at a folder boundary", () => {
-  assert.ok(framePathIs("/usr/lib/python3/site-packages/pkg/header.py", "pkg/header.py"));
-  assert.ok(framePathIs("pkg/header.py", "pkg/header.py"));
-  assert.ok(framePathIs("C:\\work\\pkg\\header.py", "pkg/header.py"));
-  assert.ok(!framePathIs("/usr/lib/mypkg/header.py", "pkg/header.py"));
-});
-
-const DEFINITIONS: Definition[] = [
-  { id: "c1", name: "PolyFit", path: "seaborn/_stats/regression.py" },
-  { id: "c2", name: "PolyFit.__call__", path: "seaborn/_stats/regression.py" },
-  { id: "c3", name: "parse_header", path: "pkg/header.py" },
-  { id: "c4", name: "parse_header", path: "vendor/header.py" },
-  ...Array.from({ length: 6 }, (_, i) => ({ id: `g${i}`, name: `C${i}.get`, path: `m${i}.py` })),
-];
-const lookup = (name: string) =>
-  DEFINITIONS.filter((definition) => definition.name.split(".").at(-1) === name);
-
-Deno.test("mentionedDefinitions() ranks each mention's definitions together, in the mentions' order", () => {
+Deno.test("codeNames() finds paths and identifiers, not ordinary words", () => {
   assert.deepEqual(
-    mentionedDefinitions(
-      [
-        { name: "parse_header", path: "/site-packages/pkg/header.py" },
-        { name: "so.PolyFit" },
-        { name: "PolyFit.__call__" },
-        { name: "parse_header" },
-        { name: "unknown_name" },
-      ],
-      lookup,
-    ),
-    [["c3"], ["c1"], ["c2"], ["c3", "c4"]],
+    codeNames("Fix src/auth/login.ts and README.md; call getUserName() from user_service"),
+    {
+      paths: ["src/auth/login.ts", "README.md"],
+      symbols: ["getUserName", "user_service"],
+    },
   );
+  assert.deepEqual(codeNames("We deploy on Tuesdays after the standup."), {
+    paths: [],
+    symbols: [],
+  });
 });
 
-Deno.test("mentionedDefinitions() drops a name shared by too many definitions unless a frame gives its file", () => {
-  assert.deepEqual(mentionedDefinitions([{ name: "get" }], lookup), []);
-  assert.deepEqual(mentionedDefinitions([{ name: "C3.get" }], lookup), [["g3"]]);
-  assert.deepEqual(mentionedDefinitions([{ name: "get", path: "/x/m4.py" }], lookup), [["g4"]]);
+Deno.test("commandPaths takes the path-like words of a shell command, not flags, URLs or code", () => {
+  assert.deepEqual(
+    commandPaths(
+      "cd /home/dev/shop && npm test -- test/retry.test.ts --config=jest.config.js 2>/dev/null | tee out.log",
+    ),
+    ["/home/dev/shop", "test/retry.test.ts", "jest.config.js"],
+  );
+  assert.deepEqual(commandPaths("cargo build --release && git push origin HEAD"), []);
+  assert.deepEqual(commandPaths(`node -e "console.log(process.version)"`), []);
+  assert.deepEqual(commandPaths("curl https://example.com/a.json -o data.json"), ["data.json"]);
+  assert.deepEqual(commandPaths("ls src/*.ts $HOME/x FOO=bar Makefile"), ["Makefile"]);
+  assert.deepEqual(commandPaths("npm i @types/node zod@4"), []);
 });

@@ -1,3 +1,9 @@
+/**
+ * The errors a person or an agent can act on, and how a zod error is told in
+ * words. Below every folder of `src`: ingest raises them on files it is
+ * given, the service on requests, and the CLI and MCP answer them.
+ * @module
+ */
 /** A request the user can fix: bad input, an unknown id. Shown as is, without a stack. */
 export class UserError extends Error {
   override name = "UserError";

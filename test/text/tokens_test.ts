@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { codeTokens, identifierParts, lightStem, wordTokens } from "../../src/recall/tokens.ts";
+import { codeTokens, identifierParts, lightStem, wordTokens } from "../../text/tokens.ts";
 
 const plain = (text: string) => codeTokens(text, { stem: false });
 

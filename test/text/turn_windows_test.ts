@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { turnWindows } from "../../src/ingest/transcripts/turn_windows.ts";
+import { turnWindows } from "../../text/turn_windows.ts";
 
 Deno.test("turnWindows() keeps a short turn whole", () => {
   const text = "User: fix the flaky test\nAssistant: retried the socket read";

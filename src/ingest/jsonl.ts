@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { describeIssues, UserError } from "./errors.ts";
+import { describeIssues, UserError } from "../errors.ts";
 
 /**
  * Parses JSONL text line by line against `schema`. The first bad line stops

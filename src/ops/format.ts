@@ -1,8 +1,14 @@
+/**
+ * How the service's answers read: a recall answer as compact markdown, JSON
+ * or a debug table, and the labels and lines of memories, code and turns
+ * that the operations (search, open, memories) and `recall --batch` share.
+ * @module
+ */
 import type { MemoryRecord } from "../service/memory_record.ts";
 import type { RecallAnswer, RecallItem } from "../service/recall_service.ts";
 import type { CodeRecord, TurnRecord } from "../service/hit_details.ts";
-import { answeringWindow, codeExcerpt, definitionLine, withoutScope } from "./passage.ts";
-import { turnHandle } from "./handles.ts";
+import { answeringWindow, codeExcerpt, definitionLine, withoutScope } from "../recall/passage.ts";
+import { turnHandle } from "../recall/handles.ts";
 import { describeDifferences } from "../service/fact_differences.ts";
 import type { Contradiction } from "../service/near_memories.ts";
 

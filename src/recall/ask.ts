@@ -1,0 +1,77 @@
+/**
+ * The question as recall's retrievers see it: the request, its filters, the
+ * query's vector (computed once, while the words are searched), the asking
+ * session's context and each source's fusion weights.
+ * @module
+ */
+import type { KuzuDb } from "../../projections/graph/kuzu.ts";
+import type { CodeFiles } from "./graph_neighbourhood.ts";
+import { CODE_WEIGHTS, DEFAULT_WEIGHTS, MEMORY_WEIGHTS, type SignalWeights } from "./fuse.ts";
+import { type QueryModel, queryVector } from "./query_vector.ts";
+import type { Ask } from "./retriever.ts";
+import { sessionPipeline } from "./session_files.ts";
+import type { RecallRequest, Source } from "./types.ts";
+
+/** How many times more candidates are fetched when a filter (language, path) drops some. */
+const FILTER_OVERFETCH = 4;
+
+/** What recall's ranking reads beyond its retrievers: the model, the session context, code facts. */
+export interface RankingDeps extends QueryModel {
+  /** The graph, for the asking session's context when turns are asked for. */
+  graph?: KuzuDb;
+  /** The language of a code chunk (for the `language` filter). */
+  languageOf?: (chunkId: string) => string | undefined;
+  /** The path of a code chunk relative to its project's root (for the `pathPrefix` filter). */
+  codePath?: (chunkId: string) => string | undefined;
+  /** The qualified name of a code chunk (to put a named symbol's definition first). */
+  codeName?: (chunkId: string) => string | undefined;
+  /** Which file holds which chunk (one part per definition; the graph walk needs no query for it). */
+  codeFiles?: CodeFiles;
+}
+
+/**
+ * The {@linkcode Ask} of `request`: starts embedding the query (unless it is
+ * answered by words) and reads the asking session's context meanwhile.
+ */
+export async function askOf(
+  deps: RankingDeps,
+  request: RecallRequest,
+  note: (text: string) => void,
+): Promise<Ask> {
+  const vector = request.mode === "lexical"
+    ? Promise.resolve(undefined)
+    : queryVector(deps, request.query, request.mode, note);
+  const sessions = request.sources.includes("turn") && deps.graph
+    ? await sessionPipeline(deps.graph, request)
+    : undefined;
+  const filtered = request.language !== undefined || request.pathPrefix !== undefined;
+  return {
+    request,
+    // The asking session's own turns are the closest to its question and are left out: fetch more.
+    overfetch: (source) =>
+      filtered || (source === "turn" && request.session !== undefined) ? FILTER_OVERFETCH : 1,
+    keep: (source, id) =>
+      source === "turn" ? sessions?.inContext(id) !== true : source !== "code" ||
+        ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
+          (request.pathPrefix === undefined || under(deps.codePath?.(id), request.pathPrefix))),
+    vector,
+    ...(sessions ? { sessions } : {}),
+    weightsOf: (source) => weightsOf(source, request),
+    note,
+  };
+}
+
+/** Whether `path` is the file `prefix` or lies in the folder `prefix`. */
+function under(path: string | undefined, prefix: string): boolean {
+  const folder = prefix.replace(/\/+$/, "");
+  return path !== undefined && (folder === "" || path === folder || path.startsWith(`${folder}/`));
+}
+
+/** The fusion weights of `source`: its own defaults, then what the request sets for every source. */
+function weightsOf(source: Source, request: RecallRequest): SignalWeights {
+  return {
+    ...DEFAULT_WEIGHTS,
+    ...(source === "memory" ? MEMORY_WEIGHTS : source === "code" ? CODE_WEIGHTS : {}),
+    ...request.weights,
+  };
+}

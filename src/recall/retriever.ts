@@ -1,0 +1,89 @@
+/**
+ * A retriever is one of recall's signals (vectors, words, context, named
+ * definitions, the graph walk) behind one interface: asked a question, it
+ * answers each source's candidates, best first, with the evidence that ranks
+ * them against the other sources' (see `fuse_sources.ts`). Recall runs the
+ * retrievers, fuses their lists and ranks; a new signal is a new retriever.
+ * @module
+ */
+import type { Signal, SignalWeights } from "./fuse.ts";
+import type { SessionPipeline } from "./session_files.ts";
+import type { RecallRequest, Source } from "./types.ts";
+
+/** How many candidates each list keeps per source before fusion. */
+export const CANDIDATES = 50;
+
+/** One entry of a signal's list: documents that share a rank (the chunks of one file), or one. */
+export interface Candidate {
+  ids: readonly string[];
+  /**
+   * What ranks it against other sources' entries of the same signal (see
+   * `fuse_sources.ts`): a vector's cosine distance (lower is better); a
+   * lexical or context score's share of the best reachable, the graph walk's
+   * score (higher is better); none for named definitions (0).
+   */
+  evidence: number;
+  /** The signal's own score (BM25, distance, PageRank), shown with the result. */
+  score: number;
+}
+
+/** A signal's candidates per source, each list best first. */
+export type Candidates = ReadonlyMap<Source, readonly Candidate[]>;
+
+/** The question as every retriever sees it. */
+export interface Ask {
+  request: RecallRequest;
+  /**
+   * How many times more candidates a source's search fetches, since a filter
+   * (language, path, the asking session's own turns) will drop some.
+   */
+  overfetch(source: Source): number;
+  /** Whether a document passes the request's filters. */
+  keep(source: Source, id: string): boolean;
+  /** The question's vector; undefined when recall answers by words (a note says why). */
+  vector: Promise<Float32Array | undefined>;
+  /** The file-aware context of the asking session, when turns are asked for. */
+  sessions?: SessionPipeline;
+  /** A source's fusion weights (the graph walk seeds itself with a fusion). */
+  weightsOf(source: Source): SignalWeights;
+  /** Adds a caveat to the answer. */
+  note(text: string): void;
+}
+
+/** One of recall's signals. */
+export interface Retriever {
+  readonly signal: Signal;
+  /** The signals whose lists it reads; it runs once they are in. */
+  readonly reads: readonly Signal[];
+  /**
+   * Each requested source's candidates that pass the request's filters, at
+   * most {@linkcode CANDIDATES} per source; no entry for a source it has
+   * nothing to say about, and an empty map when the request does not use it.
+   */
+  retrieve(ask: Ask, earlier: ReadonlyMap<Signal, Candidates>): Promise<Candidates>;
+}
+
+/**
+ * Runs `retrievers` in waves: those whose `reads` are in run together (so a
+ * query is embedded while the words are searched), then those that read
+ * them. Resolves to each signal's candidates.
+ */
+export async function retrieveAll(
+  retrievers: readonly Retriever[],
+  ask: Ask,
+): Promise<Map<Signal, Candidates>> {
+  const found = new Map<Signal, Candidates>();
+  let waiting = [...retrievers];
+  while (waiting.length > 0) {
+    const ready = waiting.filter((r) =>
+      r.reads.every((signal) => found.has(signal) || !waiting.some((w) => w.signal === signal))
+    );
+    if (ready.length === 0) {
+      throw new Error(`retrievers read each other: ${waiting.map((r) => r.signal).join(", ")}`);
+    }
+    const lists = await Promise.all(ready.map((r) => r.retrieve(ask, found)));
+    ready.forEach((r, i) => found.set(r.signal, lists[i]!));
+    waiting = waiting.filter((r) => !ready.includes(r));
+  }
+  return found;
+}

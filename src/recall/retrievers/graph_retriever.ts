@@ -1,0 +1,54 @@
+/**
+ * The graph signal: personalized PageRank over the neighbourhood of the best
+ * hits of all sources, fused across sources (memories, code and turns seed
+ * one walk, so a memory can lift the code it names and a turn the files it
+ * touched; a source with weak evidence seeds little, so its own hits do not
+ * come back on top of the walk).
+ * @module
+ */
+import type { KuzuDb } from "../../../projections/graph/kuzu.ts";
+import { DEFAULT_WEIGHTS, type Signal } from "../fuse.ts";
+import { evidenceOf, fuseAcrossSources } from "../fuse_sources.ts";
+import { type CodeFiles, neighbourhood, type Seeds } from "../graph_neighbourhood.ts";
+import { personalizedPageRank } from "../ppr.ts";
+import { type Candidate, CANDIDATES, type Retriever } from "../retriever.ts";
+import type { Source } from "../types.ts";
+
+/** How many of the best fused hits seed the walk, per source asked. */
+const SEEDS = 8;
+/** The signals whose fusion picks the seeds. */
+const SEED_SIGNALS: ReadonlySet<Signal> = new Set(["vector", "lexical", "context"]);
+
+/** The graph signal over `graph`; in hybrid mode, unless the request weighs the graph 0. */
+export function graphRetriever(graph: KuzuDb, codeFiles?: CodeFiles): Retriever {
+  return {
+    signal: "graph",
+    reads: [...SEED_SIGNALS],
+    async retrieve(ask, earlier) {
+      const found = new Map<Source, Candidate[]>();
+      const { request } = ask;
+      const weight = request.weights?.graph ?? DEFAULT_WEIGHTS.graph;
+      if (request.mode !== "hybrid" || weight <= 0) return found;
+      const sources = request.sources;
+      const best = fuseAcrossSources(evidenceOf(earlier, sources), SEED_SIGNALS, ask.weightsOf)
+        .slice(0, SEEDS * sources.length);
+      if (best.length === 0) return found;
+      const seeds = new Map(best.map((f) => [`${f.source}:${f.id}`, f.score]));
+      const seedIds: Seeds = Object.fromEntries(
+        sources.map((source) => [source, best.filter((f) => f.source === source).map((f) => f.id)]),
+      );
+      const edges = await neighbourhood(graph, seedIds, sources, codeFiles);
+      if (edges.length === 0) return found;
+      const rank = [...personalizedPageRank(edges, seeds)].sort((a, b) => b[1] - a[1]);
+      for (const source of sources) {
+        const prefix = `${source}:`;
+        const list = rank.filter(([node]) => node.startsWith(prefix)).slice(0, CANDIDATES)
+          .map(([node, score]) => ({ id: node.slice(prefix.length), score }))
+          .filter(({ id }) => ask.keep(source, id))
+          .map(({ id, score }) => ({ ids: [id], evidence: score, score }));
+        found.set(source, list);
+      }
+      return found;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The vector signal: each source's documents nearest the question's vector
+ * (cosine distance). Memories and code farther than the turns' threshold are
+ * no evidence of meaning; turns go through the file-aware session pipeline.
+ * @module
+ */
+import type { VectorLag } from "../vector_lag.ts";
+import { lagText, lagWithin, waitingCount } from "../vector_lag.ts";
+import { type Candidate, CANDIDATES, type Retriever } from "../retriever.ts";
+import { TURN_DISTANCE_THRESHOLD } from "../session_files.ts";
+import type { Source, VectorSearch } from "../types.ts";
+
+/** What the vector signal reads. */
+export interface VectorDeps {
+  vectors?: VectorSearch;
+  /** Documents still waiting for their vectors, and how fast they are being embedded. */
+  vectorLag?: () => Promise<VectorLag>;
+}
+
+/** The vector signal over `deps`; says how many documents still wait for their vectors. */
+export function vectorRetriever(deps: VectorDeps): Retriever {
+  return {
+    signal: "vector",
+    reads: [],
+    async retrieve(ask) {
+      const found = new Map<Source, Candidate[]>();
+      const query = await ask.vector;
+      if (!query || !deps.vectors) return found;
+      const { request } = ask;
+      const lag = deps.vectorLag
+        ? lagWithin(await deps.vectorLag(), request.sources, request.project ?? null)
+        : undefined;
+      if (lag && waitingCount(lag) > 0) {
+        ask.note(
+          `semantic search is catching up: ${lagText(lag)} ${
+            waitingCount(lag) === 1 ? "has" : "have"
+          } no vector yet; words and the graph find them already`,
+        );
+      }
+      for (const source of request.sources) {
+        let hits: Array<{ id: string; distance: number }> = [];
+        for (
+          const hit of deps.vectors.search(source, query, {
+            project: request.project ?? null,
+            limit: CANDIDATES * ask.overfetch(source),
+          })
+        ) {
+          const id = hit.id.slice(source.length + 1);
+          // Turns have their own threshold (the file-aware pipeline below).
+          if (source !== "turn" && hit.distance > TURN_DISTANCE_THRESHOLD) break;
+          if (!ask.keep(source, id) || hits.length >= CANDIDATES) continue;
+          hits.push({ id, distance: hit.distance });
+        }
+        if (source === "turn" && ask.sessions) hits = ask.sessions.vectorList(hits);
+        found.set(
+          source,
+          hits.map((hit) => ({ ids: [hit.id], evidence: hit.distance, score: hit.distance })),
+        );
+      }
+      return found;
+    },
+  };
+}

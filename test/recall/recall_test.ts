@@ -1,0 +1,165 @@
+import assert from "node:assert/strict";
+import type { Signal } from "../../src/recall/fuse.ts";
+import { MAX_RESULTS, recallWith } from "../../src/recall/recall.ts";
+import type { RankingDeps } from "../../src/recall/ask.ts";
+import {
+  type Ask,
+  type Candidate,
+  type Candidates,
+  retrieveAll,
+  type Retriever,
+} from "../../src/recall/retriever.ts";
+import type { RecallRequest, Source } from "../../src/recall/types.ts";
+
+/** A retriever that answers `lists`, whatever it is asked, and records what it was asked. */
+function fixed(
+  signal: Signal,
+  lists: Partial<Record<Source, Candidate[]>>,
+  reads: Signal[] = [],
+): Retriever & { asked: Array<{ ask: Ask; earlier: ReadonlyMap<Signal, Candidates> }> } {
+  const asked: Array<{ ask: Ask; earlier: ReadonlyMap<Signal, Candidates> }> = [];
+  return {
+    signal,
+    reads,
+    asked,
+    retrieve(ask, earlier) {
+      asked.push({ ask, earlier: new Map(earlier) });
+      return Promise.resolve(new Map(Object.entries(lists) as Array<[Source, Candidate[]]>));
+    },
+  };
+}
+
+/** One document's entry: its distance or share as the evidence, and its own score. */
+const one = (id: string, evidence: number, score = evidence): Candidate => ({
+  ids: [id],
+  evidence,
+  score,
+});
+
+function ask(query: string, parts: Partial<RecallRequest> = {}): RecallRequest {
+  return { query, sources: ["memory", "code"], limit: 10, mode: "hybrid", ...parts };
+}
+
+/** A model that embeds every query the same; recall only needs one to call the vector signal's. */
+const MODEL: RankingDeps = { embedQuery: () => Promise.resolve(new Float32Array([1, 0])) };
+
+Deno.test("recallWith() ranks every source in one order by the evidence of each signal", async () => {
+  const vector = fixed("vector", {
+    memory: [one("m1", 0.1), one("m2", 0.4)],
+    code: [one("c1", 0.2)],
+  });
+  const lexical = fixed("lexical", { memory: [one("m2", 0.9, 12.5)], code: [one("c1", 0.5, 7)] });
+  const { hits, notes } = await recallWith([vector, lexical], MODEL, ask("why"));
+  assert.deepEqual(notes, []);
+  // c1 is second in both lists; m2 first by words but third by meaning; m1 first by meaning alone.
+  assert.deepEqual(hits.map((h) => `${h.source}:${h.id}`), ["code:c1", "memory:m2", "memory:m1"]);
+  // Each part names its rank and the signal's own score, not the evidence that ranked it.
+  assert.deepEqual(hits[1]!.components.lexical, { rank: 1, score: 12.5 });
+  assert.deepEqual(hits[1]!.components.vector, { rank: 3, distance: 0.4 });
+  assert.equal(hits[2]!.components.lexical, undefined);
+});
+
+Deno.test("recallWith() runs a retriever after the signals it reads and shows it their lists", async () => {
+  const vector = fixed("vector", { code: [one("c1", 0.2)] });
+  const lexical = fixed("lexical", { code: [one("c2", 0.6)] });
+  const context = fixed("context", { code: [{ ids: ["c1", "c2"], evidence: 0.5, score: 3 }] }, [
+    "vector",
+    "lexical",
+  ]);
+  await recallWith([context, vector, lexical], MODEL, ask("q"));
+  const [{ earlier }] = context.asked as [typeof context.asked[0]];
+  assert.deepEqual(earlier.get("vector")?.get("code"), [one("c1", 0.2)]);
+  assert.deepEqual(earlier.get("lexical")?.get("code"), [one("c2", 0.6)]);
+  assert.equal(vector.asked.length, 1);
+});
+
+Deno.test("retrieveAll() refuses retrievers that read each other", async () => {
+  const a = fixed("graph", {}, ["context"]);
+  const b = fixed("context", {}, ["graph"]);
+  await assert.rejects(
+    () => retrieveAll([a, b], {} as Ask),
+    /retrievers read each other: graph, context/,
+  );
+});
+
+Deno.test("recallWith() in lexical mode neither embeds the query nor lets vectors vote", async () => {
+  const model: RankingDeps = { embedQuery: () => Promise.reject(new Error("embedded")) };
+  const vector = fixed("vector", { memory: [one("m1", 0.1)] });
+  const lexical = fixed("lexical", { memory: [one("m2", 0.3, 4)] });
+  const { hits } = await recallWith([vector, lexical], model, ask("q", { mode: "lexical" }));
+  assert.deepEqual(hits.map((h) => h.id), ["m2"]);
+  assert.equal(await vector.asked[0]!.ask.vector, undefined);
+});
+
+Deno.test("recallWith() without a model answers by words and says why", async () => {
+  const vector = fixed("vector", {});
+  const lexical = fixed("lexical", { memory: [one("m1", 0.3)] });
+  const { hits, notes } = await recallWith([vector, lexical], {}, ask("q"));
+  assert.deepEqual(hits.map((h) => h.id), ["m1"]);
+  assert.deepEqual(notes, [
+    "semantic search is not ready (no embedding model loaded); lexical results only",
+  ]);
+});
+
+Deno.test("recallWith() caps the limit with a note, and keeps at most that many hits", async () => {
+  const many = Array.from({ length: 60 }, (_, i) => one(`m${i}`, i / 100));
+  const { hits, notes } = await recallWith(
+    [fixed("vector", { memory: many })],
+    MODEL,
+    ask("q", { limit: 80 }),
+  );
+  assert.equal(hits.length, MAX_RESULTS);
+  assert.deepEqual(notes, [`limit capped at ${MAX_RESULTS}`]);
+});
+
+Deno.test("recallWith() asks the retrievers to keep only code of the language and folder asked", async () => {
+  const paths: Record<string, string> = {
+    a: "src/auth/login.py",
+    b: "src/auth/ui.ts",
+    c: "lib/x.py",
+  };
+  const deps: RankingDeps = {
+    ...MODEL,
+    codePath: (id) => paths[id],
+    languageOf: (id) => paths[id]?.endsWith(".py") ? "python" : "typescript",
+  };
+  const vector = fixed("vector", {});
+  await recallWith([vector], deps, ask("q", { language: "python", pathPrefix: "src/auth/" }));
+  const { ask: asked } = vector.asked[0]!;
+  assert.deepEqual(["a", "b", "c"].filter((id) => asked.keep("code", id)), ["a"]);
+  // Memories have no language or path: the filters leave them alone.
+  assert.equal(asked.keep("memory", "m1"), true);
+  // A filtered source is searched deeper, since the filter drops some of what is found.
+  assert.equal(asked.overfetch("code"), 4);
+});
+
+Deno.test("recallWith() puts the definition of a symbol the query names first", async () => {
+  const names: Record<string, string> = { helper: "session", def: "Session.request" };
+  const deps: RankingDeps = { ...MODEL, codeName: (id) => names[id] };
+  const lexical = fixed("lexical", { code: [one("helper", 0.9), one("def", 0.2)] });
+  const { hits } = await recallWith([lexical], deps, ask("Session.request"));
+  assert.deepEqual(hits.map((h) => h.id), ["def", "helper"]);
+  assert.equal(hits[0]!.components.namesSymbol, true);
+});
+
+Deno.test("recallWith() lowers test files unless the query asks for tests", async () => {
+  const paths: Record<string, string> = { t: "tests/test_auth.py", s: "src/auth.py" };
+  const deps: RankingDeps = { ...MODEL, codePath: (id) => paths[id] };
+  const lexical = fixed("lexical", { code: [one("t", 0.9), one("s", 0.5)] });
+  const plain = await recallWith([lexical], deps, ask("how does login work"));
+  assert.deepEqual(plain.hits.map((h) => h.id), ["s", "t"]);
+  assert.equal(plain.hits[1]!.components.prior?.kind, "test file");
+  const tests = await recallWith([lexical], deps, ask("which test covers login"));
+  assert.deepEqual(tests.hits.map((h) => h.id), ["t", "s"]);
+});
+
+Deno.test("recallWith() keeps the best part of a definition indexed in several parts", async () => {
+  const deps: RankingDeps = {
+    ...MODEL,
+    codeName: (id) => (id === "other" ? "other" : "big"),
+    codeFiles: { fileOf: () => "a.py", chunksOf: () => ["p1", "p2", "other"] },
+  };
+  const lexical = fixed("lexical", { code: [one("p2", 0.9), one("p1", 0.8), one("other", 0.5)] });
+  const { hits } = await recallWith([lexical], deps, ask("q"));
+  assert.deepEqual(hits.map((h) => h.id), ["p2", "other"]);
+});
