@@ -82,9 +82,6 @@ export async function writeJsonl(path: string, records: readonly unknown[]): Pro
   await Deno.writeTextFile(path, records.map((record) => JSON.stringify(record) + "\n").join(""));
 }
 
-/** Where the shared evaluation data lives (read at benchmark time, never copied). */
-export const EVAL_DIR = new URL("../../shared/eval/", import.meta.url).pathname;
-
 /** One answer line of `recall --batch --format jsonl`. */
 export interface BatchAnswer {
   id: string;

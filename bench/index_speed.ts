@@ -10,11 +10,10 @@ import { join } from "node:path";
 import { readSource, scan } from "../src/ingest/code/scan.ts";
 import { chunkFile } from "../src/ingest/code/source_file.ts";
 import { cairn, newStore, timedIndex } from "./cli.ts";
+import { mirrorOf } from "./data.ts";
 import { moveTree, writeTree } from "./git_tree.ts";
 import { median, runInfo, writeSection } from "./report.ts";
 
-const MIRRORS = Deno.env.get("CAIRN_BENCH_MIRRORS") ??
-  new URL("../../.mirror/", import.meta.url).pathname;
 const REPOSITORY = "sphinx-doc/sphinx";
 const FROM = "v8.2.0";
 const TO = "v8.2.1";
@@ -22,10 +21,7 @@ const ROUNDS = 3;
 
 /** Runs the indexing speed suite and writes its section of bench/RESULTS.md. */
 export async function benchIndexSpeed(): Promise<void> {
-  const gitDir = join(MIRRORS, REPOSITORY.replace("/", "+"), "repo");
-  if (!(await Deno.stat(gitDir).catch(() => undefined))) {
-    throw new Error(`no mirror of ${REPOSITORY} at ${gitDir}: fetch github:${REPOSITORY} first`);
-  }
+  const gitDir = await mirrorOf(REPOSITORY);
   const work = await Deno.makeTempDir({ prefix: "cairn-bench-index-" });
   try {
     const tree = join(work, "sphinx");

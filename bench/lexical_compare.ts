@@ -1,6 +1,6 @@
 /**
- * Compares lexical engines on `../shared/eval/locomo-dev` (each query asked in its
- * own project): our BM25 (`projections/text_bm25.ts`), MiniSearch, FlexSearch
+ * Compares lexical engines on locomo-dev (each query asked in its own
+ * project; `data.ts` says where the set lies): our BM25 (`projections/text_bm25.ts`), MiniSearch, FlexSearch
  * and Kùzu's built-in full-text search. Then measures the shipped projection
  * (`projections/text.ts`) at 10,000 synthetic memories: build, query latency,
  * the cost of one durable `remember`, and reopening.
@@ -15,9 +15,8 @@ import type { StoredEvent } from "../events/schema.ts";
 import { TextProjection } from "../projections/text.ts";
 import { Bm25Index, type Bm25Options } from "../projections/text_bm25.ts";
 import { codeTokens, wordTokens } from "../text/tokens.ts";
+import { benchFile } from "./data.ts";
 import { hitAt, mean, ndcgAt, recallAt } from "./metrics.ts";
-
-const DATA = new URL("../../shared/eval/locomo-dev/", import.meta.url);
 
 interface Memory {
   id: string;
@@ -40,7 +39,7 @@ interface Engine {
 }
 
 async function readJsonl<T>(name: string): Promise<T[]> {
-  const text = await Deno.readTextFile(new URL(name, DATA));
+  const text = await Deno.readTextFile(await benchFile("locomo-dev", name));
   return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as T);
 }
 

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { Bm25, wordTokens } from "./bm25.ts";
-import { cairn, EVAL_DIR, newStore, readJsonl, recallBatch, writeJsonl } from "./cli.ts";
+import { cairn, newStore, readJsonl, recallBatch, writeJsonl } from "./cli.ts";
+import { benchFile } from "./data.ts";
 import { hitAt, mean, ndcgAt, recallAt } from "./metrics.ts";
 import { median, percentile, runInfo, writeSection } from "./report.ts";
 
-const DATA = join(EVAL_DIR, "locomo-dev");
 const CATEGORIES: Record<number, string> = {
   1: "multi-hop",
   2: "temporal",
@@ -38,10 +38,12 @@ interface Scores {
 export async function benchLocomo(): Promise<void> {
   const store = await newStore(await Deno.makeTempDir({ prefix: "cairn-bench-locomo-" }));
   try {
-    const questions = (await readJsonl<Question & { gold?: unknown }>(join(DATA, "queries.jsonl")))
+    const questions = (await readJsonl<Question & { gold?: unknown }>(
+      await benchFile("locomo-dev", "queries.jsonl"),
+    ))
       .map(({ id, project, query, category }) => ({ id, project, query, category }));
     const started = performance.now();
-    await cairn(["--store", store, "import", join(DATA, "memories.jsonl")]);
+    await cairn(["--store", store, "import", await benchFile("locomo-dev", "memories.jsonl")]);
     const importSeconds = (performance.now() - started) / 1000;
 
     const rankings: Record<string, Map<string, string[]>> = {};
@@ -68,11 +70,13 @@ export async function benchLocomo(): Promise<void> {
 
     // Only now read the answers.
     const gold = new Map(
-      (await readJsonl<{ id: string; gold: string[] }>(join(DATA, "queries.jsonl"))).map((
+      (await readJsonl<{ id: string; gold: string[] }>(
+        await benchFile("locomo-dev", "queries.jsonl"),
+      )).map((
         q,
       ) => [q.id, q.gold]),
     );
-    const memoryCount = (await readJsonl(join(DATA, "memories.jsonl"))).length;
+    const memoryCount = (await readJsonl(await benchFile("locomo-dev", "memories.jsonl"))).length;
     const body = report(questions, gold, rankings, latency, memoryCount, importSeconds);
     console.log(body);
     await writeSection("locomo", await runInfo("quality"), body);
@@ -83,7 +87,7 @@ export async function benchLocomo(): Promise<void> {
 
 async function bm25Rankings(questions: Question[]): Promise<Map<string, string[]>> {
   const memories = await readJsonl<{ id: string; project: string; content: string }>(
-    join(DATA, "memories.jsonl"),
+    await benchFile("locomo-dev", "memories.jsonl"),
   );
   const indexes = new Map<string, Bm25>();
   for (const memory of memories) {

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { cairn, EVAL_DIR, readJsonl, recallBatch, writeJsonl } from "./cli.ts";
+import { cairn, readJsonl, recallBatch, writeJsonl } from "./cli.ts";
+import { benchFile } from "./data.ts";
 import { median, percentile, runInfo, writeSection } from "./report.ts";
 
-const DATA = join(EVAL_DIR, "locomo-dev");
 const TARGET = 10_000;
 
 /**
@@ -76,7 +76,7 @@ export async function tenThousandMemories(
 ): Promise<{ file: string; lines: string[]; copies: number }> {
   const turns = await readJsonl<
     { id: string; project: string; content: string; ts: string; session: string }
-  >(join(DATA, "memories.jsonl"));
+  >(await benchFile("locomo-dev", "memories.jsonl"));
   const copies = Math.ceil(TARGET / turns.length);
   const file = join(dir, "memories.jsonl");
   const lines: string[] = [];
@@ -97,6 +97,8 @@ export async function tenThousandMemories(
 }
 
 /** The LoCoMo dev questions, each about one conversation (a project). */
-export function locomoQuestions(): Promise<Array<{ id: string; project: string; query: string }>> {
-  return readJsonl(join(DATA, "queries.jsonl"));
+export async function locomoQuestions(): Promise<
+  Array<{ id: string; project: string; query: string }>
+> {
+  return await readJsonl(await benchFile("locomo-dev", "queries.jsonl"));
 }

@@ -15,13 +15,13 @@ import { join } from "node:path";
 import {
   type BatchAnswer,
   cairn,
-  EVAL_DIR,
   newStore,
   parseAnswers,
   readJsonl,
   recallBatchArgs,
   writeJsonl,
 } from "./cli.ts";
+import { benchFile, mirrorOf } from "./data.ts";
 import { writeTree } from "./git_tree.ts";
 import { hitAt, mean, recallAt } from "./metrics.ts";
 import { median, runInfo, writeSection } from "./report.ts";
@@ -31,10 +31,6 @@ import { DEFAULT_RESULTS } from "../src/recall/recall.ts";
 import { SESSIONS } from "./session_corpus.ts";
 import { corpusQuestions, writeCorpus } from "./sessions.ts";
 
-const LOCOMO = join(EVAL_DIR, "locomo-dev");
-const SWEBENCH = join(EVAL_DIR, "swebench-lite-dev", "instances.jsonl");
-const MIRRORS = Deno.env.get("CAIRN_BENCH_MIRRORS") ??
-  new URL("../../.mirror/", import.meta.url).pathname;
 const REPO = "psf/requests";
 
 type Include = "memories" | "code" | "sessions";
@@ -101,8 +97,8 @@ async function buildOnce(
   const transcripts = join(work, "transcripts");
   const instances = (await readJsonl<
     { id: string; repo: string; base_commit: string; query: string; gold_files: string[] }
-  >(SWEBENCH)).filter((i) => i.repo === REPO);
-  const gitDir = join(MIRRORS, REPO.replace("/", "+"), "repo");
+  >(await benchFile("swebench-lite-dev", "instances.jsonl"))).filter((i) => i.repo === REPO);
+  const gitDir = await mirrorOf(REPO);
   const commit = await newest(gitDir, instances.map((i) => i.base_commit));
   const corpus = await fingerprint([SESSIONS, commit]);
   let { built, lines } = await savedBuild(marker, corpus) ?? {};
@@ -110,7 +106,7 @@ async function buildOnce(
     await Deno.remove(work, { recursive: true }).catch(() => {});
     await Deno.mkdir(transcripts, { recursive: true });
     await newStore(store);
-    const memories = join(LOCOMO, "memories.jsonl");
+    const memories = await benchFile("locomo-dev", "memories.jsonl");
     await cairn(["--store", store, "import", memories]);
     const tree = join(work, "tree");
     await Deno.mkdir(tree);
@@ -131,10 +127,12 @@ async function buildOnce(
     await Deno.writeTextFile(marker, JSON.stringify({ corpus, built, lines: [...lines] }));
   }
   const locomo = await readJsonl<{ id: string; query: string; gold: string[] }>(
-    join(LOCOMO, "queries.jsonl"),
+    await benchFile("locomo-dev", "queries.jsonl"),
   );
   const memoryText = new Map(
-    (await readJsonl<{ id: string; content: string }>(join(LOCOMO, "memories.jsonl")))
+    (await readJsonl<{ id: string; content: string }>(
+      await benchFile("locomo-dev", "memories.jsonl"),
+    ))
       .map((m) => [m.id, m.content]),
   );
   const questions: Question[] = [

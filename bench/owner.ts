@@ -8,12 +8,11 @@
  */
 import { join } from "node:path";
 import { cairn, cairnThroughOwner, newStore } from "./cli.ts";
+import { mirrorOf } from "./data.ts";
 import { writeTree } from "./git_tree.ts";
 import { locomoQuestions, tenThousandMemories } from "./memory_speed.ts";
 import { median, percentile, runInfo, writeSection } from "./report.ts";
 
-const MIRRORS = Deno.env.get("CAIRN_BENCH_MIRRORS") ??
-  new URL("../../.mirror/", import.meta.url).pathname;
 const SPHINX = "sphinx-doc/sphinx";
 const SPHINX_AT = "v8.2.0";
 const QUERIES = 50;
@@ -118,10 +117,7 @@ async function modelLoaded(store: string): Promise<void> {
 
 /** `cairn index` of sphinx through a new owner, a word search at once, and recalls while vectors fill in. */
 async function indexWhileEmbedding(dir: string) {
-  const gitDir = join(MIRRORS, SPHINX.replace("/", "+"), "repo");
-  if (!(await Deno.stat(gitDir).catch(() => undefined))) {
-    throw new Error(`no mirror of ${SPHINX} at ${gitDir}: fetch github:${SPHINX} first`);
-  }
+  const gitDir = await mirrorOf(SPHINX);
   const tree = join(dir, "sphinx");
   await writeTree(gitDir, SPHINX_AT, tree);
   const store = await newStore(join(dir, "store"));

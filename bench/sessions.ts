@@ -12,6 +12,7 @@
  */
 import { join } from "node:path";
 import { cairn, parseAnswers, recallBatchArgs, writeJsonl } from "./cli.ts";
+import { benchData } from "./data.ts";
 import { hitAt, mean, recallAt } from "./metrics.ts";
 import { runInfo, writeSection } from "./report.ts";
 import {
@@ -23,8 +24,6 @@ import {
 } from "./session_corpus.ts";
 import { toolRecords } from "./session_tool_records.ts";
 
-const FIXTURES = new URL("../../shared/fixtures/claude-code-transcripts/", import.meta.url)
-  .pathname;
 const CWD = `/home/dev/${PROJECT}`;
 
 /**
@@ -116,14 +115,15 @@ export interface Question {
 
 /** Runs the session benchmark and writes its section of bench/RESULTS.md. */
 export async function benchSessions(): Promise<void> {
+  const fixtureDir = await benchData("claude-code-transcripts");
   const work = await Deno.makeTempDir({ prefix: "cairn-bench-sessions-" });
   try {
     const transcripts = join(work, "transcripts");
     await Deno.mkdir(transcripts);
     const lines = await writeCorpus(transcripts);
     let fixtures = 0;
-    for await (const entry of Deno.readDir(FIXTURES)) {
-      await Deno.copyFile(join(FIXTURES, entry.name), join(transcripts, entry.name));
+    for await (const entry of Deno.readDir(fixtureDir)) {
+      await Deno.copyFile(join(fixtureDir, entry.name), join(transcripts, entry.name));
       fixtures++;
     }
     const questions = corpusQuestions(lines);

@@ -9,16 +9,13 @@
  */
 import { join } from "node:path";
 import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
-import { EVAL_DIR, newStore, readJsonl, recallBatch, timedIndex } from "./cli.ts";
+import { newStore, readJsonl, recallBatch, timedIndex } from "./cli.ts";
+import { benchFile, mirrorOf } from "./data.ts";
 import { FileBaselines } from "./code_baselines.ts";
 import { commitTime, moveTree, type TreeChange, writeTree } from "./git_tree.ts";
 import { mean } from "./metrics.ts";
 import { median, runInfo, writeSection } from "./report.ts";
 
-const DATA = join(EVAL_DIR, "swebench-lite-dev", "instances.jsonl");
-/** Where `fetch` leaves bare repositories (`owner+name/repo`); override with CAIRN_BENCH_MIRRORS. */
-const MIRRORS = Deno.env.get("CAIRN_BENCH_MIRRORS") ??
-  new URL("../../.mirror/", import.meta.url).pathname;
 const MODES = ["hybrid", "lexical", "vector"] as const;
 const SYSTEMS = [...MODES, "bm25", "grep"] as const;
 /** Results asked per query: enough chunks to reach 10 distinct files most of the time. */
@@ -71,12 +68,13 @@ interface RepoRun {
  * embedding model, for instance).
  */
 export async function benchSwebench(only: string[] = []): Promise<void> {
-  const all = (await readJsonl<Instance>(DATA)).map(({ id, repo, base_commit, query }) => ({
-    id,
-    repo,
-    base_commit,
-    query,
-  }));
+  const all = (await readJsonl<Instance>(await benchFile("swebench-lite-dev", "instances.jsonl")))
+    .map(({ id, repo, base_commit, query }) => ({
+      id,
+      repo,
+      base_commit,
+      query,
+    }));
   const count = (repo: string) => all.filter((i) => i.repo === repo).length;
   // Small repositories first: their figures arrive while the large ones index.
   const repos = [...new Set(all.map((i) => i.repo))]
@@ -94,7 +92,7 @@ export async function benchSwebench(only: string[] = []): Promise<void> {
   // Only now read the answers.
   const gold = new Map(
     (await readJsonl<{ id: string; gold_files: string[]; gold_spans: Record<string, string[]> }>(
-      DATA,
+      await benchFile("swebench-lite-dev", "instances.jsonl"),
     )).map((g) => [g.id, g]),
   );
   const body = report(runs, gold, only);
@@ -119,7 +117,7 @@ async function cachedRun(work: string, repo: string, instances: Instance[]): Pro
 }
 
 async function runRepo(work: string, repo: string, instances: Instance[]): Promise<RepoRun> {
-  const gitDir = join(MIRRORS, repo.replace("/", "+"), "repo");
+  const gitDir = await mirrorOf(repo);
   const dir = join(work, repo.replace("/", "+"));
   const tree = join(dir, "tree");
   const store = join(dir, "store");
@@ -281,7 +279,7 @@ async function rankWithCairn(
  * again and only chunks with new text are embedded.
  */
 async function rescore(work: string, run: RepoRun, instances: Instance[]): Promise<RepoRun> {
-  const gitDir = join(MIRRORS, run.repo.replace("/", "+"), "repo");
+  const gitDir = await mirrorOf(run.repo);
   const stores = join(work, `${run.repo.replace("/", "+")}.stores`);
   const project = run.repo.split("/")[1]!;
   for (const commit of new Set(instances.map((i) => i.base_commit))) {

@@ -2,10 +2,10 @@ import { join } from "node:path";
 import { TextTokenizer } from "../src/embed/tokenizer.ts";
 import { shippedModelDir } from "../src/embed/load.ts";
 import { DEFAULT_RESULTS } from "../src/recall/recall.ts";
-import { cairn, EVAL_DIR, readJsonl } from "./cli.ts";
+import { cairn, readJsonl } from "./cli.ts";
+import { benchFile } from "./data.ts";
 import { median, percentile, runInfo, writeSection } from "./report.ts";
 
-const DATA = join(EVAL_DIR, "locomo-dev");
 const QUESTIONS = 40;
 
 /**
@@ -17,10 +17,11 @@ const QUESTIONS = 40;
 export async function benchTokens(): Promise<void> {
   const store = await Deno.makeTempDir({ prefix: "cairn-bench-tokens-" });
   try {
-    await cairn(["--store", store, "import", join(DATA, "memories.jsonl")]);
-    const questions =
-      (await readJsonl<{ project: string; query: string }>(join(DATA, "queries.jsonl")))
-        .slice(0, QUESTIONS);
+    await cairn(["--store", store, "import", await benchFile("locomo-dev", "memories.jsonl")]);
+    const questions = (await readJsonl<{ project: string; query: string }>(
+      await benchFile("locomo-dev", "queries.jsonl"),
+    ))
+      .slice(0, QUESTIONS);
     const tokenizer = await TextTokenizer.load(
       join(shippedModelDir(), "tokenizer.json"),
       Number.MAX_SAFE_INTEGER,

@@ -5,20 +5,19 @@
  * read only for scoring). Run: `deno run -A bench/tune_locomo.ts`.
  * @module
  */
-import { join } from "node:path";
 import { reciprocalRankFusion, type SignalWeights } from "../src/recall/fuse.ts";
 import { openCairn } from "../src/service/cairn.ts";
-import { cairn, EVAL_DIR, readJsonl } from "./cli.ts";
+import { cairn, readJsonl } from "./cli.ts";
+import { benchFile } from "./data.ts";
 import { mean, ndcgAt, recallAt } from "./metrics.ts";
 
-const DATA = join(EVAL_DIR, "locomo-dev");
 const LIMIT = 50;
 
 const store = await Deno.makeTempDir({ prefix: "cairn-tune-" });
 try {
-  await cairn(["--store", store, "import", join(DATA, "memories.jsonl")]);
+  await cairn(["--store", store, "import", await benchFile("locomo-dev", "memories.jsonl")]);
   const questions = await readJsonl<{ id: string; project: string; query: string }>(
-    join(DATA, "queries.jsonl"),
+    await benchFile("locomo-dev", "queries.jsonl"),
   );
   const app = await openCairn(store);
   const lists: Array<{ id: string; vector: string[]; lexical: string[]; context: string[] }> = [];
@@ -53,7 +52,9 @@ try {
     await app.close();
   }
   const gold = new Map(
-    (await readJsonl<{ id: string; gold: string[] }>(join(DATA, "queries.jsonl"))).map((
+    (await readJsonl<{ id: string; gold: string[] }>(
+      await benchFile("locomo-dev", "queries.jsonl"),
+    )).map((
       q,
     ) => [q.id, q.gold]),
   );

@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
 import { CODE_WEIGHTS, DEFAULT_WEIGHTS, type SignalWeights } from "../src/recall/fuse.ts";
 import { openCairn } from "../src/service/cairn.ts";
-import { EVAL_DIR, readJsonl } from "./cli.ts";
+import { readJsonl } from "./cli.ts";
+import { benchFile } from "./data.ts";
 import { mean } from "./metrics.ts";
 
-const DATA = join(EVAL_DIR, "swebench-lite-dev", "instances.jsonl");
 const [work] = Deno.args;
 if (!work) throw new Error("usage: deno run -A bench/tune_swebench.ts WORK_DIR");
 
@@ -40,7 +40,9 @@ if (grid.length === 0) {
   }
 }
 
-const instances = await readJsonl<Instance>(DATA);
+const instances = await readJsonl<Instance>(
+  await benchFile("swebench-lite-dev", "instances.jsonl"),
+);
 const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 const rankings = new Map<string, Array<{ files: string[]; functions: string[] }>>();
 for await (const entry of Deno.readDir(work)) {
@@ -83,7 +85,7 @@ for await (const entry of Deno.readDir(work)) {
 // Only now read the answers.
 const gold = new Map(
   (await readJsonl<{ id: string; gold_files: string[]; gold_spans: Record<string, string[]> }>(
-    DATA,
+    await benchFile("swebench-lite-dev", "instances.jsonl"),
   )).map((g) => [g.id, g]),
 );
 const allAt = (ranked: string[], wanted: string[], k: number) => {
