@@ -1,0 +1,28 @@
+import { join } from "node:path";
+import { GraphProjection } from "../../projections/graph/graph_projection.ts";
+import { TextProjection } from "../../projections/text.ts";
+import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
+import { CachedEmbedder } from "../../src/embed/cache.ts";
+import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { projectionContract } from "./projection_contract.ts";
+
+// One entry per projection: how to open it on the files in a folder (see projection_contract.ts).
+
+projectionContract({ name: "GraphProjection", open: (dir) => GraphProjection.open(dir) });
+
+projectionContract({
+  name: "TextProjection",
+  open: (dir, { blobs }) => TextProjection.open(dir, blobs),
+});
+
+projectionContract({
+  name: "VectorsProjection",
+  // As a store has it: the fake model behind the embedding cache, reading ahead in the log.
+  open: async (dir, { blobs, log }) =>
+    VectorsProjection.open(
+      join(dir, "vectors"),
+      await CachedEmbedder.open(new FakeEmbedder(), dir),
+      blobs,
+      log,
+    ),
+});
