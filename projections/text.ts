@@ -188,6 +188,12 @@ export class TextProjection implements Projection {
       .map(({ source, id, score, share }) => ({ source, id, score, share }));
   }
 
+  /** How much `text` could tell the documents of `sources` apart (see {@linkcode Bm25Index.weight}). */
+  termWeight(text: string, sources: readonly TextSource[]): number {
+    const indexes = this.#indexes();
+    return sources.reduce((sum, source) => sum + indexes.bySource[source].weight(text), 0);
+  }
+
   /**
    * Documents found through what surrounds them: a memory through its thread
    * (indexed together with the memories before and after it in the same

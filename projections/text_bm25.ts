@@ -296,6 +296,21 @@ export class Bm25Index<Meta> {
       }));
   }
 
+  /**
+   * How much `text` could tell this index apart: the idf summed over its
+   * distinct terms that some document holds (a term none holds finds nothing).
+   */
+  weight(text: string): number {
+    const n = this.#numbers.size;
+    let sum = 0;
+    for (const term of new Set(this.tokenize(text))) {
+      const id = this.#termIds.get(term);
+      const df = id === undefined ? 0 : this.#postings[id]!.df;
+      if (df > 0) sum += Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    }
+    return sum;
+  }
+
   /** Renumbers the live documents densely and drops the removed ones' postings. */
   #compact(): void {
     const renumbered = new Int32Array(this.#keys.length).fill(-1);

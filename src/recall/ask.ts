@@ -1,22 +1,24 @@
 /**
  * The question as recall's retrievers see it: the request, its filters, the
- * query's vector (computed once, while the words are searched), the asking
+ * query's vectors (computed once, while the words are searched), the asking
  * session's context and each source's fusion weights.
  * @module
  */
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { CodeFiles } from "./graph_neighbourhood.ts";
 import { CODE_WEIGHTS, DEFAULT_WEIGHTS, MEMORY_WEIGHTS, type SignalWeights } from "./fuse.ts";
-import { type QueryModel, queryVector } from "./query_vector.ts";
+import { type QueryModel, queryVectors } from "./query_vector.ts";
 import type { Ask } from "./retriever.ts";
 import { sessionPipeline } from "./session_files.ts";
-import type { RecallRequest, Source } from "./types.ts";
+import type { LexicalSearch, RecallRequest, Source } from "./types.ts";
 
 /** How many times more candidates are fetched when a filter (language, path) drops some. */
 const FILTER_OVERFETCH = 4;
 
 /** What recall's ranking reads beyond its retrievers: the model, the session context, code facts. */
 export interface RankingDeps extends QueryModel {
+  /** The words of what is searched, to rate a long query's windows (see `query_windows.ts`). */
+  lexical?: Pick<LexicalSearch, "termWeight">;
   /** The graph, for the asking session's context when turns are asked for. */
   graph?: KuzuDb;
   /** The language of a code chunk (for the `language` filter). */
@@ -38,9 +40,10 @@ export async function askOf(
   request: RecallRequest,
   note: (text: string) => void,
 ): Promise<Ask> {
-  const vector = request.mode === "lexical"
+  const weight = (text: string) => deps.lexical?.termWeight(text, request.sources) ?? 0;
+  const vectors = request.mode === "lexical"
     ? Promise.resolve(undefined)
-    : queryVector(deps, request.query, request.mode, note);
+    : queryVectors(deps, request.query, request.mode, weight, note);
   const sessions = request.sources.includes("turn") && deps.graph
     ? await sessionPipeline(deps.graph, request)
     : undefined;
@@ -54,7 +57,7 @@ export async function askOf(
       source === "turn" ? sessions?.inContext(id) !== true : source !== "code" ||
         ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
           (request.pathPrefix === undefined || under(deps.codePath?.(id), request.pathPrefix))),
-    vector,
+    vectors,
     ...(sessions ? { sessions } : {}),
     weightsOf: (source) => weightsOf(source, request),
     note,

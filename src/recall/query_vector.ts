@@ -1,9 +1,12 @@
 /**
- * The question's vector, computed once per recall for every retriever that
- * reads it, or undefined with a note saying why recall answers by words.
+ * The question's vectors, computed once per recall for every retriever that
+ * reads them: one for a question the model reads whole, one per chosen window
+ * of a longer one (see `query_windows.ts`); or none, with a note saying why
+ * recall answers by words.
  * @module
  */
 import { isModelFailure } from "../embed/embedder.ts";
+import { queryWindows } from "./query_windows.ts";
 import type { RecallMode } from "./types.ts";
 
 /** How long recall waits for a model still loading before it answers by words alone. */
@@ -18,40 +21,56 @@ export interface QueryModel {
    * absent: always wait.
    */
   modelReady?: () => boolean;
+  /** The model's input limit, in tokens, when `query` is longer (see `Embedder.queryCutAt`). */
+  queryCutAt?: (query: string) => number | undefined;
 }
 
 /**
- * The vector of `query`, or undefined with a note saying why recall answers
- * by words only: no model, a model still loading (when recall is not to
- * wait), or one that cannot be loaded or reached.
+ * The vectors of `query` (see {@linkcode queryWindows}, `weight` rating its
+ * windows), or undefined with a note saying why recall answers by words only:
+ * no model, a model still loading (when recall is not to wait), or one that
+ * cannot be loaded or reached.
  */
-export async function queryVector(
+export async function queryVectors(
   model: QueryModel,
   query: string,
   mode: RecallMode,
+  weight: (text: string) => number,
   note: (text: string) => void,
-): Promise<Float32Array | undefined> {
+): Promise<Float32Array[] | undefined> {
   const wordsOnly = (why: string) => {
     const rest = mode === "vector" ? "" : "; lexical results only";
     note(`semantic search is not ready (${why})${rest}`);
     return undefined;
   };
-  if (!model.embedQuery) return wordsOnly("no embedding model loaded");
+  const embedQuery = model.embedQuery;
+  if (!embedQuery) return wordsOnly("no embedding model loaded");
+  // The whole query first: its start is the first window, and the model then knows its length.
+  const embedded = embedQuery(query).then(async (start) => {
+    const cutAt = model.queryCutAt?.(query);
+    if (cutAt === undefined) return [start];
+    const windows = queryWindows(query, weight);
+    note(
+      `the query is longer than the embedding model's ${cutAt}-token limit; the search by ` +
+        `meaning read ${windows.length === 1 ? "its start" : `${windows.length} parts of it`}: ` +
+        "the first and those whose words are rarest in what is searched",
+    );
+    return [start, ...await Promise.all(windows.slice(1).map((text) => embedQuery(text)))];
+  });
   if (model.modelReady?.() === false) {
     // A model that loads within a moment (an owner just started) is worth the wait.
-    const embedding = model.embedQuery(query);
-    embedding.catch(() => {});
+    embedded.catch(() => {});
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const vector = await Promise.race([
-      embedding.catch(() => undefined),
+    const vectors = await Promise.race([
+      embedded.catch(() => undefined),
       new Promise<undefined>((
         resolve,
       ) => (timer = setTimeout(() => resolve(undefined), MODEL_WAIT_MS))),
     ]).finally(() => clearTimeout(timer));
-    return vector ?? wordsOnly("the embedding model is still loading");
+    return vectors ?? wordsOnly("the embedding model is still loading");
   }
   try {
-    return await model.embedQuery(query);
+    return await embedded;
   } catch (error) {
     if (!isModelFailure(error)) throw error;
     return wordsOnly(`the embedding model cannot be used: ${error.message}`);

@@ -87,7 +87,7 @@ export async function recallWith(
   if (request.limit > MAX_RESULTS) note(`limit capped at ${MAX_RESULTS}`);
   const ask = await askOf(deps, request, note);
   const found = await retrieveAll(retrievers, ask);
-  await ask.vector;
+  await ask.vectors;
 
   const codeAsked = request.sources.includes("code");
   const lowerKinds = loweredKinds(request.query);

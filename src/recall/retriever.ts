@@ -40,8 +40,11 @@ export interface Ask {
   overfetch(source: Source): number;
   /** Whether a document passes the request's filters. */
   keep(source: Source, id: string): boolean;
-  /** The question's vector; undefined when recall answers by words (a note says why). */
-  vector: Promise<Float32Array | undefined>;
+  /**
+   * The question's vectors: one, or one per window of a question longer than
+   * the model reads; undefined when recall answers by words (a note says why).
+   */
+  vectors: Promise<Float32Array[] | undefined>;
   /** The file-aware context of the asking session, when turns are asked for. */
   sessions?: SessionPipeline;
   /** A source's fusion weights (the graph walk seeds itself with a fusion). */

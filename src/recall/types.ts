@@ -21,6 +21,8 @@ export interface LexicalSearch {
     query: string,
     options: { source: Source; project?: string | null; limit: number },
   ): Array<{ ids: string[]; score: number; share: number }>;
+  /** How much `text` could tell the documents of `sources` apart: the idf of the terms they hold. */
+  termWeight(text: string, sources: readonly Source[]): number;
 }
 
 /** The vector index as recall uses it; ids come back as `<source>:<id>`. */

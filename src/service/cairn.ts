@@ -168,6 +168,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
           return vectors!;
         },
         embedQuery: (query) => embedder.embedQuery(query),
+        queryCutAt: (query) => embedder.queryCutAt?.(query),
         ...(modelReady ? { modelReady } : {}),
         languageOf: (id) => {
           const path = text!.codePath(id);
@@ -182,7 +183,6 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       memories,
       text!,
       rerankerFor(config),
-      (query) => embedder.queryCutAt?.(query),
     ),
     sessions: new Sessions(store, () => code.projects()),
     code,

@@ -45,6 +45,7 @@ export function lexicalAsOf(
         .slice(0, options.limit);
     },
     searchContext: (query, options) => live.searchContext(query, options),
+    termWeight: (text, sources) => live.termWeight(text, sources),
   };
 }
 

@@ -38,8 +38,6 @@ export class RecallService {
     private readonly memories: Memories,
     private readonly text: TextProjection,
     private readonly rerank?: { reranker: Reranker; top: number },
-    /** The model's input limit when a query is longer than it (see `Embedder.queryCutAt`). */
-    private readonly queryCutAt?: (query: string) => number | undefined,
   ) {}
 
   /**
@@ -79,13 +77,6 @@ export class RecallService {
       }
     }
     const notes = [...result.notes];
-    const cutAt = request.mode === "lexical" ? undefined : this.queryCutAt?.(request.query);
-    if (cutAt !== undefined) {
-      notes.push(
-        `the query is longer than the embedding model's ${cutAt}-token limit; ` +
-          "the search by meaning used only its start",
-      );
-    }
     if (this.rerank && items.length > 1) await this.#rerank(request.query, items, notes);
     if (filters.as_of) {
       notes.push(

@@ -35,7 +35,7 @@ Deno.test("cairn import, index and recall say when the model cut a text to its 5
   assert.equal(long.code, 0, long.stderr);
   assert.match(
     long.stdout,
-    /^> the query is longer than the embedding model's 512-token limit; the search by meaning used only its start$/m,
+    /^> the query is longer than the embedding model's 512-token limit; the search by meaning read 3 parts of it: the first and those whose words are rarest in what is searched$/m,
   );
   assert.doesNotMatch(long.stderr, /texts embedded/, "a query is not counted with the documents");
   const short = await cliHere([...store, "recall", "quick fox", "--format", "debug"]);

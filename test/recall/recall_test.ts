@@ -88,7 +88,7 @@ Deno.test("recallWith() in lexical mode neither embeds the query nor lets vector
   const lexical = fixed("lexical", { memory: [one("m2", 0.3, 4)] });
   const { hits } = await recallWith([vector, lexical], model, ask("q", { mode: "lexical" }));
   assert.deepEqual(hits.map((h) => h.id), ["m2"]);
-  assert.equal(await vector.asked[0]!.ask.vector, undefined);
+  assert.equal(await vector.asked[0]!.ask.vectors, undefined);
 });
 
 Deno.test("recallWith() without a model answers by words and says why", async () => {
@@ -162,4 +162,23 @@ Deno.test("recallWith() keeps the best part of a definition indexed in several p
   const lexical = fixed("lexical", { code: [one("p2", 0.9), one("p1", 0.8), one("other", 0.5)] });
   const { hits } = await recallWith([lexical], deps, ask("q"));
   assert.deepEqual(hits.map((h) => h.id), ["p2", "other"]);
+});
+
+Deno.test("recallWith() searches a question longer than the model reads by a few of its windows, and says so", async () => {
+  const embedded: string[] = [];
+  const model: RankingDeps = {
+    embedQuery: (text) => (embedded.push(text), Promise.resolve(new Float32Array([1, 0]))),
+    queryCutAt: (text) => text.length > 1500 ? 512 : undefined,
+  };
+  const long = ["Login fails after the upgrade", ..."abcdefgh".split("").map((c) => c.repeat(1400))]
+    .join("\n");
+  const vector = fixed("vector", {});
+  const { notes } = await recallWith([vector], model, ask(long));
+  assert.equal(embedded.length, 4);
+  assert.ok(embedded.every((text) => text.startsWith("Login fails after the upgrade")));
+  assert.deepEqual(notes, [
+    "the query is longer than the embedding model's 512-token limit; the search by meaning read " +
+    "4 parts of it: the first and those whose words are rarest in what is searched",
+  ]);
+  assert.equal((await vector.asked[0]!.ask.vectors)?.length, 4);
 });

@@ -1,7 +1,8 @@
 /**
  * The vector signal: each source's documents nearest the question's vector
- * (cosine distance). Memories and code farther than the turns' threshold are
- * no evidence of meaning; turns go through the file-aware session pipeline.
+ * (cosine distance; with a window of a long question each, the nearest
+ * window's). Memories and code farther than the turns' threshold are no
+ * evidence of meaning; turns go through the file-aware session pipeline.
  * @module
  */
 import type { VectorLag } from "../vector_lag.ts";
@@ -24,8 +25,9 @@ export function vectorRetriever(deps: VectorDeps): Retriever {
     reads: [],
     async retrieve(ask) {
       const found = new Map<Source, Candidate[]>();
-      const query = await ask.vector;
-      if (!query || !deps.vectors) return found;
+      const queries = await ask.vectors;
+      const vectors = deps.vectors;
+      if (!queries || !vectors) return found;
       const { request } = ask;
       const lag = deps.vectorLag
         ? lagWithin(await deps.vectorLag(), request.sources, request.project ?? null)
@@ -38,13 +40,12 @@ export function vectorRetriever(deps: VectorDeps): Retriever {
         );
       }
       for (const source of request.sources) {
+        const options = {
+          project: request.project ?? null,
+          limit: CANDIDATES * ask.overfetch(source),
+        };
         let hits: Array<{ id: string; distance: number }> = [];
-        for (
-          const hit of deps.vectors.search(source, query, {
-            project: request.project ?? null,
-            limit: CANDIDATES * ask.overfetch(source),
-          })
-        ) {
+        for (const hit of nearest(queries.map((query) => vectors.search(source, query, options)))) {
           const id = hit.id.slice(source.length + 1);
           // Turns have their own threshold (the file-aware pipeline below).
           if (source !== "turn" && hit.distance > TURN_DISTANCE_THRESHOLD) break;
@@ -60,4 +61,21 @@ export function vectorRetriever(deps: VectorDeps): Retriever {
       return found;
     },
   };
+}
+
+/**
+ * One list of the hits of several searches, nearest first, each document once
+ * at its nearest distance; one search's list as it is.
+ */
+function nearest(
+  lists: ReadonlyArray<ReadonlyArray<{ id: string; distance: number }>>,
+): ReadonlyArray<{ id: string; distance: number }> {
+  if (lists.length === 1) return lists[0]!;
+  const best = new Map<string, number>();
+  for (const hit of lists.flat()) {
+    const seen = best.get(hit.id);
+    if (seen === undefined || hit.distance < seen) best.set(hit.id, hit.distance);
+  }
+  return [...best].map(([id, distance]) => ({ id, distance }))
+    .sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : 1));
 }
