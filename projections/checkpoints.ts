@@ -7,6 +7,7 @@ const CheckpointSchema = z.object({
   version: z.number().int(),
   seq: z.number().int().nonnegative(),
   count: z.number().int().nonnegative().optional(),
+  saved: z.number().int().nonnegative().optional(),
 });
 
 /** Checkpoints as small JSON files, `<dir>/<name>/checkpoint.json`, replaced atomically. */
@@ -30,8 +31,13 @@ export class FileCheckpoints implements CheckpointStore {
     }
     const parsed = CheckpointSchema.safeParse(json);
     if (!parsed.success) return undefined;
-    const { version, seq, count } = parsed.data;
-    return count === undefined ? { version, seq } : { version, seq, count };
+    const { version, seq, count, saved } = parsed.data;
+    return {
+      version,
+      seq,
+      ...(count === undefined ? {} : { count }),
+      ...(saved === undefined ? {} : { saved }),
+    };
   }
 
   async write(name: string, checkpoint: Checkpoint): Promise<void> {

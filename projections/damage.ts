@@ -35,23 +35,27 @@ const OUT_OF_RESOURCES = new Set(["ENOMEM", "EMFILE", "ENFILE"]);
 const REFUSALS = new Set(["ModelMismatchError", "StoreLockedError"]);
 
 /**
- * What is wrong when a projection holds `count` documents but its checkpoint
- * recorded another number (files lost or damaged behind its back); undefined
- * when they agree or either is unknown. Only a projection whose checkpoint is
- * the log's head (`head`) is judged: a crash between applying a batch and
- * writing its checkpoint leaves files ahead of the checkpoint, which the next
- * catch-up applies again, harmlessly.
+ * What is wrong when a projection holds another number of documents than its
+ * checkpoint recorded, or its files were written up to another event (files
+ * lost or damaged behind its back); undefined when they agree or either is
+ * unknown. Only a projection whose checkpoint is the log's head (`head`) is
+ * judged: a crash between applying a batch and writing its checkpoint leaves
+ * files ahead of the checkpoint, which the next catch-up applies again, harmlessly.
  */
 export function countDisagrees(
   checkpoint: Checkpoint | undefined,
-  count: number | undefined,
+  held: { count?: number | undefined; saved?: number | undefined },
   head: number,
 ): string | undefined {
-  if (checkpoint?.count === undefined || count === undefined || checkpoint.seq !== head) {
-    return undefined;
+  if (checkpoint === undefined || checkpoint.seq !== head) return undefined;
+  const { count, saved } = held;
+  if (checkpoint.count !== undefined && count !== undefined && count !== checkpoint.count) {
+    return `holds ${count} documents where its checkpoint says ${checkpoint.count}`;
   }
-  if (count === checkpoint.count) return undefined;
-  return `holds ${count} documents where its checkpoint says ${checkpoint.count}`;
+  if (checkpoint.saved !== undefined && saved !== undefined && saved !== checkpoint.saved) {
+    return `was written up to event ${saved} where its checkpoint says ${checkpoint.saved}`;
+  }
+  return undefined;
 }
 
 /** Where a damaged projection went, and why. */

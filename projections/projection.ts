@@ -27,6 +27,14 @@ export interface Projection {
    * rebuilt from the log.
    */
   count?(): Promise<number>;
+  /**
+   * The last event its files were written for, when that can be fewer than
+   * the events applied (events that change nothing write nothing). Recorded
+   * with each checkpoint like {@linkcode Projection.count}: a journal lost or
+   * cut behind the checkpoint's back shows as an earlier event, and the
+   * projection is rebuilt.
+   */
+  savedThrough?(): number | undefined;
   /** A hash of the projection's whole content, equal for equal content (replay checks). */
   digest(): Promise<string>;
   /**
@@ -45,6 +53,8 @@ export interface Checkpoint {
   seq: number;
   /** The projection's {@linkcode Projection.count} when the checkpoint was written. */
   count?: number;
+  /** The projection's {@linkcode Projection.savedThrough} when the checkpoint was written. */
+  saved?: number;
 }
 
 /** Keeps each projection's checkpoint. */

@@ -66,7 +66,11 @@ export class ProjectionRunner {
     const runner = new ProjectionRunner(log, projections, store, beforeWrite);
     for (const projection of projections) {
       const saved = await store.read(projection.name);
-      const disagreement = countDisagrees(saved, await projection.count?.(), log.head);
+      const disagreement = countDisagrees(
+        saved,
+        { count: await projection.count?.(), saved: projection.savedThrough?.() },
+        log.head,
+      );
       if (disagreement) {
         console.error(
           `cairn: the ${projection.name} projection ${disagreement} (files lost or damaged); ` +
@@ -298,10 +302,12 @@ export class ProjectionRunner {
   async #save(projection: Projection, seq: number): Promise<void> {
     if (!this.#withdrawn.has(projection.name)) {
       const count = await projection.count?.();
+      const saved = projection.savedThrough?.();
       await this.store.write(projection.name, {
         version: projection.version,
         seq,
         ...(count === undefined ? {} : { count }),
+        ...(saved === undefined ? {} : { saved }),
       });
     }
     this.#checkpoints.set(projection.name, seq);
@@ -338,12 +344,23 @@ export class ProjectionRunner {
       await this.#released.promise;
     }
     const last = batch.at(-1)!.seq;
-    for (const projection of projections) {
-      const checkpoint = this.#checkpoints.get(projection.name) ?? 0;
-      const fresh = batch.filter((event) => event.seq > checkpoint);
-      if (fresh.length === 0) continue;
-      await projection.apply(fresh);
-      await this.#save(projection, last);
+    // Each checkpoint is written once its projection has applied the batch, side by side with the
+    // next ones: file systems commit concurrent syncs together, so a batch costs about one commit.
+    const saves: Promise<void>[] = [];
+    try {
+      for (const projection of projections) {
+        const checkpoint = this.#checkpoints.get(projection.name) ?? 0;
+        const fresh = batch.filter((event) => event.seq > checkpoint);
+        if (fresh.length === 0) continue;
+        await projection.apply(fresh);
+        const save = this.#save(projection, last);
+        // Awaited below: marked handled now, so a failure meanwhile does not end the process.
+        save.catch(() => {});
+        saves.push(save);
+      }
+    } finally {
+      await Promise.allSettled(saves);
     }
+    await Promise.all(saves);
   }
 }

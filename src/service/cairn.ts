@@ -1,5 +1,8 @@
 import { join } from "node:path";
+import { CodeCatalog } from "../../projections/code_catalog.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
+import { MemoryHistory } from "../../projections/memory_history.ts";
+import { SessionState } from "../../projections/session_state.ts";
 import { TextProjection } from "../../projections/text.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import type { Embedder } from "../../text/embedder.ts";
@@ -80,6 +83,9 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   let graph: GraphProjection | undefined;
   let text: TextProjection | undefined;
   let vectors: VectorsProjection | undefined;
+  let catalog: CodeCatalog | undefined;
+  let sessionState: SessionState | undefined;
+  let history: MemoryHistory | undefined;
   const config = await loadConfig(dir);
   let embedder = options.embedder ?? await embedderFor(config, dir);
   if (options.warmModel && embedder instanceof LazyEmbedder) embedder.warm();
@@ -99,6 +105,9 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
           "vectors",
           (at) => VectorsProjection.open(at, embedder, blobs, log),
         ),
+        opened("code_catalog", (at) => CodeCatalog.open(at)),
+        opened("session_state", (at) => SessionState.open(at)),
+        opened("memory_history", (at) => MemoryHistory.open(at)),
       ]);
       const failed = settled.find((result) => result.status === "rejected");
       if (failed) {
@@ -106,10 +115,17 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
         for (const result of settled) if (result.status === "fulfilled") await result.value.close();
         throw failed.reason;
       }
-      [graph, text, vectors] = settled.map((result) =>
+      [graph, text, vectors, catalog, sessionState, history] = settled.map((result) =>
         (result as PromiseFulfilledResult<unknown>).value
-      ) as [GraphProjection, TextProjection, VectorsProjection];
-      return [graph, text, vectors];
+      ) as [
+        GraphProjection,
+        TextProjection,
+        VectorsProjection,
+        CodeCatalog,
+        SessionState,
+        MemoryHistory,
+      ];
+      return [graph, text, vectors, catalog, sessionState, history];
     },
   });
   try {
@@ -140,8 +156,8 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
           .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }))
         : []
     );
-  });
-  const code = new CodeIndex(store);
+  }, history);
+  const code = new CodeIndex(store, catalog);
   const watches = new CodeWatches(code);
   const vectorLag = async (): Promise<VectorLag> => {
     const checkpoint = store.runner.status().find((p) => p.name === "vectors")?.checkpoint ?? 0;
@@ -184,7 +200,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       text!,
       rerankerFor(config),
     ),
-    sessions: new Sessions(store, () => code.projects()),
+    sessions: new Sessions(store, () => code.projects(), sessionState),
     code,
     watches,
     vectorLag,

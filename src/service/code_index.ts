@@ -2,12 +2,14 @@ import { join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { sha256Hex } from "../../events/blobs.ts";
 import type { NewEvent } from "../../events/schema.ts";
+import { type CatalogFile, CodeCatalog } from "../../projections/code_catalog.ts";
 import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
 import { compactStore } from "./compact.ts";
 import { boundedFileName } from "../../events/file_names.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
 import { type ChunkedFile, CHUNKER_VERSION, chunkFile } from "../ingest/code/source_file.ts";
 import { NotFoundError, UserError } from "../errors.ts";
+import { followed } from "./followed.ts";
 import { isWithin } from "./paths.ts";
 import type { Store } from "./store.ts";
 import type { IndexedProject } from "../ingest/transcripts/project.ts";
@@ -72,22 +74,6 @@ export interface ProjectStatus {
   lastRun?: IndexReport;
 }
 
-interface KnownFile {
-  hash: string;
-  size: number;
-  mtimeMs: number;
-  chunks: number;
-  /** The chunker version that cut it. */
-  chunker: number;
-}
-
-interface KnownProject {
-  root: string;
-  gitRoot?: string;
-  files: Map<string, KnownFile>;
-  lastIndexed: string | null;
-}
-
 interface Pending {
   file: ScannedFile;
   hash: string;
@@ -97,12 +83,21 @@ interface Pending {
 /**
  * Code indexing: scans a folder, chunks what changed and appends
  * `file.indexed` / `file.removed` events in batches, incrementally. What is
- * already indexed is read back from the log once, on first use.
+ * already indexed is read from the code catalog projection.
  */
 export class CodeIndex {
-  #known?: Map<string, KnownProject>;
+  #catalog: () => Promise<CodeCatalog>;
+  /**
+   * Files found with a new mtime but the same content: nothing is written for
+   * them, and this process does not read them again while their mtime stays.
+   * By `<project>\0<path>`, with the hash they had.
+   */
+  #touched = new Map<string, { hash: string; mtimeMs: number }>();
 
-  constructor(private readonly store: Store) {}
+  /** @param catalog the store's code catalog; a store opened without one has one built in memory. */
+  constructor(private readonly store: Store, catalog?: CodeCatalog) {
+    this.#catalog = followed(store.log, catalog, CodeCatalog.inMemory);
+  }
 
   /** The store's folder: never indexed, even inside an indexed folder. */
   get storeDir(): string {
@@ -133,31 +128,27 @@ export class CodeIndex {
     if (!stat) throw new UserError(`${path} does not exist; give the folder to index`);
     if (!stat.isDirectory) throw new UserError(`${path} is not a folder; give the folder to index`);
     const repository = findRepository(target);
-    const known = await this.#load();
+    const catalog = await this.#catalog();
     // Outside a repository, a folder inside the named project's root is a part of it, as a
     // repository's subfolder is; otherwise the project would move there and lose its other files.
-    const named = given === undefined ? undefined : known.get(given);
+    const named = given === undefined ? undefined : catalog.project(given);
     const root = repository?.root ??
       (named && !named.gitRoot && isWithin(target, named.root) ? named.root : target);
     await refuseBroadRoot(root);
     const gitRoot = repository?.gitRoot;
-    const name = given ?? uniqueName(known, defaultProjectName(gitRoot ?? root), gitRoot ?? root);
-    let project = known.get(name);
-    const moved = project !== undefined && project.root !== root;
-    if (!project || moved) {
+    const name = given ??
+      uniqueName(catalog, defaultProjectName(gitRoot ?? root), gitRoot ?? root);
+    const before = catalog.project(name);
+    const moved = before !== undefined && before.root !== root;
+    if (!before || moved) {
       await this.store.append([{
         type: "project.registered",
         v: 1,
         data: { project: name, root, ...(gitRoot ? { git_root: gitRoot } : {}) },
       }]);
-      project = {
-        root,
-        ...(gitRoot ? { gitRoot } : {}),
-        files: project?.files ?? new Map(),
-        lastIndexed: project?.lastIndexed ?? null,
-      };
-      known.set(name, project);
     }
+    // The catalog has taken in every event appended: it follows the writes below as they go.
+    const project = (await this.#catalog()).project(name)!;
     const found = await scan(root, target, { skip: [this.store.dir] });
     const report: IndexReport = {
       project: name,
@@ -193,7 +184,7 @@ export class CodeIndex {
           const before = project.files.get(file.path);
           if (
             before?.chunker === CHUNKER_VERSION && before.size === file.size &&
-            before.mtimeMs === file.mtimeMs
+            this.#mtimeOf(name, file.path, before) === file.mtimeMs
           ) {
             seen.add(file.path);
             report.unchanged++;
@@ -212,7 +203,7 @@ export class CodeIndex {
           const before = project.files.get(file.path);
           if (before?.hash === hash && before.chunker === CHUNKER_VERSION) {
             seen.add(file.path);
-            before.mtimeMs = file.mtimeMs;
+            this.#touched.set(`${name}\0${file.path}`, { hash, mtimeMs: file.mtimeMs });
             report.unchanged++;
             continue;
           }
@@ -226,7 +217,7 @@ export class CodeIndex {
         }
         const checked = Math.min(at + FILES_PER_BATCH, found.files.length);
         older = writing;
-        writing = this.#write(name, project, pending, writing).then(() => {
+        writing = this.#write(name, pending, writing).then(() => {
           report.indexed += pending.length;
           report.chunks += pending.reduce((sum, p) => sum + p.chunked.chunks.length, 0);
           progress({
@@ -256,7 +247,6 @@ export class CodeIndex {
         v: 1 as const,
         data: { project: name, path },
       })));
-      for (const path of paths) project.files.delete(path);
     }
     report.removed = gone.length;
     report.seconds = (performance.now() - started) / 1000;
@@ -267,7 +257,7 @@ export class CodeIndex {
 
   /** Every indexed project's name and folders (sessions are matched to them). */
   async projects(): Promise<IndexedProject[]> {
-    return [...(await this.#load())].map(([name, { root, gitRoot }]) => ({
+    return [...(await this.#catalog()).projects()].map(([name, { root, gitRoot }]) => ({
       name,
       root,
       ...(gitRoot ? { gitRoot } : {}),
@@ -276,7 +266,7 @@ export class CodeIndex {
 
   /** The indexed projects (or one of them), from the log, with their last run's report. */
   async status(project?: string): Promise<ProjectStatus[]> {
-    const known = await this.#load();
+    const known = (await this.#catalog()).projects();
     const names = project ? [project] : [...known.keys()].sort();
     if (project && !known.has(project)) {
       throw new NotFoundError(
@@ -303,10 +293,13 @@ export class CodeIndex {
    * leave the store too.
    */
   async deleteProject(project: string): Promise<void> {
-    const known = await this.#load();
-    if (!known.has(project)) throw new NotFoundError(`no project named ${project} is indexed`);
+    if (!(await this.#catalog()).project(project)) {
+      throw new NotFoundError(`no project named ${project} is indexed`);
+    }
     await this.store.append([{ type: "project.deleted", v: 1, data: { project } }]);
-    known.delete(project);
+    for (const key of this.#touched.keys()) {
+      if (key.startsWith(`${project}\0`)) this.#touched.delete(key);
+    }
     await compactStore(this.store);
   }
 
@@ -317,7 +310,6 @@ export class CodeIndex {
    */
   async #write(
     project: string,
-    state: KnownProject,
     pending: readonly Pending[],
     previous: Promise<void> | undefined,
   ): Promise<void> {
@@ -352,58 +344,14 @@ export class CodeIndex {
         },
       };
     });
-    const stored = await this.store.append(events);
-    for (const { file, hash, chunked } of pending) {
-      state.files.set(file.path, {
-        hash,
-        size: file.size,
-        mtimeMs: file.mtimeMs,
-        chunks: chunked.chunks.length,
-        chunker: CHUNKER_VERSION,
-      });
-    }
-    state.lastIndexed = stored.at(-1)?.ts ?? state.lastIndexed;
+    await this.store.append(events);
+    for (const { file } of pending) this.#touched.delete(`${project}\0${file.path}`);
   }
 
-  async #load(): Promise<Map<string, KnownProject>> {
-    if (this.#known) return this.#known;
-    const known = new Map<string, KnownProject>();
-    const projectOf = (name: string) => {
-      let project = known.get(name);
-      if (!project) known.set(name, project = { root: "", files: new Map(), lastIndexed: null });
-      return project;
-    };
-    for await (const event of this.store.log.read()) {
-      switch (event.type) {
-        case "project.registered": {
-          const project = projectOf(event.data.project);
-          project.root = event.data.root;
-          if (event.data.git_root) project.gitRoot = event.data.git_root;
-          break;
-        }
-        case "project.deleted":
-          known.delete(event.data.project);
-          break;
-        case "file.indexed": {
-          const { hash, size, mtime_ms, chunks, chunker = 1 } = event.data;
-          const project = projectOf(event.data.project);
-          project.files.set(event.data.path, {
-            hash,
-            size,
-            mtimeMs: mtime_ms,
-            chunks: chunks.length,
-            chunker,
-          });
-          project.lastIndexed = event.ts;
-          break;
-        }
-        case "file.removed":
-          known.get(event.data.project)?.files.delete(event.data.path);
-          break;
-      }
-    }
-    this.#known = known;
-    return known;
+  /** The mtime `file` (of `project`, at `path`) was last seen with, as the log or this process saw it. */
+  #mtimeOf(project: string, path: string, file: CatalogFile): number {
+    const touched = this.#touched.get(`${project}\0${path}`);
+    return touched?.hash === file.hash ? touched.mtimeMs : file.mtimeMs;
   }
 
   #runPath(project: string): string {
@@ -426,10 +374,10 @@ export class CodeIndex {
 }
 
 /** `name`, or `name-2`, `name-3`… when another repository already has it. */
-function uniqueName(known: Map<string, KnownProject>, name: string, repository: string): string {
+function uniqueName(catalog: CodeCatalog, name: string, repository: string): string {
   for (let n = 1;; n++) {
     const candidate = n === 1 ? name : `${name}-${n}`;
-    const project = known.get(candidate);
+    const project = catalog.project(candidate);
     if (!project || (project.gitRoot ?? project.root) === repository) return candidate;
   }
 }

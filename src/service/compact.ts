@@ -2,6 +2,7 @@ import { blobsOf, planCompaction } from "../../events/compaction.ts";
 import type { EventLog, RewriteStats } from "../../events/log.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { rebuildGraph } from "../../projections/graph/graph_rebuild.ts";
+import { MemoryHistory } from "../../projections/memory_history.ts";
 import type { Projection } from "../../projections/projection.ts";
 import { TextProjection } from "../../projections/text.ts";
 import type { Store } from "./store.ts";
@@ -17,8 +18,9 @@ export interface CompactionReport extends RewriteStats {
  * or held by a writer whose events are not appended yet, are left alone, so a
  * command in flight never loses its content. When a
  * purged memory's events go, the projections that keep texts in their files
- * (graph, lexical index) are rewritten without it, so that no copy of it stays
- * in the store; the vectors keep no text, only vectors and text hashes.
+ * (graph, lexical index, memory history) are rewritten without it, so that no
+ * copy of it stays in the store; the vectors keep no text, only vectors and
+ * text hashes.
  */
 export async function compactStore(store: Store): Promise<CompactionReport> {
   const started = Date.now();
@@ -76,5 +78,6 @@ function scrubberOf(
 ): ((upTo: number) => Promise<void>) | undefined {
   if (projection instanceof TextProjection) return () => projection.compact();
   if (projection instanceof GraphProjection) return (upTo) => rebuildGraph(projection, log, upTo);
+  if (projection instanceof MemoryHistory) return () => projection.rewrite();
   return undefined;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MemoryKind, RelationRef } from "../../events/kinds/memory.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { contentKey, type GraphProjection } from "../../projections/graph/graph_projection.ts";
+import { type MemoryChange, MemoryHistory } from "../../projections/memory_history.ts";
 import {
   heldExternalIds,
   listedMemoryIds,
@@ -15,7 +16,8 @@ import { checkValidity, isoDate } from "./dates.ts";
 import { NotFoundError, UserError } from "../errors.ts";
 import { newId } from "./ids.ts";
 import { withoutUndefined } from "./objects.ts";
-import { memoriesAsOf, validAt } from "./memory_history.ts";
+import { followed } from "./followed.ts";
+import { memoriesThen, validAt } from "./memory_history.ts";
 import { type MemoryRecord, toMemory } from "./memory_record.ts";
 import {
   type Contradiction,
@@ -89,15 +91,21 @@ export interface Remembered {
 
 /** Memories: the commands that append their events and the queries that read the graph. */
 export class Memories {
+  #history: () => Promise<MemoryHistory>;
+
   /**
    * @param nearest finds the stored memory whose embedding is closest to a text
    *   within a project, with its cosine similarity; absent when no model is loaded.
+   * @param history the store's memory history; a store opened without one has one built in memory.
    */
   constructor(
     private readonly store: Store,
     private readonly graph: GraphProjection,
     private readonly nearest?: NearestMemory,
-  ) {}
+    history?: MemoryHistory,
+  ) {
+    this.#history = followed(store.log, history, MemoryHistory.inMemory);
+  }
 
   /**
    * Stores a memory, or returns the existing one in the same project with the
@@ -210,14 +218,19 @@ export class Memories {
 
   /** One memory by id, or undefined. */
   async get(id: string, options: { as_of?: string } = {}): Promise<MemoryRecord | undefined> {
-    if (options.as_of) return (await memoriesAsOf(this.store.log, options.as_of)).get(id);
+    if (options.as_of) return (await this.history(options.as_of)).get(id);
     const row = await memoryById(this.graph.database, id);
     return row ? toMemory(row) : undefined;
   }
 
-  /** Every memory as it was at `asOf` (forgotten ones marked), from the log. */
-  history(asOf: string): Promise<Map<string, MemoryRecord>> {
-    return memoriesAsOf(this.store.log, asOf);
+  /** Every memory as it was at `asOf` (forgotten ones marked), from the memory history. */
+  async history(asOf: string): Promise<Map<string, MemoryRecord>> {
+    return memoriesThen(await this.#history(), asOf);
+  }
+
+  /** Every change of memory `id`, oldest first, from the memory history (none for an unknown one). */
+  async changes(id: string): Promise<readonly MemoryChange[]> {
+    return (await this.#history()).changesOf(id);
   }
 
   /** Several memories by id, in no particular order; unknown ids are skipped. */

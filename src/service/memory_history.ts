@@ -1,56 +1,39 @@
 import type { EventLog } from "../../events/log.ts";
+import type { StoredEvent } from "../../events/schema.ts";
+import { MemoryHistory } from "../../projections/memory_history.ts";
+import { APPLY_BATCH } from "../../projections/runner.ts";
 import { parseAsOf } from "./dates.ts";
 import type { MemoryRecord } from "./memory_record.ts";
-import { withoutUndefined } from "./objects.ts";
 
 /**
- * What was known at `asOf`: every memory folded from the log's events up to
- * that moment (revisions applied, forgotten ones marked, purged ones gone).
- * The log is the history, so no projection has to keep old versions.
- * Refuses an `asOf` that names no moment rather than answer with today.
+ * What was known at `asOf`, from the memory history projection: every memory
+ * as the log's events up to that moment made it (revisions applied,
+ * forgotten ones marked, purged ones gone). Refuses an `asOf` that names no
+ * moment rather than answer with today.
  */
+export function memoriesThen(history: MemoryHistory, asOf: string): Map<string, MemoryRecord> {
+  return history.asOf(parseAsOf(asOf));
+}
+
+/** {@linkcode memoriesThen} for a log alone: its memory events folded into a history first. */
 export async function memoriesAsOf(
   log: EventLog,
   asOf: string,
 ): Promise<Map<string, MemoryRecord>> {
   const limit = parseAsOf(asOf);
-  const memories = new Map<string, MemoryRecord>();
+  const history = MemoryHistory.inMemory();
+  let batch: StoredEvent[] = [];
   for await (const event of log.read(1)) {
+    // The first event appended after the moment ends what it saw.
     if (Date.parse(event.ts) > limit) break;
-    switch (event.type) {
-      case "memory.remembered": {
-        const { id, project, relations: _relations, entities: _entities, ...rest } = event.data;
-        memories.set(id, {
-          ...withoutUndefined(rest),
-          id,
-          project,
-          created_at: event.ts,
-          updated_at: event.ts,
-        });
-        break;
-      }
-      case "memory.revised": {
-        const current = memories.get(event.data.id);
-        if (!current) break;
-        const { id: _id, ...changes } = event.data;
-        memories.set(event.data.id, {
-          ...current,
-          ...withoutUndefined(changes),
-          updated_at: event.ts,
-        });
-        break;
-      }
-      case "memory.forgotten": {
-        const current = memories.get(event.data.id);
-        if (current) current.forgotten_at = event.ts;
-        break;
-      }
-      case "memory.purged":
-        memories.delete(event.data.id);
-        break;
+    batch.push(event);
+    if (batch.length === APPLY_BATCH) {
+      await history.apply(batch);
+      batch = [];
     }
   }
-  return memories;
+  await history.apply(batch);
+  return history.asOf(limit);
 }
 
 /** True when `memory` is valid at `moment` (its valid-from/valid-to range, open ends allowed). */

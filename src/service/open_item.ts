@@ -82,21 +82,13 @@ async function openMemory(cairn: Cairn, id: string): Promise<Opened> {
   };
 }
 
-/** Every version of one memory, from the log (which is its history). */
+/** Every version of one memory, from the memory history. */
 async function versionsOf(cairn: Cairn, id: string): Promise<MemoryVersion[]> {
-  const versions: MemoryVersion[] = [];
-  for await (const event of cairn.store.log.read(1)) {
-    if (!event.type.startsWith("memory.") || (event.data as { id?: string }).id !== id) continue;
-    const { id: _id, ...fields } = event.data as Record<string, unknown>;
-    if (event.type === "memory.remembered") {
-      versions.push({ at: event.ts, change: "remembered", fields: { content: fields.content } });
-    } else if (event.type === "memory.revised") {
-      versions.push({ at: event.ts, change: "revised", fields });
-    } else if (event.type === "memory.forgotten") {
-      versions.push({ at: event.ts, change: "forgotten", fields: {} });
-    }
-  }
-  return versions;
+  return (await cairn.memories.changes(id)).map(({ at, change, fields }) => ({
+    at,
+    change,
+    fields: change === "remembered" ? { content: fields.content } : { ...fields },
+  }));
 }
 
 async function openTurn(cairn: Cairn, session: string, line: number): Promise<Opened> {

@@ -9,9 +9,12 @@ import { BlobStore } from "../../events/blobs.ts";
 import { FileLog } from "../../events/file_log.ts";
 import { StoreLock, StoreLockedError } from "../../events/lock.ts";
 import { FileCheckpoints } from "../../projections/checkpoints.ts";
+import { CodeCatalog } from "../../projections/code_catalog.ts";
 import { countDisagrees } from "../../projections/damage.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
+import { MemoryHistory } from "../../projections/memory_history.ts";
 import type { Projection } from "../../projections/projection.ts";
+import { SessionState } from "../../projections/session_state.ts";
 import { TextProjection } from "../../projections/text.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import { EmbedderError } from "../embed/embedder.ts";
@@ -47,6 +50,9 @@ export async function checkProjections(storeDir: string): Promise<ProjectionChec
       graph: (dir) => GraphProjection.open(dir),
       text: (dir) => TextProjection.open(dir, blobs),
       vectors: (dir) => VectorsProjection.open(dir, noModel, blobs),
+      code_catalog: (dir) => CodeCatalog.open(dir),
+      session_state: (dir) => SessionState.open(dir),
+      memory_history: (dir) => MemoryHistory.open(dir),
     };
     const problems: string[] = [];
     for (const [name, open] of Object.entries(openers)) {
@@ -81,7 +87,11 @@ async function checkOne(
     return `cannot be read (${(error as Error).message})`;
   }
   try {
-    return countDisagrees(await checkpoints.read(name), await projection.count?.(), head);
+    return countDisagrees(
+      await checkpoints.read(name),
+      { count: await projection.count?.(), saved: projection.savedThrough?.() },
+      head,
+    );
   } finally {
     await projection.close();
   }

@@ -2,6 +2,12 @@ import { basename, resolve } from "node:path";
 import { z } from "zod";
 import { sha256Hex } from "../../events/blobs.ts";
 import type { NewEvent } from "../../events/schema.ts";
+import {
+  detailsKey,
+  type Known,
+  type KnownTurn,
+  SessionState,
+} from "../../projections/session_state.ts";
 import { claudeFormat } from "../ingest/transcripts/claude.ts";
 import { codexFormat } from "../ingest/transcripts/codex.ts";
 import type { Entry, TranscriptFormat, TranscriptParser } from "../ingest/transcripts/entry.ts";
@@ -11,7 +17,7 @@ import { type IndexedProject, ProjectResolver } from "../ingest/transcripts/proj
 import { redact } from "../ingest/redact.ts";
 import { groupTurns, type Turn, turnMentions, turnText } from "../ingest/transcripts/turns.ts";
 import { UserError } from "../errors.ts";
-import { detailsKey, type Known, type KnownTurn, readKnown, remember } from "./session_state.ts";
+import { followed } from "./followed.ts";
 import type { Store } from "./store.ts";
 
 /** What `ingest` accepts. */
@@ -82,14 +88,18 @@ const FORMATS: Record<"claude" | "codex", TranscriptFormat> = {
  * `.cairn-no-sessions` file in its root is skipped.
  */
 export class Sessions {
-  #known?: Known;
+  #state: () => Promise<SessionState>;
   #projects = new ProjectResolver();
 
   constructor(
     private readonly store: Store,
     /** The indexed projects, so a session is filed under the project its code is indexed as. */
     private readonly indexedProjects: () => Promise<IndexedProject[]> = () => Promise.resolve([]),
-  ) {}
+    /** The store's session state; a store opened without one has one built in memory. */
+    state?: SessionState,
+  ) {
+    this.#state = followed(store.log, state, SessionState.inMemory);
+  }
 
   /** Reads what is new in one transcript and appends its turns' events. */
   async ingest(input: z.input<typeof IngestInput>): Promise<IngestReport> {
@@ -97,7 +107,7 @@ export class Sessions {
     const path = resolve(rest.path);
     const stat = await Deno.stat(path).catch(() => undefined);
     if (!stat?.isFile) throw new UserError(`no transcript file at ${path}`);
-    const known = this.#known ??= await readKnown(this.store.log);
+    const known = (await this.#state()).known;
     const subAgent = agent === "claude" && isSubAgentFile(path);
     const newParser = () => FORMATS[agent].newParser({ subAgent });
     const report: IngestReport = {
@@ -194,7 +204,6 @@ export class Sessions {
     if (events.length === 0) return report;
     using _held = await this.store.blobs.hold(texts);
     await this.store.append(events);
-    remember(known, events);
     return report;
   }
 

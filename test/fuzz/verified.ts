@@ -30,5 +30,8 @@ export async function assertStoreWhole(cairn: Cairn): Promise<void> {
   const log = await checkLog(storeLayout(store).log);
   assert.deepEqual(log.problems, []);
   const projections = await checkProjections(store);
-  assert.deepEqual(projections, { checked: ["graph", "text", "vectors"], problems: [] });
+  assert.deepEqual(projections, {
+    checked: ["graph", "text", "vectors", "code_catalog", "session_state", "memory_history"],
+    problems: [],
+  });
 }

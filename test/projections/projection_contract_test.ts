@@ -1,5 +1,8 @@
 import { join } from "node:path";
+import { CodeCatalog } from "../../projections/code_catalog.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
+import { MemoryHistory } from "../../projections/memory_history.ts";
+import { SessionState } from "../../projections/session_state.ts";
 import { TextProjection } from "../../projections/text.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import { CachedEmbedder } from "../../src/embed/cache.ts";
@@ -26,3 +29,9 @@ projectionContract({
       log,
     ),
 });
+
+projectionContract({ name: "CodeCatalog", open: (dir) => CodeCatalog.open(dir) });
+
+projectionContract({ name: "SessionState", open: (dir) => SessionState.open(dir) });
+
+projectionContract({ name: "MemoryHistory", open: (dir) => MemoryHistory.open(dir) });

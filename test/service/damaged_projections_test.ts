@@ -7,6 +7,7 @@ import { runCli } from "../../src/cli/main.ts";
 import { checkProjections } from "../../src/service/projection_check.ts";
 import { openWithFakeModel as open } from "./fake_cairn.ts";
 import { filesHolding, tempDir } from "../helpers.ts";
+import { answer, prompt, SESSION } from "./claude_lines.ts";
 
 /** Every file name a Linux file system allows that the scanner would index. */
 const ODD_NAMES = ["line\nbreak.py", "tab\there.py", 'quote"and\\slash.py', "emoji 🪨.py"];
@@ -18,7 +19,7 @@ async function writeRepo(repo: string): Promise<void> {
   }
 }
 
-/** A store holding a memory and an indexed folder, every vector in, closed. */
+/** A store holding a memory, an indexed folder and a session, every vector in, closed. */
 async function filledStore(root: string): Promise<string> {
   const store = join(root, "store");
   const repo = join(root, "repo");
@@ -27,6 +28,12 @@ async function filledStore(root: string): Promise<string> {
   try {
     await cairn.memories.remember({ content: "Invoices are rendered with WeasyPrint" });
     await cairn.code.index({ path: repo, project: "repo" });
+    const transcript = join(root, `${SESSION}.jsonl`);
+    await Deno.writeTextFile(
+      transcript,
+      prompt("Render the invoices as PDF", repo, 0) + answer("They use WeasyPrint now.", repo, 1),
+    );
+    await cairn.sessions.ingest({ path: transcript, agent: "claude", final: true });
     await cairn.store.runner.settled();
   } finally {
     await cairn.close();
@@ -77,6 +84,9 @@ async function scramble(path: string, seed: number): Promise<void> {
   await Deno.writeFile(path, bytes);
 }
 
+/** Every projection of a store. */
+const PROJECTIONS = ["graph", "text", "vectors", "code_catalog", "session_state", "memory_history"];
+
 async function filesIn(dir: string): Promise<string[]> {
   return (await Array.fromAsync(Deno.readDir(dir))).filter((e) => e.isFile).map((e) => e.name);
 }
@@ -85,11 +95,16 @@ Deno.test("a projection whose files are damaged or deleted is moved aside and re
   await using tmp = await tempDir();
   const store = await filledStore(tmp.path);
   const projections = join(store, "projections");
-  const damaged = [
-    ...(await filesIn(join(projections, "graph"))).map((name) => join("graph", name)),
-    ...(await filesIn(join(projections, "text"))).map((name) => join("text", name)),
-    ...(await filesIn(join(projections, "vectors"))).map((name) => join("vectors", name)),
-  ].filter((name) => !name.endsWith("checkpoint.json") && !name.endsWith("model.json"));
+  // An empty file (a journal just folded into its snapshot) holds nothing to lose.
+  const damaged = (await Promise.all(
+    PROJECTIONS.map(async (projection) =>
+      (await filesIn(join(projections, projection))).map((name) => join(projection, name))
+    ),
+  )).flat().filter((name) => !name.endsWith("checkpoint.json") && !name.endsWith("model.json"))
+    .filter((name) => Deno.statSync(join(projections, name)).size > 0);
+  for (const projection of PROJECTIONS) {
+    assert.ok(damaged.some((name) => name.startsWith(`${projection}/`)), `${projection} has data`);
+  }
   assert.ok(damaged.some((name) => name.endsWith(".kuzu")), damaged.join(", "));
   assert.ok(damaged.some((name) => name.endsWith(".keys")), damaged.join(", "));
   const faults = [
@@ -98,7 +113,7 @@ Deno.test("a projection whose files are damaged or deleted is moved aside and re
       { file, fault: "deleted", apply: (path: string) => Deno.remove(path) },
     ]),
     // A checkpoint that does not parse is no checkpoint: that projection is rebuilt, quietly.
-    ...["graph", "text", "vectors"].map((name) => ({
+    ...PROJECTIONS.map((name) => ({
       file: join(name, "checkpoint.json"),
       fault: "scrambled",
       apply: (path: string) => scramble(path, 99),
@@ -137,7 +152,7 @@ Deno.test("checkProjections() names a projection that cannot be read or lost doc
   await using tmp = await tempDir();
   const store = await filledStore(tmp.path);
   assert.deepEqual(await checkProjections(store), {
-    checked: ["graph", "text", "vectors"],
+    checked: PROJECTIONS,
     problems: [],
   });
   const graph = join(store, "projections", "graph", "graph.kuzu");
@@ -152,7 +167,7 @@ Deno.test("checkProjections() names a projection that cannot be read or lost doc
   assert.match(check.problems[0]!, /^projection graph: cannot be read \(.+\); it is rebuilt/);
   assert.match(
     check.problems[1]!,
-    /^projection vectors: holds 1 documents where its checkpoint says 5/,
+    /^projection vectors: holds 2 documents where its checkpoint says 6/,
   );
   assert.deepEqual(await Deno.readFile(graph), scrambled, "the damaged file is left for the open");
 });
