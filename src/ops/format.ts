@@ -4,13 +4,13 @@
  * that the operations (search, open, memories) and `recall --batch` share.
  * @module
  */
-import type { MemoryRecord } from "../service/memory_record.ts";
-import type { RecallAnswer, RecallItem } from "../service/recall_service.ts";
-import type { CodeRecord, TurnRecord } from "../service/hit_details.ts";
+import type { MemoryRecord } from "../recall/memory_record.ts";
+import type { RecallAnswer, RecallItem } from "../recall/answer.ts";
+import type { CodeRecord, TurnRecord } from "../recall/hit_records.ts";
 import { answeringWindow, codeExcerpt, definitionLine, withoutScope } from "../recall/passage.ts";
 import { turnHandle } from "../recall/handles.ts";
-import { describeDifferences } from "../service/fact_differences.ts";
-import type { Contradiction } from "../service/near_memories.ts";
+import { describeDifferences } from "../../text/fact_differences.ts";
+import type { Contradiction } from "../recall/memory_record.ts";
 
 /** How much text a markdown answer shows, in characters. */
 export interface AnswerBudget {

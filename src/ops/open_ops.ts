@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { codeLabel, memoryLabel, outOfDate, turnLabel, visible } from "./format.ts";
 import { startOf, withoutScope } from "../recall/passage.ts";
-import type { TurnRecord } from "../service/hit_details.ts";
+import type { TurnRecord } from "../recall/hit_records.ts";
 import { type Opened, openHandle } from "../service/open_item.ts";
 import { operation } from "./operation.ts";
 

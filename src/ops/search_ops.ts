@@ -11,7 +11,7 @@ import { DEFAULT_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS } from "../recall/recall.
 import type { RecallMode, Source } from "../recall/types.ts";
 import { checkPathPrefix } from "../service/code_filters.ts";
 import { searchCode as searchCodeIn } from "../service/code_search.ts";
-import type { RecallAnswer } from "../service/recall_service.ts";
+import type { RecallAnswer } from "../recall/answer.ts";
 import {
   formatHistory,
   historyTarget,

@@ -13,7 +13,7 @@ import { embedderFor, rerankerFor } from "./providers.ts";
 import { CodeIndex } from "./code_index.ts";
 import { GraphOps } from "./graph_ops.ts";
 import { Memories } from "./memories.ts";
-import { RecallService } from "./recall_service.ts";
+import { RecallService } from "../recall/answer.ts";
 import { reembedOpenStore, type ReembedOptions, type ReembedReport } from "./reembed.ts";
 import { CodeWatches } from "./code_watch.ts";
 import { languageOfPath } from "../ingest/code/source_file.ts";

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { DEFAULT_RESULTS, MAX_QUERY_CHARS } from "../recall/recall.ts";
 import { checkLanguage, checkPathPrefix } from "./code_filters.ts";
 import type { Cairn } from "./cairn.ts";
-import type { RecallAnswer } from "./recall_service.ts";
+import type { RecallAnswer } from "../recall/answer.ts";
 
 /** What `searchCode` accepts. */
 export const SearchCodeInput = z.object({

@@ -17,10 +17,14 @@ import { NotFoundError, UserError } from "../errors.ts";
 import { newId } from "./ids.ts";
 import { withoutUndefined } from "./objects.ts";
 import { followed } from "./followed.ts";
-import { memoriesThen, validAt } from "./memory_history.ts";
-import { type MemoryRecord, toMemory } from "./memory_record.ts";
+import { memoriesThen } from "./memory_history.ts";
 import {
   type Contradiction,
+  type MemoryRecord,
+  toMemory,
+  validAt,
+} from "../recall/memory_record.ts";
+import {
   CONTRADICTION_COSINE,
   type NearMemory,
   newerContradiction,

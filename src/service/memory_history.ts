@@ -3,7 +3,7 @@ import type { StoredEvent } from "../../events/schema.ts";
 import { MemoryHistory } from "../../projections/memory_history.ts";
 import { APPLY_BATCH } from "../../projections/runner.ts";
 import { parseAsOf } from "./dates.ts";
-import type { MemoryRecord } from "./memory_record.ts";
+import type { MemoryRecord } from "../recall/memory_record.ts";
 
 /**
  * What was known at `asOf`, from the memory history projection: every memory
@@ -34,15 +34,4 @@ export async function memoriesAsOf(
   }
   await history.apply(batch);
   return history.asOf(limit);
-}
-
-/** True when `memory` is valid at `moment` (its valid-from/valid-to range, open ends allowed). */
-export function validAt(
-  memory: Pick<MemoryRecord, "valid_from" | "valid_to">,
-  moment: string,
-): boolean {
-  const at = Date.parse(moment);
-  if (memory.valid_from && Date.parse(memory.valid_from) > at) return false;
-  if (memory.valid_to && Date.parse(memory.valid_to) < at) return false;
-  return true;
 }

@@ -4,8 +4,13 @@
  * so that the old one can be revised).
  * @module
  */
-import { contradicts, differs, type FactDifferences, factDifferences } from "./fact_differences.ts";
-import type { MemoryRecord } from "./memory_record.ts";
+import {
+  contradicts,
+  differs,
+  type FactDifferences,
+  factDifferences,
+} from "../../text/fact_differences.ts";
+import type { Contradiction, MemoryRecord } from "../recall/memory_record.ts";
 
 /**
  * Two memories of one project this similar (cosine) are the same memory, if
@@ -33,12 +38,6 @@ const CONVERSATION = "conversation";
 export interface NearMemory {
   memory: MemoryRecord;
   cosine: number;
-}
-
-/** A stored memory the new one may contradict, and what differs (old first). */
-export interface Contradiction {
-  memory: MemoryRecord;
-  differences: FactDifferences;
 }
 
 /**

@@ -12,9 +12,14 @@ import {
 } from "../../projections/graph/queries/sessions.ts";
 import type { Cairn } from "./cairn.ts";
 import { ArgumentsError, NotFoundError } from "../errors.ts";
-import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_details.ts";
-import type { MemoryRecord } from "./memory_record.ts";
-import type { Contradiction } from "./near_memories.ts";
+import {
+  type CodeRecord,
+  codeRecords,
+  type TurnRecord,
+  turnRecords,
+} from "../recall/hit_records.ts";
+import type { MemoryRecord } from "../recall/memory_record.ts";
+import type { Contradiction } from "../recall/memory_record.ts";
 
 /** One version of a memory, as an event of the log made it. */
 export interface MemoryVersion {

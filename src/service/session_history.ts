@@ -13,7 +13,7 @@ import { isPathLike } from "../../text/code_mentions.ts";
 import { plural } from "../recall/vector_lag.ts";
 import { turnHandle } from "../recall/handles.ts";
 import { answeringWindow } from "../recall/passage.ts";
-import { type TurnRecord, turnRecords } from "./hit_details.ts";
+import { type TurnRecord, turnRecords } from "../recall/hit_records.ts";
 import { aboveCut, byRelevance } from "./relevance_cut.ts";
 
 /** Characters of a turn's text one history line shows (cut at a word, `…` marking the cut). */

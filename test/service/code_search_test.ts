@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { openCairn } from "../../src/service/cairn.ts";
 import { searchCode } from "../../src/service/code_search.ts";
-import type { RecallAnswer } from "../../src/service/recall_service.ts";
+import type { RecallAnswer } from "../../src/recall/answer.ts";
 import { UserError } from "../../src/errors.ts";
 import { tempDir } from "../helpers.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { openCairn } from "../../src/service/cairn.ts";
 import { UserError } from "../../src/errors.ts";
-import { describeDifferences } from "../../src/service/fact_differences.ts";
+import { describeDifferences } from "../../text/fact_differences.ts";
 import { formatMarkdown } from "../../src/ops/format.ts";
 import { openHandle } from "../../src/service/open_item.ts";
 import { collect, tempDir } from "../helpers.ts";

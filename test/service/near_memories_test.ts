@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { MemoryRecord } from "../../src/service/memory_record.ts";
+import type { MemoryRecord } from "../../src/recall/memory_record.ts";
 import { newerContradiction } from "../../src/service/near_memories.ts";
 
 function memory(id: string, content: string, at: string, kind = "fact"): MemoryRecord {

@@ -1,4 +1,5 @@
 import type { MemoryRow } from "../../projections/graph/queries/memories.ts";
+import type { FactDifferences } from "../../text/fact_differences.ts";
 
 /** A memory as queries return it. */
 export interface MemoryRecord {
@@ -36,4 +37,21 @@ export function toMemory(row: MemoryRow): MemoryRecord {
     ...optional("valid_to"),
     ...optional("forgotten_at"),
   };
+}
+
+/** A stored memory another may contradict, and what differs (old first). */
+export interface Contradiction {
+  memory: MemoryRecord;
+  differences: FactDifferences;
+}
+
+/** True when `memory` is valid at `moment` (its valid-from/valid-to range, open ends allowed). */
+export function validAt(
+  memory: Pick<MemoryRecord, "valid_from" | "valid_to">,
+  moment: string,
+): boolean {
+  const at = Date.parse(moment);
+  if (memory.valid_from && Date.parse(memory.valid_from) > at) return false;
+  if (memory.valid_to && Date.parse(memory.valid_to) < at) return false;
+  return true;
 }

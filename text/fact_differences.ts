@@ -5,7 +5,7 @@
  * times", black now ruff, "cache" now "do not cache").
  * @module
  */
-import { lightStem, STOP_WORDS } from "../../text/tokens.ts";
+import { lightStem, STOP_WORDS } from "./tokens.ts";
 
 /** One kind of difference: what only the old text has, and what only the new one has. */
 export interface Change {

@@ -4,7 +4,7 @@ import {
   describeDifferences,
   differs,
   factDifferences,
-} from "../../src/service/fact_differences.ts";
+} from "../../text/fact_differences.ts";
 
 /** The differences of `next` from `old`, in words, or `same` / `added` when nothing contradicts. */
 function verdict(old: string, next: string): string {

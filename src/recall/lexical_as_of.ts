@@ -1,7 +1,7 @@
 import { RANKING } from "../../projections/text.ts";
 import { Bm25Index } from "../../projections/text_bm25.ts";
 import { codeTokens } from "../../text/tokens.ts";
-import type { LexicalSearch, Source } from "../recall/types.ts";
+import type { LexicalSearch, Source } from "./types.ts";
 import type { MemoryRecord } from "./memory_record.ts";
 
 /**

@@ -2,7 +2,7 @@ import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import { chunksById, chunksOfFiles } from "../../projections/graph/queries/code.ts";
 import { turnsByKey } from "../../projections/graph/queries/sessions.ts";
 import type { TextProjection } from "../../projections/text.ts";
-import { definitionLine, withoutScope } from "../recall/passage.ts";
+import { definitionLine, withoutScope } from "./passage.ts";
 
 /** A code hit with where it lives. */
 export interface CodeRecord {

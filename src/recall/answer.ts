@@ -1,13 +1,18 @@
-import { MAX_RESULTS, recall, type RecallDeps } from "../recall/recall.ts";
+/**
+ * Recall's answer: the ranked hits hydrated into the memories, code and turns
+ * they point at, filtered by time, reranked when asked, and marked where a
+ * later memory may replace one.
+ * @module
+ */
+import { MAX_RESULTS, recall, type RecallDeps } from "./recall.ts";
 import { lexicalAsOf } from "./lexical_as_of.ts";
-import { validAt } from "./memory_history.ts";
-import type { HitComponents, RecallRequest, Source } from "../recall/types.ts";
-import type { Memories } from "./memories.ts";
+import { validAt } from "./memory_record.ts";
+import type { HitComponents, RecallRequest, Source } from "./types.ts";
 import type { MemoryRecord } from "./memory_record.ts";
-import type { Contradiction } from "./near_memories.ts";
+import type { Contradiction } from "./memory_record.ts";
 import type { TextProjection } from "../../projections/text.ts";
 import type { Reranker } from "../embed/reranker.ts";
-import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_details.ts";
+import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_records.ts";
 
 /** A recall result with what it points at, ready to format. */
 export type RecallItem =
@@ -30,12 +35,22 @@ export interface RecallAnswer {
   notes: string[];
 }
 
+/** The memories an answer is made of, as the store keeps them. */
+export interface MemorySource {
+  /** The live memories among `ids`. */
+  getMany(ids: readonly string[]): Promise<MemoryRecord[]>;
+  /** Every memory as it was at `asOf` (forgotten ones included, marked). */
+  history(asOf: string): Promise<Map<string, MemoryRecord>>;
+  /** For each of `memories`, one stored later that may replace it. */
+  newerContradictions(memories: readonly MemoryRecord[]): Promise<Map<string, Contradiction>>;
+}
+
 /** Runs recall and hydrates each hit from the graph. */
 export class RecallService {
   constructor(
     /** What recall reads: the projections behind its retrievers, the model, code facts. */
     readonly deps: RecallDeps,
-    private readonly memories: Memories,
+    private readonly memories: MemorySource,
     private readonly text: TextProjection,
     private readonly rerank?: { reranker: Reranker; top: number },
   ) {}
