@@ -73,6 +73,12 @@ export interface RunOptions {
   startOwner?: boolean;
   /** Standard input, when the caller has read it already. */
   stdin?: string;
+  /**
+   * The caller's folder and allowed roots, when not this process's own (its
+   * working folder and `CAIRN_ALLOWED_ROOTS`): tests run the CLI in-process as
+   * if typed in another folder, with other roots.
+   */
+  caller?: { cwd: string; roots: string[] };
 }
 
 /**
@@ -82,7 +88,7 @@ export interface RunOptions {
 export async function runCli(
   argv: string[],
   io: Io = consoleIo,
-  { inOwner, startOwner = false, stdin: given }: RunOptions = {},
+  { inOwner, startOwner = false, stdin: given, caller }: RunOptions = {},
 ): Promise<number> {
   const split = splitGlobal(argv);
   if (split instanceof GlobalOptionError) {
@@ -133,7 +139,7 @@ export async function runCli(
       const start = startOwner && !noOwner;
       const code = await runInOwner(
         storeDir,
-        requestFromHere(rest, stdin),
+        { ...requestFromHere(rest, stdin), ...caller },
         output,
         start,
       );
@@ -143,8 +149,8 @@ export async function runCli(
       storeDir,
       args,
       ...output,
-      cwd: inOwner?.cwd ?? callerFolder(),
-      roots: inOwner?.roots ?? allowedRoots(),
+      cwd: inOwner?.cwd ?? caller?.cwd ?? callerFolder(),
+      roots: inOwner?.roots ?? caller?.roots ?? allowedRoots(),
       ...(inOwner ? { owner: inOwner.owner } : {}),
       ...(stdin === undefined ? {} : { stdin }),
     };

@@ -4,12 +4,7 @@
  * so that the old one can be revised).
  * @module
  */
-import {
-  contradicts,
-  differs,
-  type FactDifferences,
-  factDifferences,
-} from "../../text/fact_differences.ts";
+import { contradicts, differs, factDifferences } from "../../text/fact_differences.ts";
 import type { Contradiction, MemoryRecord } from "../recall/memory_record.ts";
 
 /**

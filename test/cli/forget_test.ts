@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, filesHolding, tempDir } from "../helpers.ts";
+import { filesHolding, tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 import { startServe } from "../mcp/mcp_client.ts";
 
 const SECRET = "sk-SECRET-67890";
@@ -10,7 +11,7 @@ Deno.test("cairn forget --purge run inside cairn serve leaves no copy in the sto
   const store = join(tmp.path, "store");
   await using _serve = await startServe(store);
   const cairn = async (...args: string[]) => {
-    const result = await cli(["--store", store, ...args]);
+    const result = await cliHere(["--store", store, ...args]);
     assert.equal(result.code, 0, `${args.join(" ")}: ${result.stderr}`);
     return result.stdout;
   };

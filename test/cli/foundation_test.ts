@@ -5,18 +5,19 @@ import { StoreLock } from "../../events/lock.ts";
 import { encodeRecord } from "../../events/record.ts";
 import { readManifest } from "../../events/manifest.ts";
 import { cli, remembered, tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 
 Deno.test("cairn --help lists the commands; an unknown command exits 2 with the usage", async () => {
-  const help = await cli(["--help"]);
+  const help = await cliHere(["--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /usage: cairn \[--store DIR\] \[--no-owner\] <command>/);
   assert.match(help.stdout, /status/);
-  const unknown = await cli(["frobnicate"]);
+  const unknown = await cliHere(["frobnicate"]);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown command "frobnicate"/);
-  const commandHelp = await cli(["verify", "--help"]);
+  const commandHelp = await cliHere(["verify", "--help"]);
   assert.match(commandHelp.stdout, /usage: cairn verify \[--repair\]/);
-  const badOption = await cli(["status", "--bogus"]);
+  const badOption = await cliHere(["status", "--bogus"]);
   assert.equal(badOption.code, 2);
   assert.match(badOption.stderr, /usage: cairn status/);
 });
@@ -60,23 +61,23 @@ Deno.test("cairn verify finds a flipped byte, and --repair keeps every readable 
   const log = await FileLog.open(logDir, { segmentBytes: 600 });
   for (let i = 0; i < 20; i++) await log.append([remembered(`m${i}`)]);
   await log.close();
-  assert.equal((await cli(["--store", tmp.path, "verify"])).code, 0);
+  assert.equal((await cliHere(["--store", tmp.path, "verify"])).code, 0);
   const segment = join(logDir, (await readManifest(logDir))!.segments[1]!.file);
   const bytes = await Deno.readFile(segment);
   bytes[40] = bytes[40]! ^ 0x55;
   await Deno.writeFile(segment, bytes);
-  const broken = await cli(["--store", tmp.path, "status"]);
+  const broken = await cliHere(["--store", tmp.path, "status"]);
   assert.equal(broken.code, 1);
   assert.match(broken.stderr, /damaged at byte offset \d+/);
   assert.doesNotMatch(broken.stderr, /at .*\.ts:\d+/);
-  const check = await cli(["--store", tmp.path, "verify"]);
+  const check = await cliHere(["--store", tmp.path, "verify"]);
   assert.equal(check.code, 1);
   assert.match(check.stdout, /problem: .*\.seg at byte \d+: checksum mismatch/);
-  const repair = await cli(["--store", tmp.path, "verify", "--repair"]);
+  const repair = await cliHere(["--store", tmp.path, "verify", "--repair"]);
   assert.equal(repair.code, 0, repair.stderr);
   assert.match(repair.stdout, /repaired: kept 19 readable events \(head 20\)/);
   assert.match(repair.stdout, /lost: event \d+ \(unreadable\)/, "it says which event is gone");
-  const after = await cli(["--store", tmp.path, "verify"]);
+  const after = await cliHere(["--store", tmp.path, "verify"]);
   assert.equal(after.code, 0, after.stdout);
 });
 
@@ -89,7 +90,7 @@ Deno.test("cairn compact and replay run on a store", async () => {
     data: { id: "secret" },
   }]);
   await log.close();
-  const compact = await cli(["--store", tmp.path, "compact"]);
+  const compact = await cliHere(["--store", tmp.path, "compact"]);
   assert.equal(compact.code, 0, compact.stderr);
   assert.match(compact.stdout, /kept 1 events, dropped 2/);
   const segments = (await readManifest(join(tmp.path, "log")))!.segments;
@@ -97,7 +98,7 @@ Deno.test("cairn compact and replay run on a store", async () => {
     await Deno.readFile(join(tmp.path, "log", segments[0]!.file)),
   );
   assert.doesNotMatch(text, /content of secret/);
-  const replay = await cli(["--store", tmp.path, "replay"]);
+  const replay = await cliHere(["--store", tmp.path, "replay"]);
   assert.equal(replay.code, 0, replay.stderr);
   assert.match(replay.stdout, /replayed 3 events/);
   const lexical = [...Deno.readDirSync(join(tmp.path, "projections", "text"))];
@@ -114,7 +115,7 @@ Deno.test("cairn status says when it cut a torn last record", async () => {
   // A second write cut short by a crash, before it was acknowledged.
   const torn = encodeRecord(2, remembered("b"));
   await Deno.writeFile(segment, torn.subarray(0, torn.length - 3), { append: true });
-  const status = await cli(["--store", tmp.path, "status", "--json"]);
+  const status = await cliHere(["--store", tmp.path, "status", "--json"]);
   assert.equal(status.code, 0, status.stderr);
   assert.match(status.stderr, /warning: the last record of log segment .* was torn/);
   assert.equal(JSON.parse(status.stdout).head, 1);

@@ -1,69 +1,69 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
-import { cliHere } from "./in_process.ts";
+import { type OwnerHere, ownerHere } from "./in_process.ts";
 
-/** Runs `cairn --store STORE graph ARGS...`, asserting it succeeds, and returns its standard output. */
-async function graphOk(store: string, ...args: string[]): Promise<string> {
-  const run = await cliHere(["--store", store, "graph", ...args]);
+/** Runs `cairn graph ARGS...` in the store's owner, asserting it succeeds; returns its standard output. */
+async function graphOk(owner: OwnerHere, ...args: string[]): Promise<string> {
+  const run = await owner.cli(["graph", ...args]);
   assert.equal(run.code, 0, run.stderr);
   return run.stdout;
 }
 
 /** The number of events in the store's log. */
-async function head(store: string): Promise<number> {
-  const status = await cliHere(["--store", store, "status", "--json"]);
+async function head(owner: OwnerHere): Promise<number> {
+  const status = await owner.cli(["status", "--json"]);
   assert.equal(status.code, 0, status.stderr);
   return JSON.parse(status.stdout).head;
 }
 
 Deno.test("cairn graph builds the graph from arguments and shows it a line an entity or relation", async () => {
   await using tmp = await tempDir();
-  const store = tmp.path;
+  await using owner = await ownerHere(tmp.path);
   assert.equal(
-    await graphOk(store, "add-entity", "Ada", "--type", "person", "--observation", "writes Rust"),
+    await graphOk(owner, "add-entity", "Ada", "--type", "person", "--observation", "writes Rust"),
     "created Ada (person): writes Rust\n",
   );
   assert.equal(
-    await graphOk(store, "add-entity", "billing", "--type", "service"),
+    await graphOk(owner, "add-entity", "billing", "--type", "service"),
     "created billing (service)\n",
   );
   assert.equal(
-    await graphOk(store, "add-entity", "Ada", "--type", "person"),
+    await graphOk(owner, "add-entity", "Ada", "--type", "person"),
     "already exists: Ada (add to it with add_observations or `cairn graph observe`)\n",
   );
   assert.equal(
-    await graphOk(store, "relate", "Ada", "maintains", "billing"),
+    await graphOk(owner, "relate", "Ada", "maintains", "billing"),
     "related: Ada —maintains→ billing\n",
   );
   assert.equal(
-    await graphOk(store, "relate", "Ada", "maintains", "billing"),
+    await graphOk(owner, "relate", "Ada", "maintains", "billing"),
     "already related: Ada —maintains→ billing\n",
   );
   assert.equal(
-    await graphOk(store, "observe", "Ada", "on call in March", "writes Rust"),
+    await graphOk(owner, "observe", "Ada", "on call in March", "writes Rust"),
     "added to Ada: on call in March\n",
   );
   assert.equal(
-    await graphOk(store, "observe", "Ada", "writes Rust"),
+    await graphOk(owner, "observe", "Ada", "writes Rust"),
     "Ada already has those observations\n",
   );
   const whole = "- Ada (person): writes Rust; on call in March\n- billing (service)\n" +
     "- Ada —maintains→ billing\n";
-  assert.equal(await graphOk(store, "open", "billing", "Ada"), whole);
-  assert.equal(await graphOk(store, "read"), whole);
+  assert.equal(await graphOk(owner, "open", "billing", "Ada"), whole);
+  assert.equal(await graphOk(owner, "read"), whole);
   assert.equal(
-    await graphOk(store, "search", "MARCH"),
+    await graphOk(owner, "search", "MARCH"),
     "- Ada (person): writes Rust; on call in March\n- Ada —maintains→ billing\n",
   );
-  assert.equal(await graphOk(store, "search", "nothing", "like", "this"), "No entities.\n");
+  assert.equal(await graphOk(owner, "search", "nothing", "like", "this"), "No entities.\n");
 });
 
 Deno.test("cairn graph deletes observations, relations and entities", async () => {
   await using tmp = await tempDir();
-  const store = tmp.path;
+  await using owner = await ownerHere(tmp.path);
   await graphOk(
-    store,
+    owner,
     "add-entity",
     "Ada",
     "--type",
@@ -73,91 +73,93 @@ Deno.test("cairn graph deletes observations, relations and entities", async () =
     "--observation",
     "b",
   );
-  await graphOk(store, "add-entity", "billing", "--type", "service");
-  await graphOk(store, "add-entity", "Cy", "--type", "person");
-  await graphOk(store, "relate", "Ada", "maintains", "billing");
-  await graphOk(store, "relate", "Cy", "reviews", "billing");
+  await graphOk(owner, "add-entity", "billing", "--type", "service");
+  await graphOk(owner, "add-entity", "Cy", "--type", "person");
+  await graphOk(owner, "relate", "Ada", "maintains", "billing");
+  await graphOk(owner, "relate", "Cy", "reviews", "billing");
   await new Promise((resolve) => setTimeout(resolve, 5));
   const then = new Date().toISOString();
-  assert.equal(await graphOk(store, "delete-observation", "Ada", "a"), "deleted from Ada: a\n");
+  // The deletions come after `then` by the clock, however fast the owner runs them.
+  while (Date.now() <= Date.parse(then)) await new Promise((resolve) => setTimeout(resolve, 1));
+  assert.equal(await graphOk(owner, "delete-observation", "Ada", "a"), "deleted from Ada: a\n");
   assert.equal(
-    await graphOk(store, "unrelate", "Ada", "maintains", "billing"),
+    await graphOk(owner, "unrelate", "Ada", "maintains", "billing"),
     "unrelated: Ada —maintains→ billing\n",
   );
-  assert.equal(await graphOk(store, "delete-entity", "Cy"), "deleted Cy and their relations\n");
-  assert.equal(await graphOk(store, "read"), "- Ada (person): b\n- billing (service)\n");
+  assert.equal(await graphOk(owner, "delete-entity", "Cy"), "deleted Cy and their relations\n");
+  assert.equal(await graphOk(owner, "read"), "- Ada (person): b\n- billing (service)\n");
   assert.equal(
-    await graphOk(store, "open", "Ada", "Cy", "--as-of", then),
+    await graphOk(owner, "open", "Ada", "Cy", "--as-of", then),
     "- Ada (person): a; b\n- Cy (person)\n- Ada —maintains→ billing\n- Cy —reviews→ billing\n",
   );
-  assert.match(await graphOk(store, "read", "--as-of", then), /Cy —reviews→ billing/);
-  assert.match(await graphOk(store, "search", "reviews", "--as-of", then, "--json"), /"entities"/);
+  assert.match(await graphOk(owner, "read", "--as-of", then), /Cy —reviews→ billing/);
+  assert.match(await graphOk(owner, "search", "reviews", "--as-of", then, "--json"), /"entities"/);
 });
 
 Deno.test("cairn graph read and search page through the graph with the cursor each page prints", async () => {
   await using tmp = await tempDir();
-  const store = tmp.path;
+  await using owner = await ownerHere(tmp.path);
   for (const name of ["api", "billing", "cache"]) {
-    await graphOk(store, "add-entity", name, "--type", "service", "--observation", `runs ${name}`);
+    await graphOk(owner, "add-entity", name, "--type", "service", "--observation", `runs ${name}`);
   }
-  await graphOk(store, "relate", "api", "calls", "billing");
+  await graphOk(owner, "relate", "api", "calls", "billing");
   assert.equal(
-    await graphOk(store, "read", "--limit", "2"),
+    await graphOk(owner, "read", "--limit", "2"),
     "- api (service): runs api\n- billing (service): runs billing\n- api —calls→ billing\n" +
       "> 1 more entities; next page: offset 2\n",
   );
   assert.equal(
-    await graphOk(store, "read", "--limit", "2", "--cursor", "2"),
+    await graphOk(owner, "read", "--limit", "2", "--cursor", "2"),
     "- cache (service): runs cache\n",
   );
-  const first = JSON.parse(await graphOk(store, "search", "runs", "--limit", "2", "--json"));
+  const first = JSON.parse(await graphOk(owner, "search", "runs", "--limit", "2", "--json"));
   assert.deepEqual(first.entities.map((e: { name: string }) => e.name), ["api", "billing"]);
   assert.equal(first.more, 1);
   const second = JSON.parse(
-    await graphOk(store, "search", "runs", "--limit", "2", "--cursor", "2", "--json"),
+    await graphOk(owner, "search", "runs", "--limit", "2", "--cursor", "2", "--json"),
   );
   assert.deepEqual(second, {
     entities: [{ name: "cache", entityType: "service", observations: ["runs cache"] }],
     relations: [],
     more: 0,
   });
-  assert.equal(await graphOk(store, "read", "--cursor", "3"), "No entities.\n");
+  assert.equal(await graphOk(owner, "read", "--cursor", "3"), "No entities.\n");
 });
 
 Deno.test("cairn graph --json prints the service's result", async () => {
   await using tmp = await tempDir();
-  const store = tmp.path;
+  await using owner = await ownerHere(tmp.path);
   assert.deepEqual(
-    JSON.parse(await graphOk(store, "add-entity", "Ada", "--type", "person", "--json")),
+    JSON.parse(await graphOk(owner, "add-entity", "Ada", "--type", "person", "--json")),
     [{ name: "Ada", entityType: "person", observations: [] }],
   );
-  await graphOk(store, "add-entity", "billing", "--type", "service");
+  await graphOk(owner, "add-entity", "billing", "--type", "service");
   const ada = { from: "Ada", to: "billing", relationType: "maintains" };
   assert.deepEqual(
-    JSON.parse(await graphOk(store, "relate", "Ada", "maintains", "billing", "--json")),
+    JSON.parse(await graphOk(owner, "relate", "Ada", "maintains", "billing", "--json")),
     [ada],
   );
-  assert.deepEqual(JSON.parse(await graphOk(store, "observe", "Ada", "x", "y", "--json")), [
+  assert.deepEqual(JSON.parse(await graphOk(owner, "observe", "Ada", "x", "y", "--json")), [
     { entityName: "Ada", addedObservations: ["x", "y"] },
   ]);
-  assert.deepEqual(JSON.parse(await graphOk(store, "open", "Ada", "--json")), {
+  assert.deepEqual(JSON.parse(await graphOk(owner, "open", "Ada", "--json")), {
     entities: [{ name: "Ada", entityType: "person", observations: ["x", "y"] }],
     relations: [ada],
     more: 0,
   });
   assert.deepEqual(
-    JSON.parse(await graphOk(store, "delete-observation", "Ada", "x", "--json")),
+    JSON.parse(await graphOk(owner, "delete-observation", "Ada", "x", "--json")),
     { deleted: [{ entityName: "Ada", contents: ["x"] }] },
   );
   assert.deepEqual(
-    JSON.parse(await graphOk(store, "unrelate", "Ada", "maintains", "billing", "--json")),
+    JSON.parse(await graphOk(owner, "unrelate", "Ada", "maintains", "billing", "--json")),
     { deleted: [ada] },
   );
   assert.deepEqual(
-    JSON.parse(await graphOk(store, "delete-entity", "billing", "--json")),
+    JSON.parse(await graphOk(owner, "delete-entity", "billing", "--json")),
     { deleted: ["billing"] },
   );
-  assert.deepEqual(JSON.parse(await graphOk(store, "read", "--json")), {
+  assert.deepEqual(JSON.parse(await graphOk(owner, "read", "--json")), {
     entities: [{ name: "Ada", entityType: "person", observations: ["y"] }],
     relations: [],
     more: 0,
@@ -166,7 +168,7 @@ Deno.test("cairn graph --json prints the service's result", async () => {
 
 Deno.test("cairn graph takes the MCP tools' JSON arrays from --file or standard input", async () => {
   await using tmp = await tempDir();
-  const store = join(tmp.path, "store");
+  await using owner = await ownerHere(join(tmp.path, "store"));
   const batch = async (name: string, value: unknown) => {
     const path = join(tmp.path, name);
     await Deno.writeTextFile(path, JSON.stringify(value));
@@ -178,16 +180,16 @@ Deno.test("cairn graph takes the MCP tools' JSON arrays from --file or standard 
     { name: "billing", entityType: "service" },
   ]);
   assert.equal(
-    await graphOk(store, "add-entity", "--file", entities),
+    await graphOk(owner, "add-entity", "--file", entities),
     "created Ada (person): writes Rust\ncreated Bob (person)\ncreated billing (service)\n",
   );
   const relations = await batch("relations.json", [
     { from: "Ada", to: "billing", relationType: "maintains" },
     { from: "Bob", to: "billing", relationType: "reviews" },
   ]);
-  await graphOk(store, "relate", "--file", relations);
+  await graphOk(owner, "relate", "--file", relations);
   await graphOk(
-    store,
+    owner,
     "observe",
     "--file",
     await batch("observations.json", [
@@ -196,35 +198,35 @@ Deno.test("cairn graph takes the MCP tools' JSON arrays from --file or standard 
     ]),
   );
   await graphOk(
-    store,
+    owner,
     "delete-observation",
     "--file",
     await batch("deletions.json", [{ entityName: "Bob", observations: ["new here"] }]),
   );
   await graphOk(
-    store,
+    owner,
     "unrelate",
     "--file",
     await batch("unrelate.json", [{ from: "Bob", to: "billing", relationType: "reviews" }]),
   );
   assert.equal(
-    await graphOk(store, "read"),
+    await graphOk(owner, "read"),
     "- Ada (person): writes Rust\n- Bob (person): likes tea\n- billing (service): rounds up\n" +
       "- Ada —maintains→ billing\n",
   );
-  const piped = await cliHere(["--store", store, "graph", "delete-entity", "--file", "-"], {
+  const piped = await owner.cli(["graph", "delete-entity", "--file", "-"], {
     stdin: JSON.stringify(["Ada", "Bob"]),
   });
   assert.equal(piped.code, 0, piped.stderr);
   assert.equal(piped.stdout, "deleted Ada, Bob and their relations\n");
-  assert.equal(await graphOk(store, "read"), "- billing (service): rounds up\n");
+  assert.equal(await graphOk(owner, "read"), "- billing (service): rounds up\n");
 });
 
 Deno.test("cairn graph explains bad calls with its usage, exit code 2 and nothing written", async () => {
   await using tmp = await tempDir();
-  const store = tmp.path;
-  await graphOk(store, "add-entity", "Ada", "--type", "person");
-  const before = await head(store);
+  await using owner = await ownerHere(tmp.path);
+  await graphOk(owner, "add-entity", "Ada", "--type", "person");
+  const before = await head(owner);
   const cases: Array<[string[], RegExp]> = [
     [[], /give a subcommand: add-entity, relate, observe, delete-entity, delete-observation/],
     [["link"], /unknown subcommand "link"; use one of add-entity, relate, .*, search, read/],
@@ -245,20 +247,20 @@ Deno.test("cairn graph explains bad calls with its usage, exit code 2 and nothin
     ],
   ];
   for (const [args, message] of cases) {
-    const run = await cliHere(["--store", store, "graph", ...args]);
+    const run = await owner.cli(["graph", ...args]);
     assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
     assert.match(run.stderr, message);
     assert.match(run.stderr, /usage: cairn graph SUBCOMMAND/);
   }
-  assert.equal(await head(store), before);
+  assert.equal(await head(owner), before);
 });
 
 Deno.test("cairn graph says which entity, relation or observation does not exist, and changes nothing", async () => {
   await using tmp = await tempDir();
-  const store = tmp.path;
-  await graphOk(store, "add-entity", "Ada", "--type", "person", "--observation", "writes Rust");
-  await graphOk(store, "add-entity", "billing", "--type", "service");
-  const before = await head(store);
+  await using owner = await ownerHere(tmp.path);
+  await graphOk(owner, "add-entity", "Ada", "--type", "person", "--observation", "writes Rust");
+  await graphOk(owner, "add-entity", "billing", "--type", "service");
+  const before = await head(owner);
   const relations = join(tmp.path, "relations.json");
   await Deno.writeTextFile(
     relations,
@@ -277,17 +279,17 @@ Deno.test("cairn graph says which entity, relation or observation does not exist
     [["unrelate", "Ada", "maintains", "billing"], /no relation Ada —maintains→ billing/],
   ];
   for (const [args, message] of cases) {
-    const run = await cliHere(["--store", store, "graph", ...args]);
+    const run = await owner.cli(["graph", ...args]);
     assert.equal(run.code, 1, `${args.join(" ")}: ${run.stderr}`);
     assert.match(run.stderr, message);
     assert.equal(run.stdout, "");
   }
-  assert.equal(await head(store), before);
-  const opened = await cliHere(["--store", store, "graph", "open", "Ada", "Zed"]);
+  assert.equal(await head(owner), before);
+  const opened = await owner.cli(["graph", "open", "Ada", "Zed"]);
   assert.equal(opened.code, 1);
   assert.equal(opened.stdout, "- Ada (person): writes Rust\n");
   assert.match(opened.stderr, /no entity named Zed/);
-  const none = await cliHere(["--store", store, "graph", "open", "Zed"]);
+  const none = await owner.cli(["graph", "open", "Zed"]);
   assert.equal(none.code, 1);
   assert.equal(none.stdout, "", 'the error alone, not "No entities." above it');
   assert.match(none.stderr, /no entity named Zed/);
@@ -295,9 +297,9 @@ Deno.test("cairn graph says which entity, relation or observation does not exist
 
 Deno.test("cairn graph refuses a --file it cannot read or that is not the tool's array", async () => {
   await using tmp = await tempDir();
-  const store = join(tmp.path, "store");
-  await graphOk(store, "add-entity", "Ada", "--type", "person");
-  const before = await head(store);
+  await using owner = await ownerHere(join(tmp.path, "store"));
+  await graphOk(owner, "add-entity", "Ada", "--type", "person");
+  const before = await head(owner);
   const write = async (name: string, text: string) => {
     const path = join(tmp.path, name);
     await Deno.writeTextFile(path, text);
@@ -320,9 +322,9 @@ Deno.test("cairn graph refuses a --file it cannot read or that is not the tool's
     [["relate", "--file", await write("empty.json", "[]")], /empty\.json: input: /],
   ];
   for (const [args, message] of cases) {
-    const run = await cliHere(["--store", store, "graph", ...args]);
+    const run = await owner.cli(["graph", ...args]);
     assert.equal(run.code, 1, `${args.join(" ")}: ${run.stderr}`);
     assert.match(run.stderr, message);
   }
-  assert.equal(await head(store), before);
+  assert.equal(await head(owner), before);
 });

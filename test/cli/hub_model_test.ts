@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { shippedModelDir } from "../../src/embed/load.ts";
 import { modelHub, nestedLayout, shippedManifest } from "../embed/model_hub.ts";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 
 /** Every file under `dir`, relative, sorted ([] when `dir` does not exist). */
 async function filesUnder(dir: string, prefix = ""): Promise<string[]> {
@@ -27,7 +28,7 @@ Deno.test("config.json names a hub model: downloaded into the store's cache on f
     join(store, "config.json"),
     JSON.stringify({ embedder: { kind: "onnx", model: "org/minilm", hub_url: hub.url, manifest } }),
   );
-  const run = (...args: string[]) => cli(["--store", store, ...args]);
+  const run = (...args: string[]) => cliHere(["--store", store, ...args]);
 
   const remembered = await run("remember", "Deploys happen on Tuesday mornings");
   assert.equal(remembered.code, 0, remembered.stderr);
@@ -52,7 +53,7 @@ Deno.test("a hub model whose file does not match its sha256 is refused, and noth
   await using tmp = await tempDir();
   await using hub = modelHub("org/minilm");
   const store = join(tmp.path, "store");
-  const run = (...args: string[]) => cli(["--store", store, ...args]);
+  const run = (...args: string[]) => cliHere(["--store", store, ...args]);
   assert.equal((await run("remember", "Deploys happen on Tuesday mornings")).code, 0);
   const manifest = await shippedManifest();
   manifest.files["tokenizer.json"] = "0".repeat(64);
@@ -102,7 +103,7 @@ Deno.test("cairn verify checks every file of config.json's model_dir, naming a d
     join(store, "config.json"),
     JSON.stringify({ embedder: { kind: "onnx", model_dir: model } }),
   );
-  const verify = () => cli(["--store", store, "verify"]);
+  const verify = () => cliHere(["--store", store, "verify"]);
 
   const intact = await verify();
   assert.equal(intact.code, 0, intact.stdout);
@@ -148,7 +149,7 @@ Deno.test("a hub model laid out in subfolders is installed as laid out; cairn ve
         embedder: { kind: "onnx", model: "org/nested", hub_url: hub.url, manifest: model },
       }),
     );
-  const run = (...args: string[]) => cli(["--store", store, ...args]);
+  const run = (...args: string[]) => cliHere(["--store", store, ...args]);
 
   await configure({ ...manifest, model_file: "../model.onnx" });
   const escaping = await run("status");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, MAIN, tempDir } from "../helpers.ts";
+import { MAIN, tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 
 const HOOKS = `class Request:
     """An HTTP request."""
@@ -30,15 +31,21 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
   await Deno.writeTextFile(join(repo, ".env"), "TOKEN=secret\n");
   const store = ["--store", join(tmp.path, "store")];
 
-  const indexed = await cli([...store, "index", join(repo, "src")]);
+  const indexed = await cliHere([...store, "index", join(repo, "src")]);
   assert.equal(indexed.code, 0, indexed.stderr);
   assert.match(indexed.stdout, /indexed project shop \(.*shop\): 2 files indexed, 0 unchanged/);
 
-  const recalled = await cli([...store, "recall", "register a callback hook", "--include", "code"]);
+  const recalled = await cliHere([
+    ...store,
+    "recall",
+    "register a callback hook",
+    "--include",
+    "code",
+  ]);
   assert.equal(recalled.code, 0, recalled.stderr);
   assert.match(recalled.stdout, /src\/hooks\.py:4-6\] `Request\.register_hook`/);
 
-  const typescriptOnly = await cli([
+  const typescriptOnly = await cliHere([
     ...store,
     "recall",
     "register a callback hook",
@@ -50,10 +57,10 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
   assert.equal(typescriptOnly.code, 0, typescriptOnly.stderr);
   assert.match(typescriptOnly.stdout, /src\/retry\.ts/);
   assert.doesNotMatch(typescriptOnly.stdout, /hooks\.py/, "--language keeps code of that language");
-  const misspelt = await cli([...store, "recall", "hook", "--language", "pyhton"]);
+  const misspelt = await cliHere([...store, "recall", "hook", "--language", "pyhton"]);
   assert.notEqual(misspelt.code, 0);
   assert.match(misspelt.stderr, /language is one of typescript, .*python.*, not "pyhton"/);
-  const underSrc = await cli([
+  const underSrc = await cliHere([
     ...store,
     "search-code",
     "register a callback hook",
@@ -61,7 +68,7 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
     "src",
   ]);
   assert.match(underSrc.stdout, /src\/hooks\.py:4-6\] `Request\.register_hook`/);
-  const underDocs = await cli([
+  const underDocs = await cliHere([
     ...store,
     "search-code",
     "register a callback hook",
@@ -69,37 +76,37 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
     "docs/",
   ]);
   assert.doesNotMatch(underDocs.stdout, /hooks\.py/, "--path keeps code under that folder");
-  const outside = await cli([...store, "search-code", "hook", "--path", "../other"]);
+  const outside = await cliHere([...store, "search-code", "hook", "--path", "../other"]);
   assert.notEqual(outside.code, 0);
   assert.match(outside.stderr, /must be relative to the project's root and stay inside it/);
 
-  const again = await cli([...store, "index", repo]);
+  const again = await cliHere([...store, "index", repo]);
   assert.match(again.stdout, /0 files indexed, 2 unchanged, 0 removed, 1 skipped/);
   assert.match(again.stdout, /skipped: may hold secrets \(1\)/);
 
-  const status = await cli([...store, "index", "--status", "shop"]);
+  const status = await cliHere([...store, "index", "--status", "shop"]);
   assert.equal(status.code, 0, status.stderr);
   assert.match(status.stdout, /2 files, 4 chunks/);
   assert.match(status.stdout, /\.env: may hold secrets/);
-  const same = await cli([...store, "status", "shop"]);
+  const same = await cliHere([...store, "status", "shop"]);
   assert.equal(same.stdout, status.stdout, "cairn status PROJECT shows the project's index");
-  const deleted = await cli([...store, "delete-project", "shop"]);
+  const deleted = await cliHere([...store, "delete-project", "shop"]);
   assert.equal(deleted.code, 0, deleted.stderr);
-  assert.match((await cli([...store, "status", "shop"])).stderr, /no project named shop/);
+  assert.match((await cliHere([...store, "status", "shop"])).stderr, /no project named shop/);
   assert.match(
-    (await cli([...store, "delete-project", "shop"])).stderr,
+    (await cliHere([...store, "delete-project", "shop"])).stderr,
     /no project named shop is indexed/,
   );
   assert.equal(
-    (await cli([...store, "index", repo])).code,
+    (await cliHere([...store, "index", repo])).code,
     0,
     "a deleted project can be indexed again",
   );
-  const unknown = await cli([...store, "status", "nope"]);
+  const unknown = await cliHere([...store, "status", "nope"]);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /no project named nope/);
 
-  const notDir = await cli([...store, "index", join(repo, "src", "retry.ts")]);
+  const notDir = await cliHere([...store, "index", join(repo, "src", "retry.ts")]);
   assert.equal(notDir.code, 1);
   assert.match(notDir.stderr, /retry\.ts is not a folder/);
 });
@@ -147,7 +154,7 @@ Deno.test("cairn index --watch re-indexes a changed file and stops cleanly on SI
     await lines.cancel();
     assert.equal((await child.status).code, 0);
   }
-  const status = await cli(["--store", join(tmp.path, "store"), "index", "--status", "--json"]);
+  const status = await cliHere(["--store", join(tmp.path, "store"), "index", "--status", "--json"]);
   assert.equal(status.code, 0, status.stderr);
   assert.equal(JSON.parse(status.stdout)[0].files, 2);
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 import { prompt, SESSION, tool } from "../service/claude_lines.ts";
 import { watchProcess } from "./watch_process.ts";
 
@@ -11,42 +12,48 @@ const SESSIONS = join(OWN, "claude-sessions");
 Deno.test("cairn ingest claude reads the fixture transcripts once, and status shows their events", async () => {
   await using tmp = await tempDir();
   const store = ["--store", join(tmp.path, "store")];
-  const first = await cli([...store, "ingest", "claude", SESSIONS, "--no-wait"]);
+  const first = await cliHere([...store, "ingest", "claude", SESSIONS, "--no-wait"]);
   assert.equal(first.code, 0, first.stderr);
   assert.match(
     first.stdout,
     /ingested 7 transcripts: 7 turns read, 7 new, 0 replaced, 0 unchanged/,
   );
-  const status = JSON.parse((await cli([...store, "status", "--json"])).stdout);
+  const status = JSON.parse((await cliHere([...store, "status", "--json"])).stdout);
   assert.equal(status.head, 14, "a turn and a transcript position per transcript");
-  const again = await cli([...store, "ingest", "claude", SESSIONS, "--no-wait", "--json"]);
+  const again = await cliHere([...store, "ingest", "claude", SESSIONS, "--no-wait", "--json"]);
   const report = JSON.parse(again.stdout);
   assert.equal(report.transcripts.length, 7);
   assert.ok(report.transcripts.every((t: { unchanged: number }) => t.unchanged === 1));
-  assert.equal(JSON.parse((await cli([...store, "status", "--json"])).stdout).head, 14);
-  const history = await cli([...store, "history", "Cargo.toml"]);
+  assert.equal(JSON.parse((await cliHere([...store, "status", "--json"])).stdout).head, 14);
+  const history = await cliHere([...store, "history", "Cargo.toml"]);
   assert.equal(history.code, 0, history.stderr);
   assert.match(
     history.stdout,
     /^- 2026-02-12 14:02 session eca178f3:\d+ \(Edit, Read Cargo\.toml\): User: Port the unit converter in this repo from Python to Rust/,
   );
   // Written, then edited after other files were touched: both tools, on this file alone.
-  const lib = await cli([...store, "history", "src/lib.rs"]);
+  const lib = await cliHere([...store, "history", "src/lib.rs"]);
   assert.match(lib.stdout, /session eca178f3:\d+ \(Edit, Write src\/lib\.rs\)/);
-  const absolute = await cli([...store, "history", "/somewhere/else/tests/test_rounding.py"]);
+  const absolute = await cliHere([...store, "history", "/somewhere/else/tests/test_rounding.py"]);
   assert.match(
     absolute.stdout,
     /^- 2026-02-10 09:41 session bb759569:\d+ \(Bash, Edit, Read tests\/test_rounding\.py\): User: tests\/test_rounding\.py started failing/,
   );
-  const none = await cli([...store, "history", "nope.rs", "--json"]);
+  const none = await cliHere([...store, "history", "nope.rs", "--json"]);
   assert.deepEqual(JSON.parse(none.stdout).entries, []);
   assert.match(JSON.parse(none.stdout).notes[0], /no ingested session touched nope\.rs/);
-  const topic = await cli([...store, "history", "porting the python code to rust", "--limit", "2"]);
+  const topic = await cliHere([
+    ...store,
+    "history",
+    "porting the python code to rust",
+    "--limit",
+    "2",
+  ]);
   assert.equal(topic.code, 0, topic.stderr);
   // Most relevant first: the port shares the most of the topic's words.
   assert.match(topic.stdout.split("\n")[0]!, /session eca178f3:\d+: User: Port the unit converter/);
   assert.equal(topic.stdout.split("\n").filter((line) => line.startsWith("- ")).length, 2);
-  const edge = await cli([
+  const edge = await cliHere([
     ...store,
     "ingest",
     "claude",
@@ -61,10 +68,10 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
 
 Deno.test("cairn ingest claude --hook reads the transcript path from a hook's JSON on stdin", async () => {
   await using tmp = await tempDir();
-  const hook = await cli(
+  const hook = await cliHere(
     ["--store", join(tmp.path, "store"), "ingest", "claude", "--hook", "--no-wait", "--json"],
-    { CAIRN_ALLOWED_ROOTS: SESSIONS },
     {
+      env: { CAIRN_ALLOWED_ROOTS: SESSIONS },
       stdin: JSON.stringify({
         session_id: "s",
         transcript_path: join(SESSIONS, "hello-script.jsonl"),
@@ -81,10 +88,10 @@ Deno.test("cairn ingest claude --hook reads the transcript path from a hook's JS
 Deno.test("cairn ingest claude --hook on SessionStart tells the agent its session id, and only that", async () => {
   await using tmp = await tempDir();
   const start = (transcript: string) =>
-    cli(
+    cliHere(
       ["--store", join(tmp.path, "store"), "ingest", "claude", "--hook", "--no-wait"],
-      { CAIRN_ALLOWED_ROOTS: SESSIONS },
       {
+        env: { CAIRN_ALLOWED_ROOTS: SESSIONS },
         stdin: JSON.stringify({
           session_id: "7a1c2e40",
           transcript_path: transcript,
@@ -100,17 +107,17 @@ Deno.test("cairn ingest claude --hook on SessionStart tells the agent its sessio
     assert.equal(output.hookSpecificOutput.hookEventName, "SessionStart");
     assert.match(output.hookSpecificOutput.additionalContext, /session: "7a1c2e40"/);
   }
-  const history = await cli(["--store", join(tmp.path, "store"), "history", "hello"]);
+  const history = await cliHere(["--store", join(tmp.path, "store"), "history", "hello"]);
   assert.match(history.stdout, /hello/i, "a resumed session's transcript was ingested too");
 });
 
 Deno.test("cairn ingest refuses an unknown agent and says where no transcripts are", async () => {
   await using tmp = await tempDir();
   const store = ["--store", join(tmp.path, "store")];
-  const agent = await cli([...store, "ingest", "cursor"]);
+  const agent = await cliHere([...store, "ingest", "cursor"]);
   assert.equal(agent.code, 2);
   assert.match(agent.stderr, /"claude" or "codex"/);
-  const missing = await cli([...store, "ingest", "codex", join(tmp.path, "nowhere")]);
+  const missing = await cliHere([...store, "ingest", "codex", join(tmp.path, "nowhere")]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no Codex transcripts at .*nowhere/);
 });
@@ -153,7 +160,7 @@ Deno.test("cairn ingest claude --watch without an owner opens the store per batc
     env,
   );
   assert.match(await watcher.waitFor(/watching/), /1 turns read, 1 new/);
-  const status = await cli(["--store", store, "status", "--json"], env);
+  const status = await cliHere(["--store", store, "status", "--json"], { env });
   assert.equal(status.code, 0, `the store is free between batches: ${status.stderr}`);
 
   await Deno.writeTextFile(
@@ -175,7 +182,7 @@ Deno.test("cairn ingest claude --watch without an owner opens the store per batc
   const stopped = await watcher.stop("SIGINT");
   assert.equal(stopped.code, 0, stopped.stderr);
   assert.match(stopped.stdout, /stopped watching\n$/);
-  const history = await cli(["--store", store, "history", "cart.ts"], env);
+  const history = await cliHere(["--store", store, "history", "cart.ts"], { env });
   assert.match(history.stdout, /session 5e55a0b1:\d+ \(Read src\/cart\.ts\)/);
 });
 
@@ -185,7 +192,7 @@ const PARENT = "7a1c2e40-5b3d-4e8f-9a61-2c0d4b8e1f37";
 Deno.test("cairn ingest claude reads sub-agents' files into their parent's session, with their files", async () => {
   await using tmp = await tempDir();
   const store = ["--store", join(tmp.path, "store")];
-  const first = await cli([...store, "ingest", "claude", SUB_AGENTS, "--no-wait", "--json"]);
+  const first = await cliHere([...store, "ingest", "claude", SUB_AGENTS, "--no-wait", "--json"]);
   assert.equal(first.code, 0, first.stderr);
   const reports = JSON.parse(first.stdout).transcripts as Array<{ path: string; session: string }>;
   assert.deepEqual(
@@ -196,29 +203,30 @@ Deno.test("cairn ingest claude reads sub-agents' files into their parent's sessi
     ],
     "the compaction agent's file is not a transcript",
   );
-  const history = await cli([...store, "history", "tax_rules.py"]);
+  const history = await cliHere([...store, "history", "tax_rules.py"]);
   assert.match(
     history.stdout,
     /^- 2026-03-04 09:00 session 7a1c2e40:\d+ \(Read src\/tax_rules\.py\): Sub-agent task: Find where the tax/,
   );
-  const json = JSON.parse((await cli([...store, "history", "tax_rules.py", "--json"])).stdout);
+  const json = JSON.parse((await cliHere([...store, "history", "tax_rules.py", "--json"])).stdout);
   assert.equal(json.entries[0].turn.session, `${PARENT}/agent-a3f9c1e`);
-  const head = JSON.parse((await cli([...store, "status", "--json"])).stdout).head;
-  const again = await cli([...store, "ingest", "claude", SUB_AGENTS, "--no-wait"]);
+  const head = JSON.parse((await cliHere([...store, "status", "--json"])).stdout).head;
+  const again = await cliHere([...store, "ingest", "claude", SUB_AGENTS, "--no-wait"]);
   assert.match(
     again.stdout,
     /ingested 2 transcripts: 2 turns read, 0 new, 0 replaced, 2 unchanged/,
   );
-  assert.equal(JSON.parse((await cli([...store, "status", "--json"])).stdout).head, head);
+  assert.equal(JSON.parse((await cliHere([...store, "status", "--json"])).stdout).head, head);
 });
 
 Deno.test("cairn ingest claude --hook brings the session's sub-agents along, from the allowed roots only", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
   const hook = (path: string, roots: string) =>
-    cli(["--store", store, "ingest", "claude", "--hook", "--no-wait", "--json"], {
-      CAIRN_ALLOWED_ROOTS: roots,
-    }, { stdin: JSON.stringify({ transcript_path: path, hook_event_name: "Stop" }) });
+    cliHere(["--store", store, "ingest", "claude", "--hook", "--no-wait", "--json"], {
+      env: { CAIRN_ALLOWED_ROOTS: roots },
+      stdin: JSON.stringify({ transcript_path: path, hook_event_name: "Stop" }),
+    });
   const parent = join(SUB_AGENTS, "shop", `${PARENT}.jsonl`);
 
   const outside = await hook(parent, join(tmp.path, "allowed"));
@@ -250,16 +258,16 @@ Deno.test("cairn ingest refuses a file that is not a transcript, and --watch out
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
   await Deno.writeTextFile(join(tmp.path, "notes.md"), "# notes\n");
-  const typed = await cli(["--store", store, "ingest", "claude", join(tmp.path, "notes.md")]);
+  const typed = await cliHere(["--store", store, "ingest", "claude", join(tmp.path, "notes.md")]);
   assert.equal(typed.code, 1);
   assert.match(typed.stderr, /notes\.md is not a Claude Code transcript/);
-  const watch = await cli(
+  const watch = await cliHere(
     ["--store", store, "ingest", "codex", tmp.path, "--watch"],
-    { CAIRN_ALLOWED_ROOTS: join(tmp.path, "elsewhere") },
+    { env: { CAIRN_ALLOWED_ROOTS: join(tmp.path, "elsewhere") } },
   );
   assert.equal(watch.code, 1);
   assert.match(watch.stderr, /outside the folders cairn may read.*CAIRN_ALLOWED_ROOTS/);
-  const both = await cli(["--store", store, "ingest", "claude", "--hook", "--watch"]);
+  const both = await cliHere(["--store", store, "ingest", "claude", "--hook", "--watch"]);
   assert.equal(both.code, 2);
   assert.match(both.stderr, /--hook and --watch do not go together/);
   await assert.rejects(Deno.stat(store), Deno.errors.NotFound, "nothing written");

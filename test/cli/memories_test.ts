@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
-import { cliHere } from "./in_process.ts";
+import { ownerHere } from "./in_process.ts";
 
 Deno.test("cairn remember, list, revise, forget and get work end to end", async () => {
   await using tmp = await tempDir();
-  const store = ["--store", tmp.path];
-  const stored = await cliHere([
-    ...store,
+  await using owner = await ownerHere(tmp.path);
+  const stored = await owner.cli([
     "remember",
     "Retries",
     "use",
@@ -20,10 +19,9 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
   assert.equal(stored.code, 0, stored.stderr);
   const { memory } = JSON.parse(stored.stdout);
   assert.equal(memory.content, "Retries use exponential backoff");
-  const listed = await cliHere([...store, "list"]);
+  const listed = await owner.cli(["list"]);
   assert.match(listed.stdout, /\[pattern\] Retries use exponential backoff/);
-  const revised = await cliHere([
-    ...store,
+  const revised = await owner.cli([
     "revise",
     memory.id,
     "Retries",
@@ -32,24 +30,23 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
     "backoff",
   ]);
   assert.match(revised.stdout, /jittered/);
-  assert.equal((await cliHere([...store, "forget", memory.id])).code, 0);
-  assert.match((await cliHere([...store, "list"])).stdout, /No memories match/);
-  const missing = await cliHere([...store, "get", "mem_missing"]);
+  assert.equal((await owner.cli(["forget", memory.id])).code, 0);
+  assert.match((await owner.cli(["list"])).stdout, /No memories match/);
+  const missing = await owner.cli(["get", "mem_missing"]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no memory with id mem_missing/);
-  const bad = await cliHere([...store, "remember", "x", "--kind", "rumour"]);
+  const bad = await owner.cli(["remember", "x", "--kind", "rumour"]);
   assert.equal(bad.code, 2, "a usage error");
   assert.match(bad.stderr, /kind/);
-  const badDate = await cliHere([...store, "list", "--as-of", "last tuesday"]);
+  const badDate = await owner.cli(["list", "--as-of", "last tuesday"]);
   assert.equal(badDate.code, 2);
   assert.match(badDate.stderr, /--as-of takes an ISO 8601 date, not "last tuesday"/);
 });
 
 Deno.test("cairn remember stores the entities and relations it is given, and refuses a malformed relation", async () => {
   await using tmp = await tempDir();
-  const store = ["--store", tmp.path];
-  const stored = await cliHere([
-    ...store,
+  await using owner = await ownerHere(tmp.path);
+  const stored = await owner.cli([
     "remember",
     "Ada moved the billing service to Postgres 16",
     "--entity",
@@ -60,10 +57,10 @@ Deno.test("cairn remember stores the entities and relations it is given, and ref
     "standup notes",
   ]);
   assert.equal(stored.code, 0, stored.stderr);
-  const graph = await cliHere([...store, "graph", "open", "billing service", "Postgres", "Ada"]);
+  const graph = await owner.cli(["graph", "open", "billing service", "Postgres", "Ada"]);
   assert.match(graph.stdout, /^- billing service —uses→ Postgres$/m);
   assert.match(graph.stdout, /^- Ada \(concept\)$/m);
-  const bad = await cliHere([...store, "remember", "x", "--relation", "Ada|maintains"]);
+  const bad = await owner.cli(["remember", "x", "--relation", "Ada|maintains"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--relation takes FROM\|RELATION\|TO/);
 });
@@ -94,11 +91,11 @@ Deno.test("cairn import reads benchmark-format JSONL and refuses a bad line with
       },
     ].map((line) => JSON.stringify(line)).join("\n") + "\n",
   );
-  const store = ["--store", join(tmp.path, "store")];
-  const imported = await cliHere([...store, "import", good]);
+  await using owner = await ownerHere(join(tmp.path, "store"));
+  const imported = await owner.cli(["import", good]);
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(imported.stdout, /imported 2 memories/);
-  const again = await cliHere([...store, "import", good]);
+  const again = await owner.cli(["import", good]);
   assert.equal(again.code, 0, again.stderr);
   assert.match(
     again.stdout,
@@ -106,10 +103,10 @@ Deno.test("cairn import reads benchmark-format JSONL and refuses a bad line with
   );
   const bad = join(tmp.path, "bad.jsonl");
   await Deno.writeTextFile(bad, `{"id":"x","content":"fine"}\n{"id":"y"}\n`);
-  const refused = await cliHere([...store, "import", bad]);
+  const refused = await owner.cli(["import", bad]);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /bad\.jsonl:2: .*content/);
-  const listed = JSON.parse((await cliHere([...store, "list", "--json"])).stdout);
+  const listed = JSON.parse((await owner.cli(["list", "--json"])).stdout);
   assert.equal(listed.length, 2);
   assert.equal(listed[0].external_id, "c:2");
 });
@@ -130,37 +127,38 @@ Deno.test("cairn import --from server-memory brings over the official memory ser
       { type: "relation", from: "Ada", to: "billing service", relationType: "maintains" },
     ].map((line) => JSON.stringify(line)).join("\n"),
   );
-  const store = ["--store", join(tmp.path, "store")];
-  const imported = await cliHere([...store, "import", "--from", "server-memory", file]);
+  await using owner = await ownerHere(join(tmp.path, "store"));
+  const imported = await owner.cli(["import", "--from", "server-memory", file]);
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(imported.stdout, /imported 2 entities and 1 relations/);
-  const stored = await cliHere([
-    ...store,
+  const stored = await owner.cli([
     "remember",
     "The billing service rounds invoices up",
     "--json",
   ]);
   assert.equal(stored.code, 0, stored.stderr);
-  const status = JSON.parse((await cliHere([...store, "status", "--json"])).stdout);
+  const status = JSON.parse((await owner.cli(["status", "--json"])).stdout);
   assert.equal(status.head, 4);
   const bad = join(tmp.path, "bad.json");
   await Deno.writeTextFile(bad, `{"type":"entity","name":"x"}\n`);
-  const refused = await cliHere([...store, "import", "--from", "server-memory", bad]);
+  const refused = await owner.cli(["import", "--from", "server-memory", bad]);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /bad\.json:1: entityType/);
 });
 
 Deno.test("cairn get --as-of shows a past version and refuses a date it cannot read", async () => {
   await using tmp = await tempDir();
-  const store = ["--store", tmp.path];
-  const stored = await cliHere([...store, "remember", "Deploys", "run", "on", "Fridays", "--json"]);
+  await using owner = await ownerHere(tmp.path);
+  const stored = await owner.cli(["remember", "Deploys", "run", "on", "Fridays", "--json"]);
   const { memory } = JSON.parse(stored.stdout);
   const before = new Date().toISOString();
-  await cliHere([...store, "revise", memory.id, "Deploys", "run", "on", "Tuesdays"]);
-  const past = await cliHere([...store, "get", memory.id, "--as-of", before]);
+  // The revision comes after `before` by the clock, however fast the owner runs it.
+  while (Date.now() <= Date.parse(before)) await new Promise((resolve) => setTimeout(resolve, 1));
+  await owner.cli(["revise", memory.id, "Deploys", "run", "on", "Tuesdays"]);
+  const past = await owner.cli(["get", memory.id, "--as-of", before]);
   assert.equal(past.code, 0, past.stderr);
   assert.match(past.stdout, /Fridays/);
-  const refused = await cliHere([...store, "get", memory.id, "--as-of", "garbage"]);
+  const refused = await owner.cli(["get", memory.id, "--as-of", "garbage"]);
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /--as-of takes an ISO 8601 date, not "garbage"/);
 });

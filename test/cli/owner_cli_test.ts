@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
 import { startServe } from "../mcp/mcp_client.ts";
 import { prompt, SESSION, tool } from "../service/claude_lines.ts";
@@ -21,7 +22,8 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
   );
   await using _serve = await startServe(store, { CAIRN_ALLOWED_ROOTS: tmp.path });
   const cairn = (args: string[], stdin?: string) =>
-    cli(["--store", store, ...args], { CAIRN_ALLOWED_ROOTS: tmp.path }, {
+    cliHere(["--store", store, ...args], {
+      env: { CAIRN_ALLOWED_ROOTS: tmp.path },
       cwd: work,
       ...(stdin === undefined ? {} : { stdin }),
     });
@@ -91,7 +93,7 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
 
   // A command that needs the store to itself asks the owner to step aside, then runs.
   const owner = (await readOwnerRecord(store))!.pid;
-  const replay = await cli(["--store", store, "replay"]);
+  const replay = await cliHere(["--store", store, "replay"]);
   assert.equal(replay.code, 0, replay.stderr);
   assert.match(replay.stderr, new RegExp(`the store's owner \\(pid ${owner}\\) steps aside`));
   assert.match(replay.stdout, /replayed/);
@@ -120,7 +122,7 @@ Deno.test("cairn ingest claude --watch sends each batch to the running owner, an
         tool("Read", { file_path: `${cwd}/src/cart.ts` }, cwd, 1),
     );
     await watcher.waitFor(/watching[\s\S]*1 turns read, 1 new/);
-    const history = await cli(["--store", store, "history", "cart.ts"], env);
+    const history = await cliHere(["--store", store, "history", "cart.ts"], { env });
     assert.match(
       history.stdout,
       /session 5e55a0b1:\d+ \(Read src\/cart\.ts\): User: Why is checkout slow/,
@@ -154,7 +156,14 @@ Deno.test("cairn index --watch beside a running owner re-indexes through it, the
     "def refund_order(order):\n    return order.total\n",
   );
   await watcher.waitFor(/watching[\s\S]*indexed project shop .*1 files indexed, 1 unchanged/);
-  const found = await cli(["--store", store, "search-code", "refund_order", "--project", "shop"]);
+  const found = await cliHere([
+    "--store",
+    store,
+    "search-code",
+    "refund_order",
+    "--project",
+    "shop",
+  ]);
   assert.equal(found.code, 0, found.stderr);
   assert.match(found.stdout, /src\/refunds\.py/);
   const stopped = await watcher.stop("SIGTERM");

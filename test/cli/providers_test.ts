@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { localServer } from "../embed/local_server.ts";
 import { bagOfWords as embed } from "../embed/bag_of_words.ts";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 
 Deno.test("config.json chooses an OpenAI-compatible embedder and a reranker; reembed moves a store to another model", async () => {
   await using tmp = await tempDir();
@@ -24,7 +25,7 @@ Deno.test("config.json chooses an OpenAI-compatible embedder and a reranker; ree
   await config({
     embedder: { kind: "http", base_url: `${embeddings.url}/v1`, model: "bow", dims: 16 },
   });
-  const run = (...args: string[]) => cli(["--store", store, ...args]);
+  const run = (...args: string[]) => cliHere(["--store", store, ...args]);
 
   assert.equal((await run("remember", "Deploys happen on Tuesday mornings")).code, 0);
   assert.equal((await run("remember", "Deploy scripts live in ops/deploy")).code, 0);

@@ -4,7 +4,8 @@ import { join, resolve } from "node:path";
 import { shippedModelDir } from "../../src/embed/load.ts";
 import { bagOfWords, bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
 import { localServer } from "../embed/local_server.ts";
-import { cli, MAIN, tempDir } from "../helpers.ts";
+import { MAIN, tempDir } from "../helpers.ts";
+import { cliHere } from "./in_process.ts";
 import { startServe } from "../mcp/mcp_client.ts";
 
 /** A store using the bag-of-words endpoint, holding `count` memories; returns its config.json text. */
@@ -26,7 +27,7 @@ async function bagOfWordsStore(store: string, url: string, count: number): Promi
     }));
   const file = join(store, "..", "memories.jsonl");
   await Deno.writeTextFile(file, lines.join("\n") + "\n");
-  const imported = await cli(["--store", store, "import", file]);
+  const imported = await cliHere(["--store", store, "import", file]);
   assert.equal(imported.code, 0, imported.stderr);
   return config;
 }
@@ -45,7 +46,7 @@ Deno.test("cairn reembed --model-dir refuses a folder that is not an intact mode
   await using embeddings = bagOfWordsServer();
   const store = join(tmp.path, "store");
   const config = await bagOfWordsStore(store, embeddings.url, 2);
-  const reembed = (dir: string) => cli(["--store", store, "reembed", "--model-dir", dir]);
+  const reembed = (dir: string) => cliHere(["--store", store, "reembed", "--model-dir", dir]);
   const nothingDone = /Nothing was re-embedded; the store keeps its current model/;
 
   const nowhere = await reembed(join(tmp.path, "nowhere"));
@@ -102,13 +103,13 @@ Deno.test("cairn reembed --model-dir refuses a folder that is not an intact mode
     new RegExp(`${model}/tokenizer\.json could not be loaded: .*; check tokenizer_file`),
   );
 
-  const bare = await cli(["--store", store, "reembed", "--model-dir"]);
+  const bare = await cliHere(["--store", store, "reembed", "--model-dir"]);
   assert.equal(bare.code, 2);
   assert.match(bare.stderr, /usage: cairn reembed \[--model-dir DIR\]/);
 
   assert.equal(await Deno.readTextFile(join(store, "config.json")), config);
   assert.equal(await Deno.stat(join(store, "projections", "next")).catch(() => null), null);
-  const search = await cli(["--store", store, "search", "tuesday deploys", "--format", "json"]);
+  const search = await cliHere(["--store", store, "search", "tuesday deploys", "--format", "json"]);
   assert.equal(search.code, 0, search.stderr);
 });
 
@@ -141,14 +142,14 @@ Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old mod
   assert.ok(killedAt > 0, `the run was not caught midway; it printed: ${seen}`);
 
   assert.equal(await Deno.readTextFile(join(store, "config.json")), config);
-  const status = await cli(["--store", store, "status"]);
+  const status = await cliHere(["--store", store, "status"]);
   assert.match(status.stdout, /model +http:bow/);
   const query = "deploys happen on tuesday mornings";
-  const old = await cli(["--store", store, "search", query, "--format", "json"]);
+  const old = await cliHere(["--store", store, "search", query, "--format", "json"]);
   assert.equal(old.code, 0, old.stderr);
   assert.equal(JSON.parse(old.stdout).results[0].content, "Deploys happen on Tuesday mornings");
 
-  const resumed = await cli(args);
+  const resumed = await cliHere(args);
   assert.equal(resumed.code, 0, resumed.stderr);
   const report = resumed.stdout.match(
     new RegExp(
@@ -166,8 +167,8 @@ Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old mod
   });
 
   const requests = embeddings.requests.length;
-  assert.match((await cli(["--store", store, "status"])).stdout, /model +bge-small-en-v1\.5/);
-  const found = await cli(["--store", store, "search", "when do we ship?", "--format", "json"]);
+  assert.match((await cliHere(["--store", store, "status"])).stdout, /model +bge-small-en-v1\.5/);
+  const found = await cliHere(["--store", store, "search", "when do we ship?", "--format", "json"]);
   assert.equal(found.code, 0, found.stderr);
   assert.equal(JSON.parse(found.stdout).results[0].content, "Deploys happen on Tuesday mornings");
   assert.equal(embeddings.requests.length, requests, "the old endpoint is no longer used");
@@ -196,7 +197,7 @@ Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answe
       embedder: { kind: "http", base_url: `${newModel.url}/v1`, model: "bow-new", dims: 20 },
     }),
   );
-  const run = (...args: string[]) => cli(["--store", store, ...args]);
+  const run = (...args: string[]) => cliHere(["--store", store, ...args]);
   const topHit = async (query: string) => {
     const found = await run("search", query, "--format", "json");
     assert.equal(found.code, 0, found.stderr);

@@ -43,9 +43,12 @@ Deno.test("every MCP tool takes any arguments: an answer or a refusal in words, 
   await Deno.writeTextFile(join(repo, "src", "pay.py"), "def charge(amount):\n    return amount\n");
   const cairn = await openFuzzed(join(tmp.path, "store"));
   const failures: string[] = [];
-  const previous = Deno.env.get("CAIRN_ALLOWED_ROOTS");
-  Deno.env.set("CAIRN_ALLOWED_ROOTS", tmp.path);
-  const server = buildMcpServer(localTools(cairn, (line) => failures.push(line)));
+  const tools = localTools(cairn, (line) => failures.push(line));
+  // The caller's roots are the test's folder, as CAIRN_ALLOWED_ROOTS=tmp.path would make them
+  // (set here, not in the environment other tests run in at the same time).
+  const server = buildMcpServer((name, args) =>
+    tools(name, args, { cwd: Deno.cwd(), roots: [tmp.path] })
+  );
   const client = new Client({ name: "fuzz", version: "0" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -78,8 +81,6 @@ Deno.test("every MCP tool takes any arguments: an answer or a refusal in words, 
     assert.deepEqual(failures, [], `seed ${random.seed}`);
     assert.ok(answered > 50 && refused > 50, `answered ${answered}, refused ${refused}`);
   } finally {
-    if (previous === undefined) Deno.env.delete("CAIRN_ALLOWED_ROOTS");
-    else Deno.env.set("CAIRN_ALLOWED_ROOTS", previous);
     await client.close();
     await server.close();
   }

@@ -1,17 +1,30 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/inMemory"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { localTools } from "../../src/mcp/handlers.ts";
+import { buildMcpServer } from "../../src/mcp/server.ts";
+import { openCairn } from "../../src/service/cairn.ts";
 import { tempDir } from "../helpers.ts";
-import { httpClient, killOwner, startServe, stdioClient, text } from "./mcp_client.ts";
+import { httpClient, startServe, text } from "./mcp_client.ts";
 
-Deno.test("cairn mcp offers the official memory server's graph tools, with the same arguments", async () => {
+// Over stdio, `cairn mcp` is tested end to end in stdio_test.ts; here the tools themselves.
+Deno.test("the MCP server offers the official memory server's graph tools, with the same arguments", async () => {
   await using tmp = await tempDir();
-  const store = join(tmp.path, "store");
-  await using client = await stdioClient(store, []);
+  const cairn = await openCairn(join(tmp.path, "store"));
+  const server = buildMcpServer(localTools(cairn));
+  const client = new Client({ name: "cairn-test", version: "0.0.0" });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
   try {
     await exercise(client);
   } finally {
     await client.close();
-    await killOwner(store, "SIGTERM");
+    await server.close();
+    await cairn.close();
   }
 });
 
@@ -23,7 +36,7 @@ Deno.test("cairn serve offers the same graph tools over HTTP", async () => {
   await exercise(client);
 });
 
-async function exercise(client: Awaited<ReturnType<typeof stdioClient>>): Promise<void> {
+async function exercise(client: Client): Promise<void> {
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args }) as {
       isError?: boolean;

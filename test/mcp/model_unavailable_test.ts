@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { shippedManifest } from "../embed/model_hub.ts";
 import { localServer } from "../embed/local_server.ts";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "../cli/in_process.ts";
 import { killOwner, stdioClient, text } from "./mcp_client.ts";
 
 /** A store holding two memories embedded with the shipped model, with `config` as its config.json then. */
@@ -16,7 +17,7 @@ async function storeWith(root: string, config: unknown): Promise<string> {
       { id: "b", content: "The search service is written in Rust" },
     ].map((record) => JSON.stringify(record)).join("\n"),
   );
-  const imported = await cli(["--store", store, "import", memories]);
+  const imported = await cliHere(["--store", store, "import", memories]);
   assert.equal(imported.code, 0, imported.stderr);
   await Deno.writeTextFile(join(store, "config.json"), JSON.stringify(config));
   return store;

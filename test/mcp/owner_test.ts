@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { tempDir } from "../helpers.ts";
+import { filesHolding, tempDir } from "../helpers.ts";
 import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
 import { killOwner, stdioClient, text } from "./mcp_client.ts";
 
@@ -83,7 +83,12 @@ Deno.test("a call the owner dies while answering is not sent again: the caller a
     await remember(client, "the owner is up");
     const owner = (await readOwnerRecord(store))!.pid;
     const call = client.callTool({ name: "index_project", arguments: { path: repo } });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Killed once the owner has begun: the project is registered, its 3,000 files still to go.
+    const deadline = Date.now() + 30_000;
+    while (!(await filesHolding(join(store, "log"), "project.registered")).length) {
+      assert.ok(Date.now() < deadline, "the owner began the index within 30 s");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     Deno.kill(owner, "SIGKILL");
     const result = await call;
     assert.equal(result.isError, true, text(result));
