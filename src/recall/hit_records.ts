@@ -1,18 +1,11 @@
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
-import { chunksById, chunksOfFiles } from "../../projections/graph/queries/code.ts";
+import { type ChunkRow, chunksById, chunksOfFiles } from "../../projections/graph/queries/code.ts";
 import { turnsByKey } from "../../projections/graph/queries/sessions.ts";
 import type { TextProjection } from "../../projections/text.ts";
 import { definitionLine, withoutScope } from "./passage.ts";
 
 /** A code hit with where it lives. */
-export interface CodeRecord {
-  id: string;
-  project: string;
-  path: string;
-  name: string;
-  kind: string;
-  start_line: number;
-  end_line: number;
+export interface CodeRecord extends ChunkRow {
   text: string;
   /**
    * When the chunk is a later part of a definition split in several (a long

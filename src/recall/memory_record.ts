@@ -1,22 +1,9 @@
 import type { MemoryRow } from "../../projections/graph/queries/memories.ts";
+import type { PastMemory } from "../../projections/memory_history.ts";
 import type { FactDifferences } from "../../text/fact_differences.ts";
 
-/** A memory as queries return it. */
-export interface MemoryRecord {
-  id: string;
-  project: string | null;
-  kind: string;
-  content: string;
-  tags: string[];
-  source?: string;
-  external_id?: string;
-  created_at: string;
-  updated_at: string;
-  occurred_at?: string;
-  valid_from?: string;
-  valid_to?: string;
-  forgotten_at?: string;
-}
+/** A memory as queries return it: the shape the memory history keeps its past in. */
+export type MemoryRecord = PastMemory;
 
 /** Turns a memory the graph returned into a record, dropping empty optional fields. */
 export function toMemory(row: MemoryRow): MemoryRecord {
