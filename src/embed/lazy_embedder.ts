@@ -5,6 +5,9 @@ import type { Embedder, Truncation } from "../../text/embedder.ts";
  * (list, status, a lexical search) do not pay for starting inference. A load
  * that fails is tried again on the next use (a model download may resume).
  */
+/** How long closing waits for a model still loading: a local model loads in a second or two. */
+const CLOSE_WAIT_MS = 10_000;
+
 export class LazyEmbedder implements Embedder {
   #inner: Promise<Embedder> | undefined;
   #ready: Embedder | undefined;
@@ -13,6 +16,8 @@ export class LazyEmbedder implements Embedder {
     readonly id: string,
     readonly dims: number,
     private readonly load: () => Promise<Embedder>,
+    /** How long `close` waits for a model still loading (see {@linkcode LazyEmbedder.close}). */
+    private readonly closeWaitMs = CLOSE_WAIT_MS,
   ) {}
 
   /** Starts loading the model now, so its first use waits less; a failure is left for that use to report. */
@@ -45,12 +50,19 @@ export class LazyEmbedder implements Embedder {
   }
 
   /**
-   * Closes the loaded model. A model still loading (a download, say) is not
-   * waited for: it is closed when it arrives, so stopping never hangs on it.
+   * Closes the loaded model. A model still loading is waited for a few
+   * seconds and closed (its load checks the model's files and opens the
+   * store's cache: it must not write into a store already closed); one that
+   * takes longer (a download) is closed when it arrives, so stopping never
+   * hangs on it.
    */
   async close(): Promise<void> {
     if (this.#ready) return await this.#ready.close();
-    this.#inner?.then((model) => model.close(), () => {});
+    if (!this.#inner) return;
+    const closed = this.#inner.then((model) => model.close(), () => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise((resolve) => (timer = setTimeout(resolve, this.closeWaitMs)));
+    await Promise.race([closed, waited]).finally(() => clearTimeout(timer));
   }
 
   #model(): Promise<Embedder> {

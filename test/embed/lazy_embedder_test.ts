@@ -24,13 +24,27 @@ Deno.test("LazyEmbedder loads on first use, tries a failed load again, then forw
   assert.ok(model.closed);
 });
 
-Deno.test("LazyEmbedder closes without waiting for a model still loading, and closes it once it arrives", async () => {
+Deno.test("LazyEmbedder waits a moment for a model still loading, closing it when it arrives in time", async () => {
+  const model = new FakeEmbedder();
+  const lazy = new LazyEmbedder(
+    "fake-model",
+    8,
+    () => new Promise((resolve) => setTimeout(() => resolve(model), 20)),
+  );
+  const query = lazy.embedQuery("x");
+  await lazy.close();
+  assert.ok(model.closed, "a load that ends within the wait is closed before close returns");
+  await query;
+});
+
+Deno.test("LazyEmbedder does not wait long for a model still loading (a download), and closes it once it arrives", async () => {
   const model = new FakeEmbedder();
   let arrive = (_: Embedder) => {};
   const lazy = new LazyEmbedder(
     "fake-model",
     8,
     () => new Promise((resolve) => (arrive = resolve)),
+    10,
   );
   const query = lazy.embedQuery("x");
   await lazy.close();
