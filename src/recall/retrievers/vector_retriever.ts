@@ -5,8 +5,7 @@
  * evidence of meaning; turns go through the file-aware session pipeline.
  * @module
  */
-import type { VectorLag } from "../vector_lag.ts";
-import { lagText, lagWithin, waitingCount } from "../vector_lag.ts";
+import { lagText, lagWithin, type VectorLag, waitingCount } from "../vector_lag.ts";
 import { type Candidate, CANDIDATES, type Retriever } from "../retriever.ts";
 import { TURN_DISTANCE_THRESHOLD } from "../session_files.ts";
 import type { Source, VectorSearch } from "../types.ts";
