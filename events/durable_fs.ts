@@ -6,6 +6,25 @@ export async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<vo
   while (written < bytes.length) written += await file.write(bytes.subarray(written));
 }
 
+/**
+ * Appends `bytes` to `file`, whose first `length` bytes are whole, and syncs
+ * it. A write cut short (a full disk) is cut off again before the error is
+ * thrown, so the next append does not continue half a line.
+ */
+export async function appendWhole(
+  file: Deno.FsFile,
+  length: number,
+  bytes: Uint8Array,
+): Promise<void> {
+  try {
+    await writeAll(file, bytes);
+    await file.syncData();
+  } catch (error) {
+    await file.truncate(length).catch(() => {});
+    throw error;
+  }
+}
+
 /** Flushes a directory's entries (new, renamed or removed files) to disk. */
 export async function syncDir(path: string): Promise<void> {
   const dir = await Deno.open(path, { read: true });

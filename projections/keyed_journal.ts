@@ -5,10 +5,10 @@
  */
 import { join } from "node:path";
 import {
+  appendWhole,
   exists,
   removeAtomicLeftovers,
   syncDir,
-  writeAll,
   writeFileAtomic,
 } from "../events/durable_fs.ts";
 import { fileLines } from "../events/file_lines.ts";
@@ -79,14 +79,7 @@ export class KeyedJournal<V> {
     this.#unwritten.push(...ops);
     if (this.#unwritten.length === 0) return;
     const bytes = encoder.encode(JSON.stringify({ seq, ops: this.#unwritten }) + "\n");
-    try {
-      await writeAll(this.journal, bytes);
-      await this.journal.syncData();
-    } catch (error) {
-      // A write cut short (a full disk) must not leave half a line for the next one to continue.
-      await this.journal.truncate(this.#journalBytes).catch(() => {});
-      throw error;
-    }
+    await appendWhole(this.journal, this.#journalBytes, bytes);
     this.#unwritten = [];
     this.#journalBytes += bytes.length;
     this.#written = seq;

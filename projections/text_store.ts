@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { sha256HexSync } from "../events/blobs.ts";
 import {
+  appendWhole,
   exists,
   removeAtomicLeftovers,
   syncDir,
-  writeAll,
   writeFileAtomic,
 } from "../events/durable_fs.ts";
 import { fileLines } from "../events/file_lines.ts";
@@ -177,14 +177,7 @@ export class TextStore {
   ): Promise<void> {
     if (ops.length === 0) return;
     const bytes = encoder.encode(JSON.stringify(ops) + "\n");
-    try {
-      await writeAll(this.journal, bytes);
-      await this.journal.syncData();
-    } catch (error) {
-      // A write cut short (a full disk) must not leave half a line for the next one to continue.
-      await this.journal.truncate(this.#journalBytes).catch(() => {});
-      throw error;
-    }
+    await appendWhole(this.journal, this.#journalBytes, bytes);
     this.#journalBytes += bytes.length;
     if (this.#journalBytes > Math.max(1 << 20, this.#snapshotBytes)) {
       await this.snapshot(current(), image);
