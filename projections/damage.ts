@@ -5,7 +5,7 @@
  */
 import { basename, join } from "node:path";
 import { isDiskFull } from "../events/disk_full.ts";
-import type { Checkpoint } from "./projection.ts";
+import type { Checkpoint, Projection } from "./projection.ts";
 
 /** Raised by a projection whose files on disk cannot be read as what it wrote. */
 export class ProjectionDamage extends Error {
@@ -42,13 +42,14 @@ const REFUSALS = new Set(["ModelMismatchError", "StoreLockedError"]);
  * judged: a crash between applying a batch and writing its checkpoint leaves
  * files ahead of the checkpoint, which the next catch-up applies again, harmlessly.
  */
-export function countDisagrees(
+export async function checkpointDisagrees(
   checkpoint: Checkpoint | undefined,
-  held: { count?: number | undefined; saved?: number | undefined },
+  projection: Pick<Projection, "count" | "savedThrough">,
   head: number,
-): string | undefined {
+): Promise<string | undefined> {
   if (checkpoint === undefined || checkpoint.seq !== head) return undefined;
-  const { count, saved } = held;
+  const count = await projection.count?.();
+  const saved = projection.savedThrough?.();
   if (checkpoint.count !== undefined && count !== undefined && count !== checkpoint.count) {
     return `holds ${count} documents where its checkpoint says ${checkpoint.count}`;
   }

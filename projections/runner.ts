@@ -1,7 +1,7 @@
 import type { EventLog } from "../events/log.ts";
 import type { StoredEvent } from "../events/schema.ts";
 import { isDiskFull } from "../events/disk_full.ts";
-import { countDisagrees } from "./damage.ts";
+import { checkpointDisagrees } from "./damage.ts";
 import type { CheckpointStore, Projection } from "./projection.ts";
 
 /** How far one projection is behind the log. */
@@ -66,11 +66,7 @@ export class ProjectionRunner {
     const runner = new ProjectionRunner(log, projections, store, beforeWrite);
     for (const projection of projections) {
       const saved = await store.read(projection.name);
-      const disagreement = countDisagrees(
-        saved,
-        { count: await projection.count?.(), saved: projection.savedThrough?.() },
-        log.head,
-      );
+      const disagreement = await checkpointDisagrees(saved, projection, log.head);
       if (disagreement) {
         console.error(
           `cairn: the ${projection.name} projection ${disagreement} (files lost or damaged); ` +

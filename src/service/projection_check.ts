@@ -10,7 +10,7 @@ import { FileLog } from "../../events/file_log.ts";
 import { StoreLock, StoreLockedError } from "../../events/lock.ts";
 import { FileCheckpoints } from "../../projections/checkpoints.ts";
 import { CodeCatalog } from "../../projections/code_catalog.ts";
-import { countDisagrees } from "../../projections/damage.ts";
+import { checkpointDisagrees } from "../../projections/damage.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { MemoryHistory } from "../../projections/memory_history.ts";
 import type { Projection } from "../../projections/projection.ts";
@@ -87,11 +87,7 @@ async function checkOne(
     return `cannot be read (${(error as Error).message})`;
   }
   try {
-    return countDisagrees(
-      await checkpoints.read(name),
-      { count: await projection.count?.(), saved: projection.savedThrough?.() },
-      head,
-    );
+    return await checkpointDisagrees(await checkpoints.read(name), projection, head);
   } finally {
     await projection.close();
   }

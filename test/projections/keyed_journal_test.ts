@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { countDisagrees, ProjectionDamage } from "../../projections/damage.ts";
+import { checkpointDisagrees, ProjectionDamage } from "../../projections/damage.ts";
 import { KeyedJournal } from "../../projections/keyed_journal.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -96,10 +96,20 @@ Deno.test("KeyedJournal.written is the last event its files hold, and a lost jou
   assert.equal(lost.journal.written, 0);
   lost.journal.close();
   assert.equal(
-    countDisagrees({ version: 1, seq: 9, count: 1, saved: 8 }, { count: 1, saved: 0 }, 9),
+    await checkpointDisagrees(
+      { version: 1, seq: 9, count: 1, saved: 8 },
+      { count: () => Promise.resolve(1), savedThrough: () => 0 },
+      9,
+    ),
     "was written up to event 0 where its checkpoint says 8",
   );
-  assert.equal(countDisagrees({ version: 1, seq: 9, saved: 8 }, { saved: 8 }, 9), undefined);
+  assert.equal(
+    await checkpointDisagrees({ version: 1, seq: 9, saved: 8 }, { savedThrough: () => 8 }, 9),
+    undefined,
+  );
   // Behind the head, a crash may have left the files ahead of the checkpoint: not judged.
-  assert.equal(countDisagrees({ version: 1, seq: 7, saved: 8 }, { saved: 0 }, 9), undefined);
+  assert.equal(
+    await checkpointDisagrees({ version: 1, seq: 7, saved: 8 }, { savedThrough: () => 0 }, 9),
+    undefined,
+  );
 });
