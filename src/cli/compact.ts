@@ -3,7 +3,7 @@ import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import { askOwnerToStepAside } from "./step_aside.ts";
 import type { Command, CommandContext } from "./command.ts";
-import { formatBytes } from "./format.ts";
+import { formatBytes } from "../ops/format_bytes.ts";
 
 /** `cairn compact`: rewrites the log keeping the latest state of everything. */
 export const compact: Command = {

@@ -1,22 +1,33 @@
-import { join, resolve } from "node:path";
+/**
+ * `cairn ingest`: the `ingest` operation from the command line, from a
+ * Claude Code hook (`--hook`: the transcript named on standard input) or
+ * kept up as transcripts change (`--watch`).
+ * @module
+ */
+import { resolve } from "node:path";
 import { z } from "zod";
 import { exists } from "../../events/durable_fs.ts";
 import { describeIssues, UserError } from "../errors.ts";
 import type { IngestReport } from "../service/sessions.ts";
 import { checkAllowedPath } from "../service/allowed_roots.ts";
 import { isTranscriptFile, subAgentFiles, transcriptsAt } from "../ingest/transcripts/files.ts";
+import {
+  type Agent,
+  ingest,
+  type IngestResult,
+  transcriptFolder,
+  WHOSE,
+} from "../ops/session_ops.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { answerFromOwner } from "./owner_cli.ts";
 import { ownerOutput, watchUntilStopped } from "./watch_command.ts";
 import { withCairn } from "./with_cairn.ts";
 
-type Agent = "claude" | "codex";
-
-const WHOSE: Record<Agent, string> = { claude: "Claude Code", codex: "Codex" };
-
 /** Files a watcher's batch sends to the store's owner per request (a request takes 1,000 arguments). */
 const RELAYED_FILES = 200;
+
+type IngestInput = z.output<z.ZodObject<typeof ingest.input>>;
 
 /** What a Claude Code hook receives on standard input (the fields cairn reads). */
 const HookInput = z.object({
@@ -29,9 +40,9 @@ const HookInput = z.object({
  * `cairn ingest claude|codex [PATH...]`: reads agent session transcripts (files,
  * or every transcript under a directory) into turns, incrementally.
  */
-export const ingest: Command = {
-  name: "ingest",
-  summary: "read agent session transcripts (Claude Code, Codex)",
+export const ingestCommand: Command = {
+  name: ingest.command!,
+  summary: ingest.summary,
   usage:
     "cairn ingest claude|codex [PATH...] [--hook] [--final] [--watch] [--no-wait] [--json]\n\n" +
     "  PATH       transcript files (.jsonl) or directories of them (default: ~/.claude/projects,\n" +
@@ -58,58 +69,60 @@ export const ingest: Command = {
     }
     if (values.hook && values.watch) throw new UsageError("--hook and --watch do not go together");
     if (values.watch && given.length > 1) throw new UsageError("--watch takes one PATH");
+    const settle = values["no-wait"] !== true;
+    if (values.watch) {
+      const target = given[0] ? resolve(context.cwd, given[0]) : undefined;
+      return await watch(context, target, agent, settle);
+    }
+    // The transcripts are found before the store is opened: a wrong path opens nothing.
     const targets = given.length > 0
       ? given.map((path) => resolve(context.cwd, path))
-      : [defaultDir(agent)];
-    const settle = values["no-wait"] !== true;
-    if (values.watch) return await watch(context, targets[0]!, agent, settle);
-    let files: string[];
-    let final = values.final === true;
+      : [transcriptFolder(agent)];
+    let input: IngestInput = {
+      agent,
+      paths: values.hook ? [] : await transcriptsAt(targets, WHOSE[agent]),
+      ...(values.final ? { final: true } : {}),
+    };
     let starting: string | undefined;
     if (values.hook) {
       if (given.length > 0) {
         throw new UsageError("--hook reads the path from standard input; give no PATH");
       }
       const hook = parseHookInput(context.stdin ?? await new Response(Deno.stdin.readable).text());
-      final ||= hook.hook_event_name === "SessionEnd";
       const transcript = resolve(context.cwd, hook.transcript_path);
       if (hook.hook_event_name === "SessionStart") starting = hook.session_id;
       // A session just started may have no transcript yet.
-      files = starting && !(await exists(transcript))
+      const paths = starting && !(await exists(transcript))
         ? []
         : await hookFiles(transcript, agent, allowedIn(context));
-    } else files = await transcriptsAt(targets, WHOSE[agent]);
-    const started = performance.now();
-    const reports = await ingestFiles(context, files, agent, final, settle);
-    const seconds = (performance.now() - started) / 1000;
+      input = { ...input, paths, final: values.final || hook.hook_event_name === "SessionEnd" };
+    }
+    const result = await ingestHere(context, input, settle);
     // What a SessionStart hook prints goes into the agent's context: only the session id there.
     const report = starting ? context.err : context.out;
-    if (values.json) report(JSON.stringify({ seconds, transcripts: reports }));
-    else for (const line of summarise(reports, seconds)) report(line);
+    const rendered = ingest.render(result, input);
+    report(values.json ? JSON.stringify(rendered.json) : rendered.text);
     if (starting) context.out(JSON.stringify(sessionStartOutput(starting)));
     return 0;
   },
 };
 
-function ingestFiles(
+/** Runs the `ingest` operation on the store (the owner's, or opened here). */
+function ingestHere(
   context: CommandContext,
-  files: readonly string[],
-  agent: Agent,
-  final: boolean,
+  input: IngestInput,
   settle: boolean,
-): Promise<IngestReport[]> {
-  return withCairn(context, async (cairn) => {
-    const reports: IngestReport[] = [];
-    let turns = 0;
-    for (const [i, path] of files.entries()) {
-      if (files.length > 1) {
-        context.progress(`transcripts ${i}/${files.length}, ${turns} new turns`, i / files.length);
-      }
-      reports.push(await cairn.sessions.ingest({ path, agent, final }));
-      turns += reports.at(-1)!.added;
-    }
-    return reports;
-  }, { settle, warn: context.err });
+): Promise<IngestResult> {
+  return withCairn(
+    context,
+    (cairn) =>
+      ingest.run(cairn, input, {
+        cwd: context.cwd,
+        roots: context.roots,
+        progress: context.progress,
+      }),
+    { settle, warn: context.err },
+  );
 }
 
 /** A SessionStart hook's answer: tells the agent its session id and what recall does with it. */
@@ -134,14 +147,6 @@ function parseHookInput(text: string): z.infer<typeof HookInput> {
   const parsed = HookInput.safeParse(json);
   if (!parsed.success) throw new UserError(`--hook input: ${describeIssues(parsed.error)}`);
   return parsed.data;
-}
-
-function defaultDir(agent: Agent): string {
-  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? ".";
-  if (agent === "claude") {
-    return join(Deno.env.get("CLAUDE_CONFIG_DIR") ?? join(home, ".claude"), "projects");
-  }
-  return join(Deno.env.get("CODEX_HOME") ?? join(home, ".codex"), "sessions");
 }
 
 /**
@@ -169,47 +174,6 @@ async function hookFiles(
   return [path, ...subAgents];
 }
 
-/** The human summary of an ingest. */
-export function summarise(reports: readonly IngestReport[], seconds: number): string[] {
-  const sum = (key: "turns" | "added" | "replaced" | "unchanged" | "optedOut" | "removed") =>
-    reports.reduce((total, report) => total + report[key], 0);
-  const turns = sum("turns");
-  const rate = seconds > 0 ? ` (${Math.round(turns / seconds)} turns/s)` : "";
-  const lines = [
-    `ingested ${reports.length} transcript${
-      reports.length === 1 ? "" : "s"
-    }: ${turns} turns read, ` +
-    `${sum("added")} new, ${sum("replaced")} replaced, ${sum("unchanged")} unchanged` +
-    (sum("removed") ? `, ${sum("removed")} withdrawn` : "") +
-    ` in ${seconds.toFixed(2)} s${rate}`,
-  ];
-  const unknown = new Map<string, number>();
-  for (const report of reports) {
-    for (const [type, count] of Object.entries(report.unknown)) {
-      unknown.set(type, (unknown.get(type) ?? 0) + count);
-    }
-  }
-  if (unknown.size > 0) {
-    lines.push(
-      `skipped records of unknown types: ${[...unknown].map(([t, n]) => `${t} (${n})`).join(", ")}`,
-    );
-  }
-  const invalid = reports.reduce((total, report) => total + report.invalidLines, 0);
-  if (invalid > 0) lines.push(`skipped ${invalid} lines that are not JSON`);
-  const oversized = reports.reduce((total, report) => total + report.oversizedLines, 0);
-  if (oversized > 0) lines.push(`skipped ${oversized} lines over 16 MiB (a tool's runaway output)`);
-  const partial = reports.filter((report) => report.partialLine).length;
-  if (partial > 0) {
-    lines.push(`${partial} transcript(s) end in a half-written line, left for the next ingest`);
-  }
-  const redactions = reports.reduce((total, report) => total + report.redactions, 0);
-  if (redactions > 0) lines.push(`redacted ${redactions} secrets or <private> spans`);
-  if (sum("optedOut") > 0) {
-    lines.push(`${sum("optedOut")} turns not stored: their project has a .cairn-no-sessions file`);
-  }
-  return lines;
-}
-
 /**
  * Ingests everything once, then each transcript that changes, until SIGINT or
  * SIGTERM. The watching stays in this process; each batch runs in the store's
@@ -218,29 +182,31 @@ export function summarise(reports: readonly IngestReport[], seconds: number): st
  */
 async function watch(
   context: CommandContext,
-  target: string,
+  given: string | undefined,
   agent: Agent,
   settle: boolean,
 ): Promise<number> {
+  const target = given ?? transcriptFolder(agent);
   const check = allowedIn(context);
   const initial = await transcriptsAt([target], WHOSE[agent], check);
   // Watch before the first pass, so that no change made meanwhile is missed.
   const watcher = Deno.watchFs(target, { recursive: true });
-  const ingest = async (files: string[]) => {
+  const ingestBatch = async (files: string[]) => {
     files.forEach(check);
     const started = performance.now();
-    const reports = await ingestInOwner(context, files, agent, settle) ??
-      await ingestFiles(context, files, agent, false, settle);
-    const seconds = (performance.now() - started) / 1000;
-    for (const line of summarise(reports, seconds)) context.out(line);
+    const transcripts = await ingestInOwner(context, files, agent, settle);
+    const result = transcripts
+      ? { transcripts, seconds: (performance.now() - started) / 1000 }
+      : await ingestHere(context, { agent, paths: files }, settle);
+    context.out(ingest.render(result, { agent }).text);
   };
   const reportError = (error: Error) => context.err(`cairn ingest: ${error.message}`);
-  await ingest(initial).catch(reportError);
+  await ingestBatch(initial).catch(reportError);
   return await watchUntilStopped(context, watcher, target, {
     quietMs: 300,
     maxWaitMs: 3_000,
     accept: isTranscriptFile,
-    run: (paths) => ingest(paths.filter(isFile)),
+    run: (paths) => ingestBatch(paths.filter(isFile)),
     onError: reportError,
   });
 }

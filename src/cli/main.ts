@@ -6,6 +6,7 @@ import { ProgressLine } from "./progress.ts";
 import { GlobalOptionError, readsStdin, runByOwner, splitGlobal } from "./global_options.ts";
 import { classify } from "../ops/failure.ts";
 import { OPERATIONS } from "../ops/table.ts";
+import type { AnyOperation } from "../ops/operation.ts";
 import { commandsFor } from "./operation_command.ts";
 import { recall } from "../ops/search_ops.ts";
 import { index } from "../ops/code_ops.ts";
@@ -14,12 +15,14 @@ import { didYouMean } from "./did_you_mean.ts";
 import { compact } from "./compact.ts";
 import { importCommand } from "./import.ts";
 import { indexCommand } from "./index.ts";
-import { ingest } from "./ingest.ts";
+import { ingestCommand } from "./ingest.ts";
+import { ingest } from "../ops/session_ops.ts";
 import { mcp } from "./mcp.ts";
 import { reembedCommand } from "./reembed.ts";
 import { replay } from "./replay.ts";
 import { serveCommand } from "./serve.ts";
-import { status } from "./status.ts";
+import { statusCommand } from "./status.ts";
+import { status } from "../ops/status_ops.ts";
 import { stop } from "./stop.ts";
 import { verify } from "./verify.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
@@ -27,15 +30,18 @@ import denoConfig from "../../deno.json" with { type: "json" };
 /** cairn's version, as deno.json names it. */
 const CAIRN_VERSION = denoConfig.version;
 
+/** Operations whose command has forms of its own (`index --watch`, `ingest --hook`, `status` of a held store). */
+const OWN_COMMANDS: ReadonlySet<AnyOperation> = new Set([index, ingest, status]);
+
 /** Every command, in the order `cairn --help` lists them. */
 export const commands: readonly Command[] = [
-  ...commandsFor(OPERATIONS.filter((op) => op !== index)).map((command) =>
+  ...commandsFor(OPERATIONS.filter((op) => !OWN_COMMANDS.has(op))).map((command) =>
     command.name === recall.command ? withBatch(command) : command
   ),
   importCommand,
   indexCommand,
-  ingest,
-  status,
+  ingestCommand,
+  statusCommand,
   verify,
   replay,
   reembedCommand,

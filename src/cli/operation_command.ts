@@ -59,7 +59,12 @@ function commandFor(op: AnyOperation): Command {
         : inputOf(op, context.args);
       const result = await withCairn(
         context,
-        (cairn) => op.run(cairn, input, { cwd: context.cwd, roots: context.roots }),
+        (cairn) =>
+          op.run(cairn, input, {
+            cwd: context.cwd,
+            roots: context.roots,
+            progress: context.progress,
+          }),
         { settle: op.writes, warn: context.err, warmModel: op.writes },
       );
       const rendered = op.render(result, input);

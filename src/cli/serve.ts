@@ -83,11 +83,9 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
           },
         },
       });
-      await writeOwnerRecord(storeDir, {
-        pid: Deno.pid,
-        port: http.port,
-        started_at: new Date().toISOString(),
-      });
+      const startedAt = new Date().toISOString();
+      await writeOwnerRecord(storeDir, { pid: Deno.pid, port: http.port, started_at: startedAt });
+      cairn.servedBy = { pid: Deno.pid, port: http.port, startedAt };
       log(
         `cairn serve: MCP on http://127.0.0.1:${http.port}${MCP_PATH} for ${storeDir} ` +
           `(pid ${Deno.pid}; bearer token in ${ownerFiles(storeDir).token})`,

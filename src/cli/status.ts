@@ -1,69 +1,43 @@
+/**
+ * `cairn status`: the `status` operation, run by the store's owner or on the
+ * store opened here; while another command holds the store to itself
+ * (replay, compact, verify --repair), what the log alone tells.
+ * @module
+ */
 import { FileLog } from "../../events/file_log.ts";
 import { readOwner, StoreLockedError } from "../../events/lock.ts";
-import { readOwnerRecord } from "../mcp/owner_file.ts";
-import { etaSeconds, formatSeconds, lagText, plural, waitingCount } from "../recall/vector_lag.ts";
-import { statusLines } from "../service/index_status.ts";
+import { status, type StatusResult } from "../ops/status_ops.ts";
+import { formatBytes } from "../ops/format_bytes.ts";
 import { storeLayout } from "../service/paths.ts";
-import { type StoreStatus, storeStatus } from "../service/store_status.ts";
 import { openCairn } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command, CommandContext } from "./command.ts";
-import { formatBytes } from "./format.ts";
-import { reportRecovery, withCairn } from "./with_cairn.ts";
+import { reportRecovery } from "./with_cairn.ts";
 
-/** Who answered a status: the store's owner, or this process with the store opened here. */
-type Answerer =
-  | { owner: { pid: number; port?: number; startedAt?: string; uptimeSeconds?: number } }
-  | { owner: null };
-
-/** `cairn status`: is it ready? What the store holds, what still waits for vectors, and who owns it. */
-export const status: Command = {
-  name: "status",
-  summary: "is it ready? what the store holds, vectors still to compute, the owner and model",
-  usage: "cairn status [PROJECT] [--json]\n\n" +
-    "  PROJECT  that project's code index: files, chunks, last run and what it skipped",
+/** `cairn status [PROJECT] [--json]`. */
+export const statusCommand: Command = {
+  name: status.command!,
+  summary: status.summary,
+  usage: `cairn status [PROJECT] [--json]\n\n${status.cli!.help}`,
   async run(context: CommandContext): Promise<number> {
     const { values, positionals } = parseCommandArgs(
       context.args,
       { json: { type: "boolean" } },
       true,
     );
-    const [project] = positionals;
-    if (project) {
-      const [code] = await withCairn(context, (cairn) => cairn.code.status(project), {
-        warn: context.err,
-      });
-      if (values.json) context.out(JSON.stringify(code));
-      else for (const line of statusLines(code!)) context.out(line);
+    const input = positionals[0] ? { project: positionals[0] } : {};
+    const result = context.owner
+      ? await status.run(context.owner, input, context)
+      : await statusHere(context, input);
+    if ("lockedBy" in result) {
+      context.out(values.json ? JSON.stringify(result) : lockedText(result).join("\n"));
       return 0;
     }
-    const report = context.owner
-      ? { ...await storeStatus(context.owner), ...await ownerOf(context.storeDir) }
-      : await statusHere(context.storeDir, context.err);
-    if (values.json) context.out(JSON.stringify(report));
-    else if ("lockedBy" in report) { for (const line of lockedText(report)) context.out(line); }
-    else for (const line of statusText(report)) context.out(line);
+    const rendered = status.render(result, input);
+    context.out(values.json ? JSON.stringify(rendered.json) : rendered.text);
     return 0;
   },
 };
-
-/** This process is the owner: its pid, port and uptime. */
-async function ownerOf(storeDir: string): Promise<Answerer> {
-  const record = await readOwnerRecord(storeDir);
-  const started = record?.pid === Deno.pid ? record : undefined;
-  return {
-    owner: {
-      pid: Deno.pid,
-      ...(started
-        ? {
-          port: started.port,
-          startedAt: started.started_at,
-          uptimeSeconds: (Date.now() - Date.parse(started.started_at)) / 1000,
-        }
-        : {}),
-    },
-  };
-}
 
 /** What another command holding the store lets a status see: the log alone. */
 interface LockedStatus {
@@ -75,14 +49,15 @@ interface LockedStatus {
 
 /** The status with the store opened here (`--no-owner`), or the log alone while something holds it. */
 async function statusHere(
-  dir: string,
-  warn: (line: string) => void,
-): Promise<(StoreStatus & Answerer) | LockedStatus> {
+  context: CommandContext,
+  input: { project?: string },
+): Promise<StatusResult | LockedStatus> {
+  const dir = context.storeDir;
   try {
     const cairn = await openCairn(dir, { lockWaitMs: 0 });
     try {
-      reportRecovery(cairn.store.log.recovery, warn);
-      return { ...await storeStatus(cairn), owner: null };
+      reportRecovery(cairn.store.log.recovery, context.err);
+      return await status.run(cairn, input, context);
     } finally {
       await cairn.close();
     }
@@ -100,62 +75,6 @@ async function statusHere(
       await log.close();
     }
   }
-}
-
-function statusText(report: StoreStatus & Answerer): string[] {
-  const { vectors, code, sessions, model } = report;
-  const waiting = waitingCount(vectors.lag);
-  const lines = [
-    `store        ${report.store}`,
-    `log          ${formatBytes(report.logBytes)}, ${plural(report.head, "event")}`,
-    `memories     ${report.memories}`,
-    `code         ${plural(code.projects, "project")}, ${plural(code.files, "file")}, ${
-      plural(code.chunks, "chunk")
-    }`,
-    `sessions     ${plural(sessions.sessions, "session")}, ${plural(sessions.turns, "turn")}`,
-    `vectors      ${vectors.held.memory + vectors.held.code + vectors.held.turn} computed` +
-    (waiting === 0 ? ", none waiting: ready" : `; waiting: ${lagText(vectors.lag)}`),
-    model.state === "unusable"
-      ? `model        none usable: ${model.reason}`
-      : `model        ${model.id}: ${model.state}`,
-    report.owner
-      ? `owner        pid ${report.owner.pid}` +
-        (report.owner.port ? `, port ${report.owner.port}` : "") +
-        (report.owner.uptimeSeconds !== undefined
-          ? `, up ${formatSeconds(report.owner.uptimeSeconds)}`
-          : "")
-      : "owner        none: this status opened the store itself (--no-owner)",
-  ];
-  for (const p of report.projections) {
-    lines.push(`projection   ${p.name} v${p.version}: event ${p.checkpoint}, ${p.lag} behind`);
-  }
-  lines.push(...advice(report, waiting));
-  return lines;
-}
-
-/** What to do about vectors still waiting, if anything. */
-function advice(report: StoreStatus & Answerer, waiting: number): string[] {
-  if (waiting === 0) return [];
-  if (report.model.state === "unusable") {
-    return [
-      "> vectors wait for a model that cannot be used: fix it (see the model line), then any " +
-      "command picks them up; until then search answers by words and the graph",
-    ];
-  }
-  if (!report.owner) {
-    return [
-      "> no owner computes the waiting vectors: any command without --no-owner starts one, " +
-      "or `cairn --no-owner index PATH` computes them before it returns",
-    ];
-  }
-  const eta = etaSeconds(report.vectors.lag);
-  const when = eta === undefined
-    ? " (how long, once the first batches are in)"
-    : `, done in about ${formatSeconds(eta)}`;
-  return [
-    `> the owner computes them in the background${when}; search answers meanwhile, by words ` +
-    "and the graph for those",
-  ];
 }
 
 function lockedText(report: LockedStatus): string[] {

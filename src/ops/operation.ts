@@ -19,6 +19,8 @@ export interface Caller {
    * the CLI names any folder of theirs.
    */
   agent?: boolean;
+  /** Where a long operation tells how far it is, `done` of the way when known (0 to 1). */
+  progress?: (text: string, done?: number) => void;
 }
 
 /** An operation's answer, rendered. */

@@ -8,6 +8,8 @@ import type { AnyOperation } from "./operation.ts";
 import { forget, get, list, remember, revise } from "./memory_ops.ts";
 import { history, recall, search, searchCode, searchText } from "./search_ops.ts";
 import { open } from "./open_ops.ts";
+import { status } from "./status_ops.ts";
+import { ingest } from "./session_ops.ts";
 import { deleteProject, index, indexStatus, projects } from "./code_ops.ts";
 import {
   addObservations,
@@ -38,6 +40,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   indexStatus,
   projects,
   deleteProject,
+  ingest,
+  status,
   createEntities,
   createRelations,
   addObservations,

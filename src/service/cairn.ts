@@ -53,6 +53,13 @@ function reportMovedAside({ name, reason, to }: MovedAside): void {
   );
 }
 
+/** The store's owner, as `cairn status` tells it: this process, its port and since when. */
+export interface ServedBy {
+  pid: number;
+  port: number;
+  startedAt: string;
+}
+
 /** An open store with cairn's projections and the services built on them. */
 export interface Cairn {
   store: Store;
@@ -68,6 +75,8 @@ export interface Cairn {
   code: CodeIndex;
   /** Folders being watched and re-indexed as they change (stopped by `close`). */
   watches: CodeWatches;
+  /** The owner serving this store, when this process is it (set by `cairn serve` once it listens). */
+  servedBy?: ServedBy;
   /** What still waits for a vector, and how fast vectors are being computed. */
   vectorLag(): Promise<VectorLag>;
   /**

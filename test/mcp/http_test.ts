@@ -72,7 +72,7 @@ Deno.test("cairn serve answers MCP over HTTP with the token and refuses requests
 
   await using client = await httpClient(store);
   const { tools } = await client.listTools();
-  assert.equal(tools.length, 23, "fourteen memory, search and code tools, nine graph tools");
+  assert.equal(tools.length, 24, "fifteen memory, search, code and status tools, nine graph tools");
   const stored = await client.callTool({
     name: "remember",
     arguments: { content: "The HTTP transport is stateless.", project: "cairn" },

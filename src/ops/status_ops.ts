@@ -1,0 +1,108 @@
+/**
+ * `status`: is it ready? What the store holds, what still waits for a
+ * vector and how long that should take, the model, the projections, and the
+ * owner serving the store.
+ * @module
+ */
+import { z } from "zod";
+import { etaSeconds, formatSeconds, lagText, plural, waitingCount } from "../recall/vector_lag.ts";
+import type { ServedBy } from "../service/cairn.ts";
+import type { ProjectStatus } from "../service/code_index.ts";
+import { statusLines } from "../service/index_status.ts";
+import { type StoreStatus, storeStatus } from "../service/store_status.ts";
+import { formatBytes } from "./format_bytes.ts";
+import { operation } from "./operation.ts";
+
+/** A store's status and who serves it: its owner, or nobody (the store was opened by the command). */
+export interface StatusReport extends StoreStatus {
+  owner: (ServedBy & { uptimeSeconds: number }) | null;
+}
+
+/** What `status` answers: the whole store's, or one project's code index (`status PROJECT`). */
+export type StatusResult = { store: StatusReport } | { project: ProjectStatus };
+
+/** `status`: is it ready? */
+export const status = operation({
+  command: "status",
+  tool: "store_status",
+  summary: "is it ready? what the store holds, vectors still to compute, the owner and model",
+  description: "Is cairn ready? What the store holds, vectors still to compute (search answers " +
+    "by words meanwhile), the model and the owner.",
+  core: false,
+  writes: false,
+  input: {
+    project: z.string().min(1).max(200).optional().describe("one project's code index instead"),
+  },
+  output: { store: z.looseObject({}).optional(), project: z.looseObject({}).optional() },
+  cli: {
+    positionals: [{ key: "project", name: "PROJECT" }],
+    help: "  PROJECT  that project's code index: files, chunks, last run and what it skipped",
+  },
+  async run(cairn, { project }): Promise<StatusResult> {
+    if (project) return { project: await cairn.code.status(project).then((all) => all[0]!) };
+    const served = cairn.servedBy;
+    const owner = served
+      ? { ...served, uptimeSeconds: (Date.now() - Date.parse(served.startedAt)) / 1000 }
+      : null;
+    return { store: { ...await storeStatus(cairn), owner } };
+  },
+  render(result: StatusResult) {
+    const text = "project" in result ? statusLines(result.project) : statusText(result.store);
+    const data = "project" in result ? result.project : result.store;
+    return { text: text.join("\n"), data: { ...result }, json: data };
+  },
+});
+
+function statusText(report: StatusReport): string[] {
+  const { vectors, code, sessions, model } = report;
+  const waiting = waitingCount(vectors.lag);
+  const lines = [
+    `store        ${report.store}`,
+    `log          ${formatBytes(report.logBytes)}, ${plural(report.head, "event")}`,
+    `memories     ${report.memories}`,
+    `code         ${plural(code.projects, "project")}, ${plural(code.files, "file")}, ${
+      plural(code.chunks, "chunk")
+    }`,
+    `sessions     ${plural(sessions.sessions, "session")}, ${plural(sessions.turns, "turn")}`,
+    `vectors      ${vectors.held.memory + vectors.held.code + vectors.held.turn} computed` +
+    (waiting === 0 ? ", none waiting: ready" : `; waiting: ${lagText(vectors.lag)}`),
+    model.state === "unusable"
+      ? `model        none usable: ${model.reason}`
+      : `model        ${model.id}: ${model.state}`,
+    report.owner
+      ? `owner        pid ${report.owner.pid}, port ${report.owner.port}, up ${
+        formatSeconds(report.owner.uptimeSeconds)
+      }`
+      : "owner        none: this status opened the store itself (--no-owner)",
+  ];
+  for (const p of report.projections) {
+    lines.push(`projection   ${p.name} v${p.version}: event ${p.checkpoint}, ${p.lag} behind`);
+  }
+  lines.push(...advice(report, waiting));
+  return lines;
+}
+
+/** What to do about vectors still waiting, if anything. */
+function advice(report: StatusReport, waiting: number): string[] {
+  if (waiting === 0) return [];
+  if (report.model.state === "unusable") {
+    return [
+      "> vectors wait for a model that cannot be used: fix it (see the model line), then any " +
+      "command picks them up; until then search answers by words and the graph",
+    ];
+  }
+  if (!report.owner) {
+    return [
+      "> no owner computes the waiting vectors: any command without --no-owner starts one, " +
+      "or `cairn --no-owner index PATH` computes them before it returns",
+    ];
+  }
+  const eta = etaSeconds(report.vectors.lag);
+  const when = eta === undefined
+    ? " (how long, once the first batches are in)"
+    : `, done in about ${formatSeconds(eta)}`;
+  return [
+    `> the owner computes them in the background${when}; search answers meanwhile, by words ` +
+    "and the graph for those",
+  ];
+}
