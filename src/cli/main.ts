@@ -23,6 +23,7 @@ import { replay } from "./replay.ts";
 import { serveCommand } from "./serve.ts";
 import { statusCommand } from "./status.ts";
 import { status } from "../ops/status_ops.ts";
+import { reembed } from "../ops/reembed_ops.ts";
 import { stop } from "./stop.ts";
 import { verify } from "./verify.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
@@ -30,8 +31,12 @@ import denoConfig from "../../deno.json" with { type: "json" };
 /** cairn's version, as deno.json names it. */
 const CAIRN_VERSION = denoConfig.version;
 
-/** Operations whose command has forms of its own (`index --watch`, `ingest --hook`, `status` of a held store). */
-const OWN_COMMANDS: ReadonlySet<AnyOperation> = new Set([index, ingest, status]);
+/**
+ * Operations whose command has forms of its own: `index --watch`, `ingest
+ * --hook`, `status` of a store held by another command, `reembed` of a store
+ * whose vectors and model differ.
+ */
+const OWN_COMMANDS: ReadonlySet<AnyOperation> = new Set([index, ingest, status, reembed]);
 
 /** Every command, in the order `cairn --help` lists them. */
 export const commands: readonly Command[] = [

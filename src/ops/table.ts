@@ -10,6 +10,7 @@ import { history, recall, search, searchCode, searchText } from "./search_ops.ts
 import { open } from "./open_ops.ts";
 import { status } from "./status_ops.ts";
 import { ingest } from "./session_ops.ts";
+import { reembed } from "./reembed_ops.ts";
 import { deleteProject, index, indexStatus, projects } from "./code_ops.ts";
 import {
   addObservations,
@@ -42,6 +43,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   deleteProject,
   ingest,
   status,
+  reembed,
   createEntities,
   createRelations,
   addObservations,
