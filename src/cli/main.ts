@@ -13,7 +13,6 @@ import { index } from "../ops/code_ops.ts";
 import { withBatch } from "./recall_batch.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { compact } from "./compact.ts";
-import { importCommand } from "./import.ts";
 import { indexCommand } from "./index.ts";
 import { ingestCommand } from "./ingest.ts";
 import { ingest } from "../ops/session_ops.ts";
@@ -43,7 +42,6 @@ export const commands: readonly Command[] = [
   ...commandsFor(OPERATIONS.filter((op) => !OWN_COMMANDS.has(op))).map((command) =>
     command.name === recall.command ? withBatch(command) : command
   ),
-  importCommand,
   indexCommand,
   ingestCommand,
   statusCommand,

@@ -274,6 +274,8 @@ function numberOf(flag: string, text: string): number {
 
 /** `cairn remember TEXT [--kind KIND] [--tag TAG]... [--force] [--json]`, then the help lines. */
 function usageOf(op: AnyOperation): string {
+  const custom = op.cli?.custom;
+  if (custom) return `cairn ${op.command} ${custom.words} [--json]`;
   const words = (op.cli?.positionals ?? []).map((p) => (p.missing ? p.name : `[${p.name}]`));
   const flags = flagsOf(op).map(({ key, flag, kind }) => {
     if (kind === "boolean") return `[--${flag}]`;

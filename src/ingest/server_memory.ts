@@ -19,53 +19,59 @@ const Relation = z.object({
 
 const Line = z.discriminatedUnion("type", [Entity, Relation]);
 
-const WholeGraph = z.object({
+/** The knowledge graph of the official MCP memory server: its entities, then its relations. */
+export const ServerGraph = z.object({
   entities: z.array(Entity.omit({ type: true })),
   relations: z.array(Relation.omit({ type: true })),
 });
 
+/** The knowledge graph of the official MCP memory server. */
+export type ServerGraph = z.infer<typeof ServerGraph>;
+
 /**
  * Reads the knowledge graph file of the official MCP memory server
  * (`memory.json`: one `{"type":"entity"|"relation", ...}` object a line, or an
- * older single `{entities, relations}` object) and turns it into cairn events,
- * entities first so every relation has both ends.
+ * older single `{entities, relations}` object); `source` names it in errors.
  */
-export function serverMemoryEvents(text: string, source: string): NewEvent[] {
-  let lines: Array<z.infer<typeof Line>>;
+export function readServerGraph(text: string, source: string): ServerGraph {
   const trimmed = text.trim();
   if (trimmed.startsWith("{") && !trimmed.includes("\n") && trimmed.includes('"entities"')) {
-    const whole = WholeGraph.safeParse(JSON.parse(trimmed));
+    const whole = ServerGraph.safeParse(JSON.parse(trimmed));
     if (!whole.success) {
       throw new UserError(`${source}: not a memory server graph; nothing was imported`);
     }
-    lines = [
-      ...whole.data.entities.map((e) => ({ type: "entity" as const, ...e })),
-      ...whole.data.relations.map((r) => ({ type: "relation" as const, ...r })),
-    ];
-  } else {
-    lines = parseJsonl(text, source, Line, "nothing was imported");
+    return whole.data;
   }
-  const entities: NewEvent[] = [];
-  const relations: NewEvent[] = [];
-  for (const line of lines) {
+  const graph: ServerGraph = { entities: [], relations: [] };
+  for (const line of parseJsonl(text, source, Line, "nothing was imported")) {
     if (line.type === "entity") {
-      entities.push({
-        type: "entity.created",
-        v: 1,
-        data: {
-          name: line.name,
-          entity_type: line.entityType,
-          observations: line.observations,
-          project: null,
-        },
-      });
+      const { type: _, ...entity } = line;
+      graph.entities.push(entity);
     } else {
-      relations.push({
-        type: "relation.created",
-        v: 1,
-        data: { from: line.from, to: line.to, relation_type: line.relationType },
-      });
+      const { type: _, ...relation } = line;
+      graph.relations.push(relation);
     }
   }
-  return [...entities, ...relations];
+  return graph;
+}
+
+/** The cairn events of a memory server's graph, entities first so every relation has both ends. */
+export function serverGraphEvents(graph: ServerGraph): NewEvent[] {
+  return [
+    ...graph.entities.map((entity): NewEvent => ({
+      type: "entity.created",
+      v: 1,
+      data: {
+        name: entity.name,
+        entity_type: entity.entityType,
+        observations: entity.observations,
+        project: null,
+      },
+    })),
+    ...graph.relations.map((relation): NewEvent => ({
+      type: "relation.created",
+      v: 1,
+      data: { from: relation.from, to: relation.to, relation_type: relation.relationType },
+    })),
+  ];
 }

@@ -11,6 +11,7 @@ import { open } from "./open_ops.ts";
 import { status } from "./status_ops.ts";
 import { ingest } from "./session_ops.ts";
 import { reembed } from "./reembed_ops.ts";
+import { importFile } from "./import_ops.ts";
 import { deleteProject, index, indexStatus, projects } from "./code_ops.ts";
 import {
   addObservations,
@@ -44,6 +45,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ingest,
   status,
   reembed,
+  importFile,
   createEntities,
   createRelations,
   addObservations,
