@@ -15,7 +15,11 @@ export const compact: Command = {
     await askOwnerToStepAside(context);
     const { store } = await openCairn(context.storeDir);
     try {
-      const report = await compactStore(store);
+      const report = await compactStore(
+        store,
+        (removed, total) =>
+          context.progress(`removing unreferenced blobs: ${removed} of ${total}`, removed / total),
+      );
       context.out(
         `kept ${report.kept} events, dropped ${report.dropped}; ` +
           `log ${formatBytes(report.bytesBefore)} -> ${formatBytes(report.bytesAfter)}; ` +

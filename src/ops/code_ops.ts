@@ -177,8 +177,15 @@ export const deleteProject = operation({
       missing: "give the project's name (`cairn projects` lists them)",
     }],
   },
-  async run(cairn, { project }) {
-    await cairn.code.deleteProject(project);
+  async run(cairn, { project }, caller) {
+    await cairn.code.deleteProject(
+      project,
+      (removed, total) =>
+        caller.progress?.(
+          `removing ${project}'s chunk texts: ${removed} of ${total}`,
+          removed / total,
+        ),
+    );
     return project;
   },
   render: (project: string) => ({

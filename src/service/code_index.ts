@@ -4,7 +4,7 @@ import { sha256Hex } from "../../events/blobs.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { type CatalogFile, CodeCatalog } from "../../projections/code_catalog.ts";
 import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
-import { compactStore } from "./compact.ts";
+import { type BlobProgress, compactStore } from "./compact.ts";
 import { boundedFileName } from "../../events/file_names.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
 import { type ChunkedFile, CHUNKER_VERSION, chunkFile } from "../ingest/code/source_file.ts";
@@ -290,9 +290,9 @@ export class CodeIndex {
   /**
    * Takes a project's code out of the index (its memories and sessions stay),
    * then compacts the log, so that its file events and the blobs of its code
-   * leave the store too.
+   * leave the store too; `onProgress` hears how many of its blobs are removed.
    */
-  async deleteProject(project: string): Promise<void> {
+  async deleteProject(project: string, onProgress?: BlobProgress): Promise<void> {
     if (!(await this.#catalog()).project(project)) {
       throw new NotFoundError(`no project named ${project} is indexed`);
     }
@@ -300,7 +300,7 @@ export class CodeIndex {
     for (const key of this.#touched.keys()) {
       if (key.startsWith(`${project}\0`)) this.#touched.delete(key);
     }
-    await compactStore(this.store);
+    await compactStore(this.store, onProgress);
   }
 
   /**

@@ -22,16 +22,19 @@ export interface CompactionReport extends RewriteStats {
  * copy of it stays in the store; the vectors keep no text, only vectors and
  * text hashes.
  */
-export async function compactStore(store: Store): Promise<CompactionReport> {
+export async function compactStore(
+  store: Store,
+  onProgress?: BlobProgress,
+): Promise<CompactionReport> {
   const started = Date.now();
   const { drop, purged } = await planCompaction(store.log.read(1));
-  if (purged.size === 0) return await rewriteLog(store, drop, started);
+  if (purged.size === 0) return await rewriteLog(store, drop, started, onProgress);
   const holders = store.runner.projections.flatMap((projection) => {
     const scrub = scrubberOf(projection, store.log);
     return scrub ? [{ name: projection.name, scrub }] : [];
   });
   return await store.runner.rewriting(holders.map((h) => h.name), async (applied) => {
-    const report = await rewriteLog(store, drop, started);
+    const report = await rewriteLog(store, drop, started, onProgress);
     try {
       for (const { name, scrub } of holders) await scrub(applied(name));
     } catch (error) {
@@ -46,10 +49,17 @@ export async function compactStore(store: Store): Promise<CompactionReport> {
   });
 }
 
+/** Told how many of the blobs no kept event references are removed so far, of how many. */
+export type BlobProgress = (removed: number, total: number) => void;
+
+/** Blobs removed between two calls of a {@linkcode BlobProgress}. */
+const PROGRESS_EVERY = 500;
+
 async function rewriteLog(
   store: Store,
   drop: ReadonlySet<number>,
   started: number,
+  onProgress?: BlobProgress,
 ): Promise<CompactionReport> {
   const live = new Set<string>();
   const stats = await store.log.rewrite((event) => {
@@ -57,10 +67,14 @@ async function rewriteLog(
     for (const blob of blobsOf(event)) live.add(blob);
     return true;
   });
-  let blobsRemoved = 0;
+  const unused: string[] = [];
   for await (const hash of store.blobs.list()) {
-    if (live.has(hash) || store.blobs.isHeld(hash)) continue;
-    if ((await store.blobs.modifiedAt(hash)) >= started) continue;
+    if (!live.has(hash)) unused.push(hash);
+  }
+  let blobsRemoved = 0;
+  for (const [i, hash] of unused.entries()) {
+    if (i % PROGRESS_EVERY === 0 && unused.length > PROGRESS_EVERY) onProgress?.(i, unused.length);
+    if (store.blobs.isHeld(hash) || (await store.blobs.modifiedAt(hash)) >= started) continue;
     await store.blobs.remove(hash);
     blobsRemoved++;
   }

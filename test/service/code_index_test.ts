@@ -258,3 +258,22 @@ Deno.test("a project name of any length and script gets files of bounded names, 
     await cairn.close();
   }
 });
+
+Deno.test("CodeIndex.deleteProject() tells how many of the project's blobs are removed, as it goes", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "many");
+  await Deno.mkdir(join(repo, ".git"), { recursive: true });
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 600; i++) files[`m${i}.py`] = FUNCTION(`handler_${i}`);
+  await write(repo, files);
+  const cairn = await openCairn(join(tmp.path, "store"), { embedder: new FakeEmbedder() });
+  try {
+    await cairn.code.index({ path: repo, project: "many" });
+    const heard: Array<[number, number]> = [];
+    await cairn.code.deleteProject("many", (removed, total) => heard.push([removed, total]));
+    assert.deepEqual(heard, [[0, 600], [500, 600]]);
+    assert.deepEqual(await Array.fromAsync(cairn.store.blobs.list()), []);
+  } finally {
+    await cairn.close();
+  }
+});
