@@ -4,7 +4,8 @@
  * cycle. The layers, lowest first: `events/` and `text/` (neither imports the
  * other), `projections/`, then `src/errors.ts` (the errors every part of src
  * raises or answers), `src/embed`, `src/ingest`, `src/recall`, `src/service`,
- * `src/ops`, `src/mcp`, `src/cli`, and `main.ts` on top.
+ * `src/ops`, `src/mcp`, `src/ui` (the web view), `src/cli`, and `main.ts` on
+ * top.
  * @module
  */
 import { dirname, join, normalize } from "node:path";
@@ -30,8 +31,9 @@ export const LAYERS: readonly Layer[] = [
   { prefix: "src/service/", rank: 6 },
   { prefix: "src/ops/", rank: 7 },
   { prefix: "src/mcp/", rank: 8 },
-  { prefix: "src/cli/", rank: 9 },
-  { prefix: "main.ts", rank: 10 },
+  { prefix: "src/ui/", rank: 9 },
+  { prefix: "src/cli/", rank: 10 },
+  { prefix: "main.ts", rank: 11 },
 ];
 
 /** Modules by their path from the repository's root, each with the paths it imports. */

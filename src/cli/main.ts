@@ -24,6 +24,7 @@ import { statusCommand } from "./status.ts";
 import { status } from "../ops/status_ops.ts";
 import { reembed } from "../ops/reembed_ops.ts";
 import { stop } from "./stop.ts";
+import { uiCommand } from "./ui.ts";
 import { verify } from "./verify.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
@@ -52,6 +53,7 @@ export const commands: readonly Command[] = [
   mcp,
   serveCommand(runCli),
   stop,
+  uiCommand,
 ];
 
 const USAGE = `cairn: a local knowledge service for AI coding agents

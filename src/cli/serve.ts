@@ -12,6 +12,7 @@ import { untilStopped } from "./signals.ts";
 import { OwnerActivity } from "./owner_activity.ts";
 import { STEP_ASIDE_PATH } from "./step_aside.ts";
 import { reportRecovery } from "./with_cairn.ts";
+import { uiPages } from "../ui/pages.ts";
 
 /** How the owner runs a relayed CLI command: `runCli` with the owner's open store. */
 export type RunInOwner = (
@@ -75,6 +76,8 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
         token,
         newServer: () => buildMcpServer(localTools(cairn, log)),
         onRequest: () => activity.touch(),
+        // The web view (`cairn ui`): same port and checks, a session cookie instead of the token.
+        pages: uiPages({ cairn, token, log }),
         routes: {
           [CLI_PATH]: (request) => relayedCommand(request, storeDir, cairn, runCommand, activity),
           [STEP_ASIDE_PATH]: () => {

@@ -11,6 +11,7 @@ import { askOwnerToStepAside } from "./step_aside.ts";
 import { checkProjections } from "../service/projection_check.ts";
 import { brokenBlobs, restoreCodeBlobs } from "../service/blob_repair.ts";
 import { FileLog } from "../../events/file_log.ts";
+import { writeVerifyRecord } from "../service/verify_record.ts";
 
 /**
  * `cairn verify`: checks every record and blob of a store and every file of its
@@ -63,6 +64,8 @@ export const verify: Command = {
     for (const problem of model.problems) context.out(`problem: ${problem}`);
     const logProblems = check.problems.length + blobProblems.length + unfinishedPurges.length;
     const total = logProblems + model.problems.length + projectionProblems.length;
+    const at = new Date().toISOString();
+    await writeVerifyRecord(context.storeDir, { at, head: check.head, problems: total });
     if (total === 0) {
       context.out(
         "ok: every record, event and blob checks out, and so do the projections and the model",

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { asksForProgress, whenRead } from "./streamed_answer.ts";
 
 /** The path MCP is served on. */
 export const MCP_PATH = "/mcp";
@@ -37,6 +38,12 @@ export interface HttpOptions {
   headerDeadlineMs?: number;
   /** Other paths served behind the same checks (the owner's relayed CLI commands). */
   routes?: Record<string, (request: Request) => Promise<Response>>;
+  /**
+   * Paths under `prefix` served behind the Host and Origin checks that
+   * authenticate themselves (the web view's session cookie) instead of
+   * carrying the bearer token; `port` is this server's.
+   */
+  pages?: { prefix: string; handle: (request: Request, port: number) => Promise<Response> };
 }
 
 /** A running HTTP server. */
@@ -86,7 +93,10 @@ async function handle(request: Request, port: number, options: HttpOptions): Pro
   const route = options.routes && Object.hasOwn(options.routes, url.pathname)
     ? options.routes[url.pathname]
     : undefined;
-  if (url.pathname !== MCP_PATH && url.pathname !== OWNER_PROOF_PATH && !route) {
+  const pages = options.pages;
+  const page = pages !== undefined &&
+    (url.pathname === pages.prefix || url.pathname.startsWith(`${pages.prefix}/`));
+  if (url.pathname !== MCP_PATH && url.pathname !== OWNER_PROOF_PATH && !route && !page) {
     return refuse(404, `not found; MCP is served at ${MCP_PATH}`);
   }
   if (!isLocalHost(request.headers.get("host"), port)) {
@@ -97,6 +107,10 @@ async function handle(request: Request, port: number, options: HttpOptions): Pro
     return refuse(403, `Origin ${origin} is not local; requests from web pages are refused`);
   }
   if (url.pathname === OWNER_PROOF_PATH) return await answerChallenge(url, options.token);
+  if (page) {
+    const bounded = await withBoundedBody(request);
+    return bounded ? await pages.handle(bounded, port) : refuse(413, "the request is too large");
+  }
   if (!sameToken(request.headers.get("authorization"), options.token)) {
     return refuse(401, "a bearer token is required: Authorization: Bearer <store>/serve.token", {
       "WWW-Authenticate": 'Bearer realm="cairn"',
@@ -113,14 +127,28 @@ async function handle(request: Request, port: number, options: HttpOptions): Pro
   request = read;
   if (route) return await route(request);
   const server = options.newServer();
-  // No session id generator: stateless, each request stands alone.
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+  // No session id generator: stateless, each request stands alone. A call that asks for
+  // progress is answered in a stream, so that its progress reaches the client before the answer.
+  const streamed = await asksForProgress(request);
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed });
+  let response: Response;
   try {
     await server.connect(transport);
-    return await transport.handleRequest(request);
-  } finally {
+    response = await transport.handleRequest(request);
+  } catch (error) {
     await server.close();
+    throw error;
   }
+  if (!streamed || !response.body) {
+    await server.close();
+    return response;
+  }
+  const { status, statusText, headers } = response;
+  return new Response(whenRead(response.body, () => server.close()), {
+    status,
+    statusText,
+    headers,
+  });
 }
 
 /**

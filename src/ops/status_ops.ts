@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { etaSeconds, formatSeconds, lagText, plural, waitingCount } from "../recall/vector_lag.ts";
-import type { ServedBy } from "../service/cairn.ts";
+import type { Cairn, ServedBy } from "../service/cairn.ts";
 import type { ProjectStatus } from "../service/code_index.ts";
 import { statusLines } from "../service/index_status.ts";
 import { type StoreStatus, storeStatus } from "../service/store_status.ts";
@@ -16,6 +16,13 @@ import { operation } from "./operation.ts";
 /** A store's status and who serves it: its owner, or nobody (the store was opened by the command). */
 export interface StatusReport extends StoreStatus {
   owner: (ServedBy & { uptimeSeconds: number }) | null;
+}
+
+/** The owner serving `cairn` (this process, once `cairn serve` listens), up for how long; else null. */
+export function ownerOf(cairn: Cairn): StatusReport["owner"] {
+  const served = cairn.servedBy;
+  if (!served) return null;
+  return { ...served, uptimeSeconds: (Date.now() - Date.parse(served.startedAt)) / 1000 };
 }
 
 /** What `status` answers: the whole store's, or one project's code index (`status PROJECT`). */
@@ -40,11 +47,7 @@ export const status = operation({
   },
   async run(cairn, { project }): Promise<StatusResult> {
     if (project) return { project: await cairn.code.status(project).then((all) => all[0]!) };
-    const served = cairn.servedBy;
-    const owner = served
-      ? { ...served, uptimeSeconds: (Date.now() - Date.parse(served.startedAt)) / 1000 }
-      : null;
-    return { store: { ...await storeStatus(cairn), owner } };
+    return { store: { ...await storeStatus(cairn), owner: ownerOf(cairn) } };
   },
   render(result: StatusResult) {
     const text = "project" in result ? statusLines(result.project) : statusText(result.store);
