@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
-import { indexStatus, indexText, reportLines } from "../ops/code_ops.ts";
+import { index, indexStatus, indexText, reportLines } from "../ops/code_ops.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
-import { indexProgressText, vectorProgressText } from "./progress.ts";
+import { vectorProgressText } from "../ops/progress_text.ts";
 import { waitingCount } from "../recall/vector_lag.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { watchIndex } from "./index_watch.ts";
@@ -60,27 +60,19 @@ export const indexCommand: Command = {
     const quiet = values.json === true;
     // The owner computes vectors after the command; a store opened here must have them before it closes.
     const wait = context.owner ? values.wait === true : values["no-wait"] !== true;
-    const { report, vectors, lag } = await withCairn(context, async (cairn) => {
-      const started = performance.now();
-      const elapsed = () => (performance.now() - started) / 1000;
-      const report = await cairn.code.index(
-        input,
-        quiet ? undefined : (progress) =>
-          context.progress(
-            indexProgressText(progress, elapsed()),
-            progress.total ? progress.checked / progress.total : undefined,
-          ),
-      );
-      await cairn.text.saveIndexes();
-      const vectors = wait
-        ? await vectorsIn(cairn, quiet ? () => {} : context.progress)
-        : undefined;
-      return { report, vectors, lag: await cairn.vectorLag() };
+    const { result, vectors } = await withCairn(context, async (cairn) => {
+      const result = await index.run(cairn, input, {
+        cwd: context.cwd,
+        roots: context.roots,
+        ...(quiet ? {} : { progress: context.progress }),
+      });
+      if (!wait) return { result };
+      const vectors = await vectorsIn(cairn, quiet ? () => {} : context.progress);
+      return { result: { ...result, lag: await cairn.vectorLag() }, vectors };
     }, { warn: context.err });
     context.out(
-      values.json ? JSON.stringify(report) : indexText({
-        report,
-        lag,
+      values.json ? JSON.stringify(result.report) : indexText({
+        ...result,
         ...(vectors ? { vectors } : {}),
         ...(context.owner ? {} : { leftForNextOpen: true }),
       }),

@@ -1,4 +1,6 @@
 import { resolve } from "node:path";
+import { thisCaller } from "../mcp/caller.ts";
+import type { ToolCall } from "../mcp/handlers.ts";
 import { OwnerRelay } from "../mcp/relay.ts";
 import { buildMcpServer } from "../mcp/server.ts";
 import { serveStdio } from "../mcp/stdio.ts";
@@ -19,8 +21,14 @@ export const mcp: Command = {
     const relay = new OwnerRelay({ storeDir: resolve(context.storeDir), log: context.err });
     relay.warm();
     try {
-      // The agent's own `_meta` is not taken for the caller: its folder and roots are this process's.
-      await serveStdio(buildMcpServer((name, args) => relay.call(name, args), profile));
+      // The agent's own `_meta` is not taken for the caller: its folder and roots are this
+      // process's. Only the progress it asked for goes along.
+      const call: ToolCall = (name, args, caller) =>
+        relay.call(name, args, {
+          ...thisCaller(),
+          ...(caller?.progress ? { progress: caller.progress } : {}),
+        });
+      await serveStdio(buildMcpServer(call, profile));
     } finally {
       await relay.close();
     }

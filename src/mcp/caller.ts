@@ -29,3 +29,33 @@ export function callerOf(meta: Record<string, unknown> | undefined): Caller {
   const parsed = CallerSchema.safeParse(meta?.[CALLER_META]);
   return parsed.success ? parsed.data : thisCaller();
 }
+
+/** What a tool call's handler gets from the MCP server that helps it tell how far it is. */
+export interface ProgressChannel {
+  _meta?: Record<string, unknown>;
+  sendNotification: (notification: {
+    method: "notifications/progress";
+    params: { progressToken: string | number; progress: number; total?: number; message: string };
+  }) => Promise<void>;
+}
+
+/**
+ * The caller of a tool call: whose folder and roots its `_meta` names, and,
+ * when the client asked for progress (a `progressToken`), where a long
+ * operation tells how far it is. Progress only ever grows, as MCP requires.
+ */
+export function callerOfRequest(extra: ProgressChannel): Caller {
+  const caller = callerOf(extra._meta);
+  const token = extra._meta?.progressToken;
+  if (typeof token !== "string" && typeof token !== "number") return caller;
+  let last = 0;
+  const progress = (message: string, done?: number) => {
+    last = done === undefined ? last + 1 : Math.max(done * 100, last + 0.01);
+    const params = { progressToken: token, progress: last, message };
+    extra.sendNotification({
+      method: "notifications/progress",
+      params: done === undefined ? params : { ...params, total: 100 },
+    }).catch(() => {});
+  };
+  return { ...caller, progress };
+}

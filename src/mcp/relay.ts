@@ -32,6 +32,12 @@ export interface RelayOptions {
 export class OwnerRelay {
   #client: Promise<Client> | undefined;
   readonly #log: (line: string) => void;
+  /**
+   * Calls answered in a stream (those that asked for progress): when the
+   * stream breaks, the SDK reports it but leaves the call waiting, so the
+   * relay ends those calls itself.
+   */
+  readonly #streamed = new Set<AbortController>();
 
   constructor(private readonly options: RelayOptions) {
     this.#log = options.log ?? ((line) => console.error(line));
@@ -49,12 +55,23 @@ export class OwnerRelay {
    */
   call: ToolCall = async (name, args, caller = thisCaller()) => {
     // The owner serves many clients: each call says whose folder and roots it is for.
-    const _meta = { [CALLER_META]: caller };
+    const _meta = { [CALLER_META]: { cwd: caller.cwd, roots: caller.roots } };
+    // The owner's progress goes on to the client, and shows the call is alive.
+    const progress = caller.progress;
+    const onprogress = progress
+      ? (p: { progress: number; total?: number | undefined; message?: string | undefined }) =>
+        progress(p.message ?? "", p.total ? p.progress / p.total : undefined)
+      : undefined;
     for (let attempt = 1;; attempt++) {
       const client = await this.#connect();
+      const streamed = onprogress ? new AbortController() : undefined;
+      if (streamed) this.#streamed.add(streamed);
       try {
         return await client.callTool({ name, arguments: args, _meta }, undefined, {
           timeout: CALL_TIMEOUT_MS,
+          ...(onprogress && streamed
+            ? { onprogress, resetTimeoutOnProgress: true, signal: streamed.signal }
+            : {}),
         }) as ToolResult;
       } catch (error) {
         if (!isUnreachable(error)) throw error;
@@ -67,8 +84,16 @@ export class OwnerRelay {
         this.#log(
           `cairn mcp: the store's owner stopped answering (${errorText(error)}); restarting`,
         );
+      } finally {
+        if (streamed) this.#streamed.delete(streamed);
       }
     }
+  };
+
+  /** Ends the calls answered in a stream once a stream broke: the owner is gone. */
+  #streamBroke = (error: Error) => {
+    if (!/SSE stream disconnected/.test(error.message)) return;
+    for (const call of this.#streamed) call.abort(new Error(`connection closed: ${error.message}`));
   };
 
   /** Disconnects from the owner (which keeps running for other clients). */
@@ -92,14 +117,20 @@ export class OwnerRelay {
     await startedOwner(this.options.storeDir, {
       log: this.#log,
       ...(this.options.startTimeoutMs ? { timeoutMs: this.options.startTimeoutMs } : {}),
-      accept: async ({ port, token }) => (client = await tryConnect(port, token)) !== undefined,
+      accept: async ({ port, token }) =>
+        (client = await tryConnect(port, token, this.#streamBroke)) !== undefined,
     });
     return client!;
   }
 }
 
-async function tryConnect(port: number, token: string): Promise<Client | undefined> {
+async function tryConnect(
+  port: number,
+  token: string,
+  onError: (error: Error) => void,
+): Promise<Client | undefined> {
   const client = new Client({ name: "cairn-relay", version: "0.1.0" });
+  client.onerror = onError;
   const transport = new StreamableHTTPClientTransport(
     new URL(`http://127.0.0.1:${port}${MCP_PATH}`),
     { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: ownerFetch },

@@ -8,7 +8,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { callerOf } from "./caller.ts";
+import { callerOfRequest, type ProgressChannel } from "./caller.ts";
 import type { ToolCall } from "./handlers.ts";
 import { listedTools } from "./tool_list.ts";
 import { type ToolProfile, toolsFor } from "./tools.ts";
@@ -32,8 +32,8 @@ export function buildMcpServer(call: ToolCall, profile: ToolProfile = "all"): Mc
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
       },
-      (args: Record<string, unknown>, extra: { _meta?: Record<string, unknown> }) =>
-        call(tool.name, args, callerOf(extra._meta)),
+      (args: Record<string, unknown>, extra: ProgressChannel) =>
+        call(tool.name, args, callerOfRequest(extra)),
     );
   }
   // The SDK still validates each call against the zod schemas registered above;

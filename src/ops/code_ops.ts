@@ -11,6 +11,7 @@ import type { IndexReport, ProjectStatus } from "../service/code_index.ts";
 import { skippedLines, statusLines } from "../service/index_status.ts";
 import { formatProjects, listProjects, MAX_PROJECTS } from "../service/project_list.ts";
 import { operation } from "./operation.ts";
+import { indexProgressText } from "./progress_text.ts";
 
 const project = z.string().min(1).max(200);
 
@@ -53,10 +54,15 @@ export const index = operation({
     const path = caller.agent
       ? checkAllowedPath(given, caller.roots, "in the environment of the MCP client's `cairn mcp`")
       : given;
-    const report = await cairn.code.index({
-      path,
-      ...(input.project ? { project: input.project } : {}),
-    });
+    const started = performance.now();
+    const report = await cairn.code.index(
+      { path, ...(input.project ? { project: input.project } : {}) },
+      (progress) =>
+        caller.progress?.(
+          indexProgressText(progress, (performance.now() - started) / 1000),
+          progress.total ? progress.checked / progress.total : undefined,
+        ),
+    );
     await cairn.text.saveIndexes();
     let watching: IndexResult["watching"];
     if (input.watch === true) {
