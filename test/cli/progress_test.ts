@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  indexProgressText,
-  PLAIN_PROGRESS_EVERY_MS,
-  ProgressLine,
-  vectorProgressText,
-} from "../../src/cli/progress.ts";
+import { PLAIN_PROGRESS_EVERY_MS, ProgressLine } from "../../src/cli/progress.ts";
+import { indexProgressText, vectorProgressText } from "../../src/ops/progress_text.ts";
 
 Deno.test("progress texts give counts, rate and time left once there is a rate", () => {
   assert.equal(
