@@ -31,8 +31,14 @@ Deno.test("every operation is a CLI command and (unless CLI-only) an MCP tool; e
 
 Deno.test("the store's owner runs every command but those that need the store to themselves, or none", () => {
   const here = commands.map((c) => c.name).filter((name) => !OWNED_COMMANDS.has(name));
-  assert.deepEqual(here.sort(), ["compact", "mcp", "replay", "serve", "stop", "verify"]);
+  assert.deepEqual(here.sort(), ["compact", "mcp", "replay", "serve", "stop", "ui", "verify"]);
   for (const name of OWNED_COMMANDS) assert.ok(commands.some((c) => c.name === name), name);
+});
+
+Deno.test("every command is an operation's, but those that run processes or take the whole store", () => {
+  const fromTable = new Set(OPERATIONS.flatMap((op) => op.command?.split(" ")[0] ?? []));
+  const others = commands.map((c) => c.name).filter((name) => !fromTable.has(name));
+  assert.deepEqual(others.sort(), ["compact", "mcp", "replay", "serve", "stop", "ui", "verify"]);
 });
 
 Deno.test("an operation answers the same words through the CLI and through MCP", async () => {
