@@ -9,12 +9,13 @@ import { concatBytes } from "../../events/bytes.ts";
 import { answerChallenge, OWNER_PROOF_PATH } from "./owner_proof.ts";
 import { MAX_MESSAGE_BYTES } from "./bounded_stdio.ts";
 import { frontWithHeaderDeadline } from "./header_deadline.ts";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { asksForProgress, whenRead } from "./streamed_answer.ts";
+import { removeStaleSockets, SOCKET_FOLDER_PREFIX } from "./stale_sockets.ts";
 
 /** The path MCP is served on. */
 export const MCP_PATH = "/mcp";
@@ -59,7 +60,7 @@ export interface HttpServer {
  * only connections whose request headers arrive in time (`header_deadline.ts`).
  */
 export function serveHttp(options: HttpOptions): HttpServer {
-  const folder = Deno.makeTempDirSync({ prefix: "cairn-serve-" });
+  const folder = Deno.makeTempDirSync({ prefix: SOCKET_FOLDER_PREFIX });
   const socket = join(folder, "http.sock");
   let port = 0;
   const server = Deno.serve(
@@ -84,6 +85,8 @@ export function serveHttp(options: HttpOptions): HttpServer {
       await server.shutdown();
       front.close();
       await Deno.remove(folder, { recursive: true }).catch(() => {});
+      // And those of owners that were killed.
+      await removeStaleSockets(dirname(folder));
     },
   };
 }
