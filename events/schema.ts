@@ -10,6 +10,8 @@ import {
 import { MemoryForgotten, MemoryPurged, MemoryRemembered, MemoryRevised } from "./kinds/memory.ts";
 import { FileIndexed, FileRemoved, ProjectDeleted, ProjectRegistered } from "./kinds/code.ts";
 import { TranscriptAdvanced, TurnIngested, TurnRetracted } from "./kinds/session.ts";
+import { TeamSynced } from "./kinds/team.ts";
+import { Origin } from "./origin.ts";
 
 /** Every event kind, discriminated by `type`; each carries its schema version `v`. */
 export const Event = z.discriminatedUnion("type", [
@@ -30,16 +32,22 @@ export const Event = z.discriminatedUnion("type", [
   TurnIngested,
   TurnRetracted,
   TranscriptAdvanced,
+  TeamSynced,
 ]);
 
 /** An event as a command produces it, before the log gives it a place. */
-export type NewEvent = z.infer<typeof Event>;
+export type NewEvent = z.infer<typeof Event> & {
+  /** Set on an event another member of the team wrote (see `origin.ts`); absent on one written here. */
+  origin?: Origin;
+};
 
 /** The name of an event kind. */
 export type EventType = NewEvent["type"];
 
 /** The event of kind `T`. */
-export type EventOf<T extends EventType> = Extract<NewEvent, { type: T }>;
+export type EventOf<T extends EventType> = Extract<z.infer<typeof Event>, { type: T }> & {
+  origin?: Origin;
+};
 
 /** An event as the log holds it: its sequence number and when it was appended. */
 export type StoredEvent = NewEvent & {
@@ -79,12 +87,23 @@ export function decodeEvent(raw: unknown): NewEvent & { ts: string } {
   if (!parsed.success) {
     throw new EventDecodeError(`invalid "${type}" event: ${z.prettifyError(parsed.error)}`);
   }
-  return { ...parsed.data, ts };
+  return { ...parsed.data, ...originOf(raw), ts };
 }
 
 /** Checks an event a command wants to append; throws a readable error if it is malformed. */
 export function validateEvent(event: unknown): NewEvent {
   const parsed = Event.safeParse(event);
   if (!parsed.success) throw new EventDecodeError(z.prettifyError(parsed.error));
-  return parsed.data;
+  return { ...parsed.data, ...originOf(event) };
+}
+
+/** The event's checked `origin`, as an object to spread; empty when it has none. */
+function originOf(raw: unknown): { origin?: Origin } {
+  const origin = (raw as { origin?: unknown }).origin;
+  if (origin === undefined) return {};
+  const parsed = Origin.safeParse(origin);
+  if (!parsed.success) {
+    throw new EventDecodeError(`invalid event origin: ${z.prettifyError(parsed.error)}`);
+  }
+  return { origin: parsed.data };
 }

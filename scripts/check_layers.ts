@@ -4,8 +4,8 @@
  * cycle. The layers, lowest first: `events/` and `text/` (neither imports the
  * other), `projections/`, then `src/errors.ts` (the errors every part of src
  * raises or answers), `src/embed`, `src/ingest`, `src/recall`, `src/service`,
- * `src/ops`, `src/mcp`, `src/ui` (the web view), `src/cli`, and `main.ts` on
- * top.
+ * `src/team` (a store's sync with its team), `src/ops`, `src/mcp`, `src/ui`
+ * (the web view), `src/cli`, and `main.ts` on top.
  * @module
  */
 import { dirname, join, normalize } from "node:path";
@@ -29,6 +29,7 @@ export const LAYERS: readonly Layer[] = [
   { prefix: "src/ingest/", rank: 4 },
   { prefix: "src/recall/", rank: 5 },
   { prefix: "src/service/", rank: 6 },
+  { prefix: "src/team/", rank: 6.5 },
   { prefix: "src/ops/", rank: 7 },
   { prefix: "src/mcp/", rank: 8 },
   { prefix: "src/ui/", rank: 9 },

@@ -30,6 +30,7 @@ export const OWNED_COMMANDS: ReadonlySet<string> = new Set([
   "ingest",
   "status",
   "reembed",
+  "sync",
 ]);
 
 /** Whether the owner runs `args` of command `name` (`--watch` stays in the caller's process). */

@@ -23,7 +23,9 @@ import { serveCommand } from "./serve.ts";
 import { statusCommand } from "./status.ts";
 import { status } from "../ops/status_ops.ts";
 import { reembed } from "../ops/reembed_ops.ts";
+import { sync } from "../ops/team_ops.ts";
 import { stop } from "./stop.ts";
+import { syncCommand } from "./sync.ts";
 import { uiCommand } from "./ui.ts";
 import { verify } from "./verify.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
@@ -34,9 +36,9 @@ const CAIRN_VERSION = denoConfig.version;
 /**
  * Operations whose command has forms of its own: `index --watch`, `ingest
  * --hook`, `status` of a store held by another command, `reembed` of a store
- * whose vectors and model differ.
+ * whose vectors and model differ, `sync --watch`.
  */
-const OWN_COMMANDS: ReadonlySet<AnyOperation> = new Set([index, ingest, status, reembed]);
+const OWN_COMMANDS: ReadonlySet<AnyOperation> = new Set([index, ingest, status, reembed, sync]);
 
 /** Every command, in the order `cairn --help` lists them. */
 export const commands: readonly Command[] = [
@@ -49,6 +51,7 @@ export const commands: readonly Command[] = [
   verify,
   replay,
   reembedCommand,
+  syncCommand,
   compact,
   mcp,
   serveCommand(runCli),

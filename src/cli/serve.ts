@@ -9,6 +9,7 @@ import { describeIssues } from "../errors.ts";
 import { type Command, type InOwner, type Io, UsageError } from "./command.ts";
 import { CLI_PATH, type CliLine, CliRequest } from "./owner_cli.ts";
 import { untilStopped } from "./signals.ts";
+import { syncInBackground } from "../team/background.ts";
 import { OwnerActivity } from "./owner_activity.ts";
 import { STEP_ASIDE_PATH } from "./step_aside.ts";
 import { reportRecovery } from "./with_cairn.ts";
@@ -104,9 +105,12 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
       cairn.text.warm().catch((error) => {
         log(`cairn serve: the lexical index could not be built: ${(error as Error).message}`);
       });
+      // A store of a team (config.json's `team`) syncs with it while its owner runs.
+      const teamSync = syncInBackground(cairn.store, log);
       await Promise.race([untilStopped(idleSeconds, () => activity.last()), stepAside.promise]);
       stopping = true;
       log("cairn serve: stopping");
+      await teamSync.stop();
       await http.shutdown();
     } finally {
       await removeOwnerRecord(storeDir, Deno.pid);

@@ -14,6 +14,7 @@ import { sha256HexSync } from "../../events/blobs.ts";
 import { concatBytes } from "../../events/bytes.ts";
 import { writeAll } from "../../events/durable_fs.ts";
 import type { Embedder, Truncation } from "../../text/embedder.ts";
+import { sharedVectorsOf } from "./shared_vectors.ts";
 
 const MAGIC = 0x45425645; // "EVBE"
 /** Queries whose vectors a {@linkcode CachedEmbedder} keeps in memory. */
@@ -247,16 +248,22 @@ function encodeRecord(out: Uint8Array, key: string, vector: Float32Array): void 
  */
 export class CachedEmbedder implements Embedder {
   readonly #stats = { hits: 0, misses: 0 };
+  #shared = 0;
 
   /** Recent queries' vectors, least recently used first. */
   readonly #queries = new Map<string, Float32Array>();
 
-  private constructor(private readonly inner: Embedder, private readonly cache: EmbeddingCache) {}
+  private constructor(
+    private readonly inner: Embedder,
+    private readonly cache: EmbeddingCache,
+    /** The store's folder, whose shared vectors (see `shared_vectors.ts`) are asked on a miss. */
+    private readonly storeDir?: string,
+  ) {}
 
   /** Wraps `inner` with the cache of its model in the store at `storeDir`. */
   static async open(inner: Embedder, storeDir: string): Promise<CachedEmbedder> {
     const cache = await EmbeddingCache.open(embeddingCacheDir(storeDir, inner.id), inner.dims);
-    return new CachedEmbedder(inner, cache);
+    return new CachedEmbedder(inner, cache, storeDir);
   }
 
   /** The wrapped model's id. */
@@ -267,6 +274,11 @@ export class CachedEmbedder implements Embedder {
   /** The wrapped model's width. */
   get dims(): number {
     return this.inner.dims;
+  }
+
+  /** Of the misses, the texts whose vectors came from the team's shared vectors, not the model. */
+  get sharedHits(): number {
+    return this.#shared;
   }
 
   /** Hits, misses and the bytes cut from a torn end. */
@@ -284,8 +296,22 @@ export class CachedEmbedder implements Embedder {
     });
     const computed = new Map<string, Float32Array>();
     if (missing.size > 0) {
-      const fresh = await this.inner.embedDocuments([...missing.values()], urgent);
-      [...missing.keys()].forEach((key, i) => computed.set(key, fresh[i]!));
+      // The team may have computed some already: only the rest go to the model, and back to it.
+      const shared = this.storeDir ? sharedVectorsOf(this.storeDir) : undefined;
+      const found = await shared?.getMany(this.id, [...missing.keys()]) ?? [];
+      [...missing.keys()].forEach((key, i) => {
+        const vector = found[i];
+        if (vector?.length !== this.dims) return;
+        computed.set(key, vector);
+        missing.delete(key);
+        this.#shared++;
+      });
+      if (missing.size > 0) {
+        const fresh = await this.inner.embedDocuments([...missing.values()], urgent);
+        const entries = [...missing.keys()].map((key, i) => [key, fresh[i]!] as const);
+        for (const [key, vector] of entries) computed.set(key, vector);
+        await shared?.putMany(this.id, entries);
+      }
       await this.cache.putMany([...computed]);
     }
     this.#stats.hits += texts.length - vectors.filter((vector) => !vector).length;

@@ -12,6 +12,7 @@ import { status } from "./status_ops.ts";
 import { ingest } from "./session_ops.ts";
 import { reembed } from "./reembed_ops.ts";
 import { importFile } from "./import_ops.ts";
+import { sync } from "./team_ops.ts";
 import { deleteProject, index, indexStatus, projects } from "./code_ops.ts";
 import {
   addObservations,
@@ -46,6 +47,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   status,
   reembed,
   importFile,
+  sync,
   createEntities,
   createRelations,
   addObservations,

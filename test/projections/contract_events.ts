@@ -182,4 +182,29 @@ async function story(cairn: Cairn, dir: string): Promise<void> {
   await code.deleteProject("scratch");
   await code.index({ path: scratch, project: "scratch" });
   await memories.remember({ content: "scribble is a stub for now.", project: "scratch" });
+
+  // A teammate's memory taken in from the team's stream (with its origin), then how far it got.
+  const origin = {
+    member: "teammate",
+    seq: 12,
+    stream: "CAIRN",
+    subject: "cairn.p.shop",
+    stream_seq: 3,
+    ts: "2026-01-05T10:00:00.000Z",
+  };
+  await cairn.store.append([
+    {
+      type: "memory.remembered",
+      v: 1,
+      data: {
+        id: "mem_teammate1",
+        project: "shop",
+        kind: "fact",
+        content: "The PaymentGateway sandbox resets nightly.",
+        tags: [],
+      },
+      origin,
+    },
+    { type: "team.synced", v: 1, data: { stream: "CAIRN", consumed: { "cairn.p.shop": 3 } } },
+  ]);
 }

@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { sharedVectorsOf } from "../../src/embed/shared_vectors.ts";
+import { syncInBackground } from "../../src/team/background.ts";
+import { Member } from "./members.ts";
+import { NatsServer, SKIP_REASON } from "./nats_server.ts";
+
+Deno.test({
+  name: "syncInBackground() takes in what others publish and offers the team's vectors meanwhile",
+  ignore: SKIP_REASON !== undefined,
+  async fn() {
+    await using server = await NatsServer.create();
+    await using alice = await Member.create("alice", server.url);
+    await using bob = await Member.create("bob", server.url);
+    const lines: string[] = [];
+    const background = syncInBackground(bob.cairn.store, (line) => lines.push(line), 100);
+    try {
+      const { memory } = await alice.cairn.memories.remember({
+        content: "Staging deploys run at noon",
+        project: "api",
+      });
+      await alice.sync();
+      const said = () => lines.some((line) => /team sync published 0, took in 1/.test(line));
+      for (let i = 0; i < 300 && !said(); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(
+        (await bob.cairn.memories.get(memory.id))?.content,
+        "Staging deploys run at noon",
+      );
+      assert.ok(sharedVectorsOf(bob.dir), "the team's vectors are offered while it runs");
+      assert.ok(said(), lines.join("\n"));
+    } finally {
+      await background.stop();
+    }
+    assert.equal(sharedVectorsOf(bob.dir), undefined, "and withdrawn when it stops");
+  },
+});
