@@ -3,6 +3,9 @@
  * @module
  */
 
+/** The waits of {@linkcode untilStopped} under way, each with its stop. */
+const waiting = new Set<() => void>();
+
 /**
  * Resolves on SIGINT or SIGTERM, or once nothing happened for `idleSeconds`
  * (0: never); `lastActivity` says when something last happened.
@@ -13,13 +16,24 @@ export function untilStopped(idleSeconds: number, lastActivity: () => number): P
     const stop = () => {
       for (const signal of signals) Deno.removeSignalListener(signal, stop);
       clearInterval(timer);
+      waiting.delete(stop);
       done();
     };
     for (const signal of signals) Deno.addSignalListener(signal, stop);
+    waiting.add(stop);
     const timer = idleSeconds > 0
       ? setInterval(() => {
         if (Date.now() - lastActivity() > idleSeconds * 1000) stop();
       }, Math.min(idleSeconds * 1000, 10_000))
       : undefined;
   });
+}
+
+/**
+ * Ends every {@linkcode untilStopped} wait of this process as SIGTERM would,
+ * without a signal: for tests that run a long-running command (`--watch`)
+ * in their own process. cairn itself never calls it.
+ */
+export function stopWaitsHere(): void {
+  for (const stop of [...waiting]) stop();
 }

@@ -9,6 +9,13 @@
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../../events/durable_fs.ts";
 import { verifyFiles } from "./manifest.ts";
+import { sharingModels } from "./shared_models.ts";
+
+/**
+ * Folders (with their files' sizes and times) found intact in this process:
+ * hashed once for every store while `shareLoadedModels` (in shared_models.ts) is on.
+ */
+const checkedHere = new Set<string>();
 
 interface Stamp {
   dir: string;
@@ -27,7 +34,9 @@ export async function checkModelOnce(
 ): Promise<void> {
   const seen = await statFiles(dir, files);
   if (seen && await stampHolds(stampFile, dir, seen)) return;
-  await verifyFiles(dir, files);
+  const checked = seen && JSON.stringify({ dir, files: seen });
+  if (!checked || !sharingModels() || !checkedHere.has(checked)) await verifyFiles(dir, files);
+  if (checked && sharingModels()) checkedHere.add(checked);
   // A stamp that cannot be written only costs the next load another check.
   await Deno.mkdir(dirname(stampFile), { recursive: true })
     .then(() => writeFileAtomic(stampFile, JSON.stringify({ dir, files: seen })))

@@ -62,8 +62,8 @@ export class OnnxEmbedder implements Embedder {
     const cores = navigator.hardwareConcurrency || 1;
     const threads = options.threadsPerWorker ?? Math.max(1, Math.floor(cores / workers));
     const [tokenizer, pool] = await Promise.all([
-      TextTokenizer.load(join(dir, manifest.tokenizer_file), manifest.max_tokens),
-      WorkerPool.start(workers, {
+      TextTokenizer.open(join(dir, manifest.tokenizer_file), manifest.max_tokens),
+      WorkerPool.open(workers, {
         type: "init",
         modelPath: join(dir, manifest.model_file),
         threads,

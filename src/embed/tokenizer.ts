@@ -6,6 +6,7 @@
  */
 import { Tokenizer } from "@huggingface/tokenizers";
 import { EmbedderError } from "./embedder.ts";
+import { sharingModels } from "./shared_models.ts";
 
 /** One tokenized text. */
 export interface TokenizedText {
@@ -14,6 +15,9 @@ export interface TokenizedText {
   /** True when the text had more tokens than fit and its end was cut. */
   truncated: boolean;
 }
+
+/** Tokenizers loaded once for the process while models are shared, by file and length. */
+const loaded = new Map<string, Promise<TextTokenizer>>();
 
 /** Encodes texts to model input ids, truncating to a maximum length. */
 export class TextTokenizer {
@@ -55,6 +59,24 @@ export class TextTokenizer {
   /** Loads `tokenizer.json` from a file. */
   static async load(path: string, maxTokens: number): Promise<TextTokenizer> {
     return TextTokenizer.fromJson(await Deno.readTextFile(path), maxTokens, path);
+  }
+
+  /**
+   * {@linkcode TextTokenizer.load}, or once `shareLoadedModels` (in
+   * shared_models.ts) was called, the tokenizer already loaded from the same
+   * file, unchanged, in this process (a tokenizer holds no state between texts).
+   */
+  static async open(path: string, maxTokens: number): Promise<TextTokenizer> {
+    const file = sharingModels() && await Deno.stat(path).catch(() => undefined);
+    if (!file) return await TextTokenizer.load(path, maxTokens);
+    const key = JSON.stringify([path, maxTokens, file.size, file.mtime?.getTime()]);
+    let loading = loaded.get(key);
+    if (!loading) {
+      loading = TextTokenizer.load(path, maxTokens);
+      loaded.set(key, loading);
+      loading.catch(() => loaded.delete(key));
+    }
+    return await loading;
   }
 
   /** Encodes one text with special tokens, cutting its end if it is too long. */

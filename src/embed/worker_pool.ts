@@ -5,6 +5,7 @@
  */
 import { EmbedderError } from "./embedder.ts";
 import type { CloseRequest, InitRequest, RunRequest, WorkerResponse } from "./onnx_protocol.ts";
+import { sharingModels } from "./shared_models.ts";
 
 interface Job {
   request: RunRequest;
@@ -66,8 +67,15 @@ function forget(worker: Worker): void {
  * (a model still loading included): what a process awaits before it exits.
  */
 export async function stopInferenceWorkers(): Promise<void> {
+  kept.clear();
   await Promise.all([...live.keys()].map(stop));
 }
+
+/**
+ * Pools kept loaded for the rest of the process, by the model file and
+ * settings they load, once `shareLoadedModels` (in shared_models.ts) was called.
+ */
+const kept = new Map<string, Promise<WorkerPool>>();
 
 /** Inference workers sharing one queue of batches. */
 export class WorkerPool {
@@ -75,6 +83,8 @@ export class WorkerPool {
   readonly #queue: Job[] = [];
   #nextId = 1;
   #failure: EmbedderError | undefined;
+  /** Kept for the process (see `shareLoadedModels` in shared_models.ts): closing leaves it running. */
+  #kept = false;
 
   private constructor(slots: Slot[]) {
     this.#slots = slots;
@@ -88,6 +98,33 @@ export class WorkerPool {
           new EmbedderError("inference_failed", `an inference worker crashed: ${event.message}`),
         );
       };
+    }
+  }
+
+  /**
+   * {@linkcode WorkerPool.start}, or once `shareLoadedModels` (in shared_models.ts) was
+   * called, the pool already loaded with the same model file and settings.
+   */
+  static async open(count: number, init: InitRequest): Promise<WorkerPool> {
+    const file = sharingModels() && await Deno.stat(init.modelPath).catch(() => undefined);
+    if (!file) return await WorkerPool.start(count, init);
+    const key = JSON.stringify([count, init, file.size, file.mtime?.getTime()]);
+    while (true) {
+      let loading = kept.get(key);
+      if (!loading) {
+        loading = WorkerPool.start(count, init).then((pool) => {
+          pool.#kept = true;
+          return pool;
+        });
+        kept.set(key, loading);
+      }
+      const pool = await loading.catch((error) => {
+        if (kept.get(key) === loading) kept.delete(key);
+        throw error;
+      });
+      if (!pool.#failure) return pool;
+      // A worker crashed: that pool is done, and the next open starts a new one.
+      if (kept.get(key) === loading) kept.delete(key);
     }
   }
 
@@ -129,9 +166,11 @@ export class WorkerPool {
 
   /**
    * Rejects queued and running batches, and stops the workers once their
-   * current calls return (resolves then).
+   * current calls return (resolves then). A pool kept for the process (see
+   * `shareLoadedModels` in shared_models.ts) goes on as it is.
    */
   async close(): Promise<void> {
+    if (this.#kept) return;
     this.#fail(new EmbedderError("closed", "the embedder is closed"));
     await Promise.all(this.#slots.map((slot) => stop(slot.worker)));
   }

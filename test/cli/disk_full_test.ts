@@ -22,8 +22,8 @@ Deno.test("a full disk: import says what it stored, reads go on, writes are refu
   await using tmp = await tempDir();
   const disk = join(tmp.path, "disk");
   await Deno.mkdir(disk);
-  // 64 MiB stay free for cairn's reserve: about 10 MiB can be written.
-  if (!await mountTmpfs(disk, 74)) {
+  // 64 MiB stay free for cairn's reserve: about 6 MiB can be written, a part of the import.
+  if (!await mountTmpfs(disk, 70)) {
     console.log("skipped: mounting a small tmpfs needs root; the full-disk test did not run");
     return;
   }
@@ -38,7 +38,7 @@ Deno.test("a full disk: import says what it stored, reads go on, writes are refu
       JSON.stringify({ embedder: { kind: "onnx", model_dir: join(tmp.path, "no-model") } }),
     );
     const records = join(tmp.path, "records.jsonl");
-    const count = 12_000;
+    const count = 5_000;
     await Deno.writeTextFile(
       records,
       Array.from(
@@ -54,7 +54,7 @@ Deno.test("a full disk: import says what it stored, reads go on, writes are refu
     await t.step("import stops and says how many it stored", async () => {
       const first = await cairn(store, "import", records);
       assert.equal(first.code, 1, first.err);
-      const stored = Number(/imported (\d+) of 12000 memories/.exec(first.out)?.[1]);
+      const stored = Number(/imported (\d+) of 5000 memories/.exec(first.out)?.[1]);
       assert.ok(stored > 0 && stored < count, first.out);
       assert.match(first.err, /the disk is full|free on the disk/);
     });

@@ -2,14 +2,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { filesHolding, tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
-import { startServe } from "../mcp/mcp_client.ts";
+import { serveHere } from "../mcp/serve_here.ts";
 
 const SECRET = "sk-SECRET-67890";
 
 Deno.test("cairn forget --purge run inside cairn serve leaves no copy in the store, and the owner keeps answering", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
-  await using _serve = await startServe(store);
+  await using _serve = await serveHere(store);
   const cairn = async (...args: string[]) => {
     const result = await cliHere(["--store", store, ...args]);
     assert.equal(result.code, 0, `${args.join(" ")}: ${result.stderr}`);

@@ -4,7 +4,7 @@ import { FileLog } from "../../events/file_log.ts";
 import { StoreLock } from "../../events/lock.ts";
 import { encodeRecord } from "../../events/record.ts";
 import { readManifest } from "../../events/manifest.ts";
-import { cli, remembered, tempDir } from "../helpers.ts";
+import { cli, MAIN, remembered, tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
 
 Deno.test("cairn --help lists the commands; an unknown command exits 2 with the usage", async () => {
@@ -38,10 +38,26 @@ Deno.test("cairn status shows the store from $CAIRN_HOME, its log and head", asy
 Deno.test("a second writer waits for the first, then gets an error naming the owner's pid; status still answers", async () => {
   await using tmp = await tempDir();
   let lock = await StoreLock.acquire(tmp.path);
-  // Let go while the command waits: it goes on.
-  setTimeout(() => void lock.release(), 1000);
-  const waited = await cli(["--store", tmp.path, "remember", "after the wait"]);
-  assert.equal(waited.code, 0, waited.stderr);
+  const writer = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-all",
+      "--quiet",
+      MAIN,
+      "--store",
+      tmp.path,
+      "remember",
+      "after the wait",
+    ],
+    env: { CAIRN_NO_OWNER: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // Let go once the command waits for the lock: it goes on.
+  await opened(writer.pid, await Deno.realPath(join(tmp.path, "LOCK")));
+  await lock.release();
+  const waited = await writer.output();
+  assert.equal(waited.code, 0, new TextDecoder().decode(waited.stderr));
   lock = await StoreLock.acquire(tmp.path);
   try {
     const replay = await cli(["--store", tmp.path, "replay"], { CAIRN_LOCK_WAIT_SECONDS: "0.2" });
@@ -54,6 +70,19 @@ Deno.test("a second writer waits for the first, then gets an error naming the ow
     await lock.release();
   }
 });
+
+/** Resolves once process `pid` has the file `path` open (within 30 s, else the test fails). */
+async function opened(pid: number, path: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    for await (const fd of Deno.readDir(`/proc/${pid}/fd`)) {
+      const target = await Deno.readLink(`/proc/${pid}/fd/${fd.name}`).catch(() => "");
+      if (target === path) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.fail(`process ${pid} did not open ${path} within 30 s`);
+}
 
 Deno.test("cairn verify finds a flipped byte, and --repair keeps every readable event", async () => {
   await using tmp = await tempDir();

@@ -1,6 +1,7 @@
 import { runCli } from "../../src/cli/main.ts";
 import { allowedRoots } from "../../src/service/allowed_roots.ts";
 import { openCairn } from "../../src/service/cairn.ts";
+import "../embed/shared_model.ts";
 
 /** What of a child's environment a run in this process can take on: what the caller's roots read. */
 const CALLER_ENV = new Set(["CAIRN_ALLOWED_ROOTS", "HOME"]);

@@ -4,6 +4,7 @@ import { tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
 import { prompt, SESSION, tool } from "../service/claude_lines.ts";
 import { watchProcess } from "./watch_process.ts";
+import { watchHere } from "./watch_here.ts";
 
 const OWN = new URL("../fixtures/transcripts/", import.meta.url).pathname;
 /** This project's own Claude Code sessions: seven transcripts, one prompt each. */
@@ -128,7 +129,7 @@ Deno.test("cairn ingest codex --watch ingests a rollout again when it grows", as
   await Deno.mkdir(dir, { recursive: true });
   const path = join(dir, "rollout-1.jsonl");
   await Deno.copyFile(join(OWN, "codex-rollout.jsonl"), path);
-  await using watcher = watchProcess(
+  await using watcher = watchHere(
     ["--store", join(tmp.path, "store"), "ingest", "codex", join(tmp.path, "sessions")]
       .concat(["--watch", "--no-wait"]),
     { CAIRN_ALLOWED_ROOTS: tmp.path },

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
 import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
-import { startServe } from "../mcp/mcp_client.ts";
+import { serveHere } from "../mcp/serve_here.ts";
 import { prompt, SESSION, tool } from "../service/claude_lines.ts";
-import { watchProcess } from "./watch_process.ts";
+import { watchHere } from "./watch_here.ts";
 
 Deno.test("while cairn serve owns the store, CLI commands run in it, from the caller's folder", async () => {
   await using tmp = await tempDir();
@@ -20,7 +20,7 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
     join(work, "memories.jsonl"),
     JSON.stringify({ id: "m1", content: "Invoices are sent on the first of the month." }) + "\n",
   );
-  await using _serve = await startServe(store, { CAIRN_ALLOWED_ROOTS: tmp.path });
+  await using _serve = await serveHere(store);
   const cairn = (args: string[], stdin?: string) =>
     cliHere(["--store", store, ...args], {
       env: { CAIRN_ALLOWED_ROOTS: tmp.path },
@@ -107,9 +107,9 @@ Deno.test("cairn ingest claude --watch sends each batch to the running owner, an
   const projects = join(tmp.path, "projects");
   await Deno.mkdir(projects);
   const env = { CAIRN_ALLOWED_ROOTS: tmp.path };
-  const serve = await startServe(store, env);
+  const serve = await serveHere(store);
   try {
-    await using watcher = watchProcess(
+    await using watcher = watchHere(
       ["--store", store, "ingest", "claude", projects, "--watch", "--no-wait"],
       env,
     );
@@ -146,8 +146,8 @@ Deno.test("cairn index --watch beside a running owner re-indexes through it, the
   const repo = join(tmp.path, "repo");
   await Deno.mkdir(join(repo, "src"), { recursive: true });
   await Deno.writeTextFile(join(repo, "src", "billing.py"), "def charge_card(amount):\n    pass\n");
-  await using _serve = await startServe(store);
-  await using watcher = watchProcess(
+  await using _serve = await serveHere(store);
+  await using watcher = watchHere(
     ["--store", store, "index", repo, "--project", "shop", "--watch", "--no-wait"],
   );
   await watcher.waitFor(/indexed project shop .*1 files indexed[\s\S]*watching/);

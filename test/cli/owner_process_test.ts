@@ -4,33 +4,58 @@ import { readOwnerRecord } from "../../src/mcp/owner_file.ts";
 import { bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
 import { isAlive, killOwner } from "../mcp/mcp_client.ts";
 import { cli, tempDir } from "../helpers.ts";
+import { serveHere } from "../mcp/serve_here.ts";
+import { cliHere } from "./in_process.ts";
 
 /** A word in the test repository's code: embedding a text with it waits until the test allows. */
 const HELD = "zyzzyva";
 
 /** A store whose model is a bag-of-words endpoint, and `cairn` run as a user runs it: with an owner. */
 async function ownedStore(dir: string, url: string) {
+  const store = await bagOfWordsStore(dir, url);
+  const cairn = (args: string[]) => cli(["--store", store, ...args], { CAIRN_NO_OWNER: "" });
+  return {
+    store,
+    cairn,
+    status: () => statusOf(cairn),
+    /** Stops the owner a test started, if one runs. */
+    [Symbol.asyncDispose]: async () => {
+      if (await readOwnerRecord(store)) await killOwner(store);
+    },
+  };
+}
+
+/**
+ * The same store with its owner serving in this process, and `cairn` run here
+ * (from the folder `cwd`, if given), relayed to that owner as from a terminal.
+ */
+async function servedStore(dir: string, url: string) {
+  const store = await bagOfWordsStore(dir, url);
+  const serve = await serveHere(store);
+  const cairn = (args: string[], cwd?: string) =>
+    cliHere(["--store", store, ...args], cwd ? { cwd } : {});
+  return {
+    store,
+    cairn,
+    status: () => statusOf(cairn),
+    [Symbol.asyncDispose]: () => serve[Symbol.asyncDispose](),
+  };
+}
+
+async function bagOfWordsStore(dir: string, url: string): Promise<string> {
   const store = join(dir, "store");
   await Deno.mkdir(store, { recursive: true });
   await Deno.writeTextFile(
     join(store, "config.json"),
     JSON.stringify({ embedder: bagOfWordsEmbedder(url) }),
   );
-  const cairn = (args: string[], cwd?: string) =>
-    cli(["--store", store, ...args], { CAIRN_NO_OWNER: "" }, cwd ? { cwd } : {});
-  return {
-    store,
-    cairn,
-    async status() {
-      const status = await cairn(["status", "--json"]);
-      assert.equal(status.code, 0, status.stderr);
-      return JSON.parse(status.stdout);
-    },
-    /** Stops the owner a test started, if one runs. */
-    [Symbol.asyncDispose]: async () => {
-      if (await readOwnerRecord(store)) await killOwner(store);
-    },
-  };
+  return store;
+}
+
+async function statusOf(cairn: (args: string[]) => ReturnType<typeof cli>) {
+  const status = await cairn(["status", "--json"]);
+  assert.equal(status.code, 0, status.stderr);
+  return JSON.parse(status.stdout);
 }
 
 /** A repository of three small Python files whose texts hold {@linkcode HELD}. */
@@ -92,7 +117,7 @@ Deno.test("a command starts the store's owner in the background, later ones use 
 Deno.test("index returns before the vectors are in; searches answer meanwhile and say what is missing; --wait waits", async () => {
   await using tmp = await tempDir();
   await using embeddings = bagOfWordsServer(HELD);
-  await using owned = await ownedStore(tmp.path, embeddings.url);
+  await using owned = await servedStore(tmp.path, embeddings.url);
   const repo = await repository(tmp.path);
 
   const indexed = await owned.cairn(["index", repo]);
@@ -155,7 +180,7 @@ Deno.test("an owner killed while computing vectors is restarted by the next comm
 Deno.test("one owner, two callers: `index .` indexes each caller's own folder", async () => {
   await using tmp = await tempDir();
   await using embeddings = bagOfWordsServer();
-  await using owned = await ownedStore(tmp.path, embeddings.url);
+  await using owned = await servedStore(tmp.path, embeddings.url);
   const ledger = await repository(tmp.path, "ledger");
   const billing = await repository(tmp.path, "billing");
 

@@ -6,7 +6,7 @@ import { bagOfWords, bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_o
 import { localServer } from "../embed/local_server.ts";
 import { MAIN, tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
-import { startServe } from "../mcp/mcp_client.ts";
+import { serveHere } from "../mcp/serve_here.ts";
 
 /** A store using the bag-of-words endpoint, holding `count` memories; returns its config.json text. */
 async function bagOfWordsStore(store: string, url: string, count: number): Promise<string> {
@@ -180,11 +180,13 @@ Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answe
   await using oldModel = bagOfWordsServer();
   const store = join(tmp.path, "store");
   await bagOfWordsStore(store, oldModel.url, 40);
-  await using _serve = await startServe(store);
+  await using _serve = await serveHere(store);
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
+  const asked = Promise.withResolvers<void>();
   // The new model: bag of words in 24 dimensions, holding its answers until the test lets go.
   await using newModel = localServer(async (request) => {
+    asked.resolve();
     await held;
     const { input } = await request.json() as { input: string[] };
     return Response.json({
@@ -206,7 +208,7 @@ Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answe
 
   const reembedding = run("reembed");
   try {
-    while (newModel.requests.length === 0) await new Promise((r) => setTimeout(r, 50));
+    await asked.promise;
     assert.equal(
       await topHit("deploys happen on tuesday mornings"),
       "Deploys happen on Tuesday mornings",
@@ -220,7 +222,7 @@ Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answe
   assert.equal(done.code, 0, done.stderr);
   assert.match(done.stdout, /vectors rebuilt with http:bow-new in [\d.]+ s: 41 memory/);
 
-  const asked = newModel.requests.length;
+  const requested = newModel.requests.length;
   let hit: string | undefined;
   for (let i = 0; i < 100 && hit !== "Backups run every night at midnight"; i++) {
     hit = await topHit("backups run every night at midnight");
@@ -230,6 +232,6 @@ Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answe
     "Backups run every night at midnight",
     "written during the rebuild, found after",
   );
-  assert.ok(newModel.requests.length > asked, "queries are embedded with the new model");
+  assert.ok(newModel.requests.length > requested, "queries are embedded with the new model");
   assert.equal(await Deno.stat(join(store, "projections", "next")).catch(() => null), null);
 });

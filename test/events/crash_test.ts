@@ -1,14 +1,20 @@
 import assert from "node:assert/strict";
 import { FileLog } from "../../events/file_log.ts";
 import { collect, remembered, tempDir } from "../helpers.ts";
+import { fuzzSeed, Random } from "../fuzz/random.ts";
 
 const CHILD = new URL("./crash_child.ts", import.meta.url).pathname;
 
+/**
+ * Runs the crash child with `args` and kills it `killAfterMs` after it first
+ * writes (or once its output holds `until`); resolves to what it wrote and
+ * how long it ran from its first write.
+ */
 async function runUntilKilled(
   args: string[],
   killAfterMs: number,
   until?: string,
-): Promise<string> {
+): Promise<{ output: string; ranMs: number }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--quiet", CHILD, ...args],
     stdout: "piped",
@@ -21,7 +27,8 @@ async function runUntilKilled(
   })();
   // Wait for the child to start writing, then kill it at a random moment.
   while (!output) await new Promise((resolve) => setTimeout(resolve, 5));
-  const deadline = performance.now() + killAfterMs;
+  const started = performance.now();
+  const deadline = started + killAfterMs;
   while (performance.now() < deadline && !(until && output.includes(until))) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(5, killAfterMs)));
   }
@@ -31,8 +38,9 @@ async function runUntilKilled(
     // It may have finished already.
   }
   await child.status;
+  const ranMs = performance.now() - started;
   await reading;
-  return output;
+  return { output, ranMs };
 }
 
 function idsOf(events: Awaited<ReturnType<typeof collect<unknown>>>): number[] {
@@ -41,9 +49,13 @@ function idsOf(events: Awaited<ReturnType<typeof collect<unknown>>>): number[] {
 
 Deno.test("FileLog keeps every acknowledged event when the writer is killed with SIGKILL (20 rounds)", async () => {
   await using tmp = await tempDir();
+  const random = new Random(fuzzSeed());
   let next = 0;
   for (let round = 0; round < 20; round++) {
-    const output = await runUntilKilled(["append", tmp.path, String(next)], Math.random() * 150);
+    const { output } = await runUntilKilled(
+      ["append", tmp.path, String(next)],
+      random.next() * 150,
+    );
     const acknowledged = Math.max(...output.trim().split("\n").map(Number));
     const log = await FileLog.open(tmp.path, { segmentBytes: 4096 });
     const events = await collect(log.read());
@@ -51,7 +63,7 @@ Deno.test("FileLog keeps every acknowledged event when the writer is killed with
     // Everything acknowledged is there, in order, with no gap and no partial event.
     assert.ok(
       ids.length >= acknowledged + 1,
-      `round ${round}: ${ids.length} events, acked up to ${acknowledged}`,
+      `round ${round} (seed ${random.seed}): ${ids.length} events, acked up to ${acknowledged}`,
     );
     assert.deepEqual(ids, Array.from({ length: ids.length }, (_, i) => i));
     assert.deepEqual(events.map((e) => (e as { seq: number }).seq), ids.map((id) => id + 1));
@@ -86,24 +98,33 @@ Deno.test("FileLog.rewrite() killed at random moments leaves the old log or the 
     if (ids === JSON.stringify(compacted)) return "new";
     return `a mix of ${JSON.parse(ids).length} events`;
   };
-  // One uninterrupted run tells how long a compaction takes here.
+  // One uninterrupted run tells how long a compaction takes here, from its first write.
   let duration: number;
   {
     await using tmp = await tempDir();
     await copyTemplate(tmp.path);
-    const started = performance.now();
-    const output = await runUntilKilled(["compact", tmp.path], 60_000, "done");
-    duration = performance.now() - started;
+    const { output, ranMs } = await runUntilKilled(["compact", tmp.path], 60_000, "done");
+    duration = ranMs;
     assert.match(output, /done/);
     assert.equal(await outcome(tmp.path), "new");
   }
-  const outcomes = new Set<string>();
+  // Each round is killed in its own eighth of that time, at a seeded moment within it.
+  const random = new Random(fuzzSeed());
+  const outcomes: string[] = [];
   for (let round = 0; round < 8; round++) {
     await using tmp = await tempDir();
     await copyTemplate(tmp.path);
-    await runUntilKilled(["compact", tmp.path], Math.random() * duration);
+    await runUntilKilled(["compact", tmp.path], (round + random.next()) / 8 * duration);
     const result = await outcome(tmp.path);
-    assert.ok(result === "old" || result === "new", `round ${round}: ${result}`);
-    outcomes.add(result);
+    assert.ok(
+      result === "old" || result === "new",
+      `round ${round} (seed ${random.seed}): ${result}`,
+    );
+    outcomes.push(result);
   }
+  // The early kills land before the rewrite commits: the old log is what they leave.
+  assert.ok(
+    outcomes.includes("old"),
+    `no kill cut a rewrite short: ${outcomes} (seed ${random.seed})`,
+  );
 });

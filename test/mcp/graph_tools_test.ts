@@ -8,7 +8,9 @@ import { localTools } from "../../src/mcp/handlers.ts";
 import { buildMcpServer } from "../../src/mcp/server.ts";
 import { openCairn } from "../../src/service/cairn.ts";
 import { tempDir } from "../helpers.ts";
-import { httpClient, startServe, text } from "./mcp_client.ts";
+import "../embed/shared_model.ts";
+import { httpClient, text } from "./mcp_client.ts";
+import { serveHere } from "./serve_here.ts";
 
 // Over stdio, `cairn mcp` is tested end to end in stdio_test.ts; here the tools themselves.
 Deno.test("the MCP server offers the official memory server's graph tools, with the same arguments", async () => {
@@ -31,7 +33,7 @@ Deno.test("the MCP server offers the official memory server's graph tools, with 
 Deno.test("cairn serve offers the same graph tools over HTTP", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
-  await using _serve = await startServe(store);
+  await using _serve = await serveHere(store);
   await using client = await httpClient(store);
   await exercise(client);
 });

@@ -4,7 +4,8 @@ import { shippedManifest } from "../embed/model_hub.ts";
 import { localServer } from "../embed/local_server.ts";
 import { tempDir } from "../helpers.ts";
 import { cliHere } from "../cli/in_process.ts";
-import { killOwner, stdioClient, text } from "./mcp_client.ts";
+import { httpClient, text } from "./mcp_client.ts";
+import { serveHere } from "./serve_here.ts";
 
 /** A store holding two memories embedded with the shipped model, with `config` as its config.json then. */
 async function storeWith(root: string, config: unknown): Promise<string> {
@@ -23,9 +24,13 @@ async function storeWith(root: string, config: unknown): Promise<string> {
   return store;
 }
 
-/** Asks the store through MCP by words and by recall, and returns recall's answer. */
-async function askThroughMcp(store: string): Promise<string> {
-  await using client = await stdioClient(store);
+/**
+ * Asks the store's owner through MCP by words and by recall, and returns
+ * recall's answer; `answered` runs then, before the owner stops.
+ */
+async function askThroughMcp(store: string, answered = () => {}): Promise<string> {
+  await using _serve = await serveHere(store);
+  await using client = await httpClient(store);
   try {
     const words = await client.callTool({ name: "search_text", arguments: { query: "backups" } });
     assert.match(text(words), /Nightly backups/);
@@ -42,7 +47,7 @@ async function askThroughMcp(store: string): Promise<string> {
     assert.match(text(recalled), /Nightly backups/);
     return text(recalled);
   } finally {
-    await killOwner(store, "SIGTERM");
+    answered();
   }
 }
 
@@ -63,12 +68,9 @@ Deno.test("while the embedding model is still loading, MCP answers by words and 
       manifest: await shippedManifest(),
     },
   });
-  try {
-    const answer = await askThroughMcp(store);
-    assert.match(answer, /semantic search is not ready \(the embedding model is still loading\)/);
-  } finally {
-    release();
-  }
+  // Released before the owner stops: it would wait for the model still loading.
+  const answer = await askThroughMcp(store, release);
+  assert.match(answer, /semantic search is not ready \(the embedding model is still loading\)/);
 });
 
 Deno.test("with its model folder gone, MCP answers by words and says why semantic search is not ready", async () => {

@@ -2,30 +2,54 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { filesHolding, tempDir } from "../helpers.ts";
 import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
+import { OwnerRelay } from "../../src/mcp/relay.ts";
 import { killOwner, stdioClient, text } from "./mcp_client.ts";
+import { serveHere } from "./serve_here.ts";
 
-type Client = Awaited<ReturnType<typeof stdioClient>>;
+/** What calls a tool: an MCP client, or the relay `cairn mcp` forwards calls through. */
+interface Caller {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
 
-async function remember(client: Client, content: string): Promise<string> {
-  const result = await client.callTool({ name: "remember", arguments: { content, force: true } });
+/** The part of a tool's answer these tests read. */
+interface Answer {
+  isError?: boolean | undefined;
+  structuredContent?: unknown;
+}
+
+/** The relay a `cairn mcp` forwards its agent's calls through, called as that agent's client. */
+function relayed(relay: OwnerRelay): Caller {
+  return { callTool: ({ name, arguments: args }) => relay.call(name, args) };
+}
+
+async function remember(client: Caller, content: string): Promise<string> {
+  const result = await client.callTool({
+    name: "remember",
+    arguments: { content, force: true },
+  }) as Answer;
   assert.notEqual(result.isError, true, text(result));
   return (result.structuredContent as { id: string }).id;
 }
 
-async function listedIds(client: Client): Promise<string[]> {
-  const result = await client.callTool({ name: "list_memories", arguments: { limit: 50 } });
+async function listedIds(client: Caller): Promise<string[]> {
+  const result = await client.callTool({
+    name: "list_memories",
+    arguments: { limit: 50 },
+  }) as Answer;
   assert.notEqual(result.isError, true, text(result));
   return (result.structuredContent as { ids: string[] }).ids;
 }
 
-Deno.test("two cairn mcp clients on one store write and read at the same time through one owner", async () => {
+Deno.test("two cairn mcp relays on one store write and read at the same time through one owner", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
-  const [a, b] = await Promise.all([stdioClient(store), stdioClient(store)]);
+  await using _serve = await serveHere(store);
+  const relays = [new OwnerRelay({ storeDir: store }), new OwnerRelay({ storeDir: store })];
+  const [a, b] = relays.map(relayed);
   try {
-    const writes = (client: Client, who: string) =>
+    const writes = (client: Caller, who: string) =>
       Array.from({ length: 8 }, (_, i) => remember(client, `note ${i} from client ${who}`));
-    const reads = (client: Client) =>
+    const reads = (client: Caller) =>
       Array.from(
         { length: 4 },
         () => client.callTool({ name: "search_text", arguments: { query: "note client" } }),
@@ -34,15 +58,15 @@ Deno.test("two cairn mcp clients on one store write and read at the same time th
       Promise.all([...writes(a!, "a"), ...writes(b!, "b")]),
       Promise.all([...reads(a!), ...reads(b!)]),
     ]);
-    for (const answer of answers) assert.notEqual(answer.isError, true, text(answer));
+    for (const answer of answers) assert.notEqual((answer as Answer).isError, true, text(answer));
     assert.equal(new Set(ids).size, 16);
     assert.deepEqual(new Set(await listedIds(a!)), new Set(ids));
     assert.deepEqual(new Set(await listedIds(b!)), new Set(ids));
     const found = await b!.callTool({ name: "search_text", arguments: { query: "client a" } });
     assert.match(text(found), /from client a/);
+    assert.equal((await readOwnerRecord(store))?.pid, Deno.pid, "the one owner served them all");
   } finally {
-    await Promise.all([a!.close(), b!.close()]);
-    await killOwner(store);
+    await Promise.all(relays.map((relay) => relay.close()));
   }
 });
 
@@ -81,30 +105,38 @@ Deno.test("a call the owner dies while answering is not sent again: the caller a
   await using client = await stdioClient(store, [], { CAIRN_ALLOWED_ROOTS: tmp.path });
   try {
     await remember(client, "the owner is up");
-    const owner = (await readOwnerRecord(store))!.pid;
-    const call = client.callTool({ name: "index_project", arguments: { path: repo } });
-    // Killed once the owner has begun: the project is registered, its 3,000 files still to go.
-    const deadline = Date.now() + 30_000;
-    while (!(await filesHolding(join(store, "log"), "project.registered")).length) {
-      assert.ok(Date.now() < deadline, "the owner began the index within 30 s");
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    // Once answered in one reply, once in a stream that carries its progress first.
+    for (const streamed of [false, true]) {
+      const owner = (await readOwnerRecord(store))!.pid;
+      const heard: unknown[] = [];
+      const call = client.callTool(
+        { name: "index_project", arguments: { path: repo, project: `repo${streamed}` } },
+        undefined,
+        streamed ? { onprogress: (p) => heard.push(p) } : {},
+      );
+      // Killed once the owner has begun: the project is registered, its 3,000 files still to go.
+      const deadline = Date.now() + 30_000;
+      while (!(await filesHolding(join(store, "log"), `"repo${streamed}"`)).length) {
+        assert.ok(Date.now() < deadline, "the owner began the index within 30 s");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      Deno.kill(owner, "SIGKILL");
+      const result = await call;
+      assert.equal(result.isError, true, text(result));
+      assert.match(
+        text(result),
+        /stopped while answering the index_project tool; it was not sent again/,
+      );
+      assert.equal((await readOwnerRecord(store))?.pid, owner, "no new owner was started for it");
+      const log = await Deno.readTextFile(join(store, "serve.log"));
+      assert.match(
+        log,
+        new RegExp(`owner \\(pid ${owner}\\) stopped while answering the index_project`),
+      );
+      // The next call is another matter: it starts a new owner.
+      assert.equal((await listedIds(client)).length, 1);
+      assert.notEqual((await readOwnerRecord(store))?.pid, owner);
     }
-    Deno.kill(owner, "SIGKILL");
-    const result = await call;
-    assert.equal(result.isError, true, text(result));
-    assert.match(
-      text(result),
-      /stopped while answering the index_project tool; it was not sent again/,
-    );
-    assert.equal((await readOwnerRecord(store))?.pid, owner, "no new owner was started for it");
-    const log = await Deno.readTextFile(join(store, "serve.log"));
-    assert.match(
-      log,
-      new RegExp(`owner \\(pid ${owner}\\) stopped while answering the index_project`),
-    );
-    // The next call is another matter: it starts a new owner.
-    assert.equal((await listedIds(client)).length, 1);
-    assert.notEqual((await readOwnerRecord(store))?.pid, owner);
   } finally {
     await client.close();
     await killOwner(store);
@@ -127,8 +159,15 @@ Deno.test("two agents in different folders, with different allowed roots, share 
     assert.notEqual(first.isError, true, text(first));
     assert.match(text(first), new RegExp(`indexed project alpha \\(${folders[0]}\\)`));
     const owner = (await readOwnerRecord(store))!.pid;
-    const second = await b!.callTool({ name: "index_project", arguments: { path: "." } });
+    // Progress asked of the relay comes from the owner through it.
+    const heard: Array<string | undefined> = [];
+    const second = await b!.callTool(
+      { name: "index_project", arguments: { path: "." } },
+      undefined,
+      { onprogress: (p) => heard.push(p.message) },
+    );
     assert.notEqual(second.isError, true, text(second));
+    assert.deepEqual(heard, ["files 1/1 (100%), 1 chunks"]);
     assert.match(text(second), new RegExp(`indexed project beta \\(${folders[1]}\\)`));
     assert.equal((await readOwnerRecord(store))!.pid, owner, "one owner served both");
     const across = await b!.callTool({ name: "index_project", arguments: { path: folders[0] } });

@@ -31,9 +31,19 @@ async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<stri
   }
 }
 
+/** Gives `store` no embedding model: the owner `cairn mcp` starts has none to load. */
+async function withoutModel(store: string): Promise<void> {
+  await Deno.mkdir(store, { recursive: true });
+  await Deno.writeTextFile(
+    join(store, "config.json"),
+    JSON.stringify({ embedder: { kind: "onnx", model_dir: join(store, "no-model") } }),
+  );
+}
+
 Deno.test("cairn mcp answers a message over its limit with an error and goes on; it exits when its client goes", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
+  await withoutModel(store);
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--quiet", MAIN, "--store", store, "mcp"],
     env: childEnv(),

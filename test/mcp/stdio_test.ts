@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir } from "../helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { cliHere } from "../cli/in_process.ts";
 import { httpClient, killOwner, startServe, stdioClient, text } from "./mcp_client.ts";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -72,6 +73,7 @@ async function everyTool(client: Client, repo: string): Promise<void> {
     "get_index_status",
     "list_projects",
     "delete_project",
+    "store_status",
     "create_entities",
     "create_relations",
     "add_observations",
@@ -341,6 +343,9 @@ async function everyTool(client: Client, repo: string): Promise<void> {
     text(await client.callTool({ name: "get_index_status", arguments: { project: "shop" } })),
     /shop .*\n\s+1 files, \d+ chunks, last indexed [^]*last run/,
   );
+  const ready = await client.callTool({ name: "store_status", arguments: {} });
+  assert.match(text(ready), /^code +1 project, 1 file, 1 chunk$/m);
+  assert.match(text(ready), /^owner +pid \d+, port \d+, up /m, "the owner answers");
   const projectList = await client.callTool({ name: "list_projects", arguments: {} });
   const projects = ok(projectList);
   assert.deepEqual((projects.projects as Array<{ project: string }>).map((p) => p.project), [
@@ -378,6 +383,12 @@ async function everyTool(client: Client, repo: string): Promise<void> {
 Deno.test("cairn mcp --tools core lists only the core tools", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
+  // No model: the owner it starts has nothing to load for a list of tools.
+  await Deno.mkdir(store);
+  await Deno.writeTextFile(
+    join(store, "config.json"),
+    JSON.stringify({ embedder: { kind: "onnx", model_dir: join(tmp.path, "no-model") } }),
+  );
   await using client = await stdioClient(store, ["--tools", "core"]);
   try {
     const { tools } = await client.listTools();
@@ -396,7 +407,7 @@ Deno.test("cairn mcp --tools core lists only the core tools", async () => {
 });
 
 Deno.test("cairn mcp refuses an unknown tool profile", async () => {
-  const result = await cli(["mcp", "--tools", "most"]);
+  const result = await cliHere(["mcp", "--tools", "most"]);
   assert.equal(result.code, 2);
   assert.match(result.stderr, /--tools is core or all/);
 });

@@ -5,6 +5,7 @@ import { searchCode } from "../../src/service/code_search.ts";
 import type { RecallAnswer } from "../../src/recall/answer.ts";
 import { UserError } from "../../src/errors.ts";
 import { tempDir } from "../helpers.ts";
+import "../embed/shared_model.ts";
 
 const FILES: Record<string, string> = {
   "src/net/retry.ts": `export function exponentialBackoff(attempt: number): number {

@@ -5,6 +5,7 @@ import { describeDifferences } from "../../text/fact_differences.ts";
 import { formatMarkdown } from "../../src/ops/format.ts";
 import { openHandle } from "../../src/service/open_item.ts";
 import { collect, tempDir } from "../helpers.ts";
+import "../embed/shared_model.ts";
 
 async function withStore(test: (cairn: Awaited<ReturnType<typeof openCairn>>) => Promise<void>) {
   await using tmp = await tempDir();

@@ -4,6 +4,7 @@ import { openCairn } from "../../src/service/cairn.ts";
 import { sessionHistory } from "../../src/service/session_history.ts";
 import type { RecallRequest } from "../../src/recall/types.ts";
 import { tempDir } from "../helpers.ts";
+import "../embed/shared_model.ts";
 import { answer, compactBoundary, prompt, SESSION, tool } from "./claude_lines.ts";
 
 const OTHER = "5e55a0b1-0000-4000-8000-000000000002";
