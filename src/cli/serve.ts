@@ -107,7 +107,7 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
       });
       // A store of a team (config.json's `team`) syncs with it while its owner runs.
       const teamSync = syncInBackground(cairn.store, log);
-      await Promise.race([untilStopped(idleSeconds, () => activity.last()), stepAside.promise]);
+      await untilStopped(idleSeconds, () => activity.last(), stepAside.promise);
       stopping = true;
       log("cairn serve: stopping");
       await teamSync.stop();

@@ -7,10 +7,15 @@
 const waiting = new Set<() => void>();
 
 /**
- * Resolves on SIGINT or SIGTERM, or once nothing happened for `idleSeconds`
- * (0: never); `lastActivity` says when something last happened.
+ * Resolves on SIGINT or SIGTERM, once nothing happened for `idleSeconds`
+ * (0: never), or once `or` settles; `lastActivity` says when something last
+ * happened. Either way, it stops listening for the signals.
  */
-export function untilStopped(idleSeconds: number, lastActivity: () => number): Promise<void> {
+export function untilStopped(
+  idleSeconds: number,
+  lastActivity: () => number,
+  or?: Promise<unknown>,
+): Promise<void> {
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
   return new Promise((done) => {
     const stop = () => {
@@ -26,6 +31,7 @@ export function untilStopped(idleSeconds: number, lastActivity: () => number): P
         if (Date.now() - lastActivity() > idleSeconds * 1000) stop();
       }, Math.min(idleSeconds * 1000, 10_000))
       : undefined;
+    or?.then(stop, stop);
   });
 }
 

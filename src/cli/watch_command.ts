@@ -23,11 +23,10 @@ export async function watchUntilStopped(
 ): Promise<number> {
   context.out(`watching ${target} for changes (Ctrl-C to stop)`);
   const done = watchBatches(watcher, options);
-  const signalled = await Promise.race([
-    untilStopped(0, () => Date.now()).then(() => true),
-    done.then(() => false),
-  ]);
-  if (signalled) watcher.close();
+  let ended = false;
+  await untilStopped(0, () => Date.now(), done.finally(() => (ended = true)));
+  // Stopped by a signal: the watcher ends, once the batch under way is done.
+  if (!ended) watcher.close();
   await done;
   context.out("stopped watching");
   return 0;
