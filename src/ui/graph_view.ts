@@ -7,6 +7,7 @@
  * @module
  */
 import { type Hop, type HopFrom, hopLinks } from "../../projections/graph/queries/neighbourhood.ts";
+import { fileKeysWithPath, symbolKeysNamed } from "../../projections/graph/queries/code.ts";
 import { neighbourhood, type Seeds } from "../recall/graph_neighbourhood.ts";
 import type { Source } from "../recall/types.ts";
 import type { Cairn } from "../service/cairn.ts";
@@ -125,20 +126,14 @@ export const FIND_CAP = 25;
 export async function findNodes(cairn: Cairn, query: string): Promise<GraphPiece> {
   const db = cairn.graph.database;
   const page = await cairn.entities.searchNodes(query, { limit: FIND_CAP });
-  const files = await db.run(
-    `MATCH (f:File) WHERE f.path CONTAINS $query RETURN f.key AS key LIMIT ${FIND_CAP + 1}`,
-    { query },
-  );
-  const symbols = await db.run(
-    `MATCH (s:Symbol) WHERE s.name CONTAINS $query RETURN s.key AS key LIMIT ${FIND_CAP + 1}`,
-    { query },
-  );
+  const files = await fileKeysWithPath(db, query, FIND_CAP + 1);
+  const symbols = await symbolKeysNamed(db, query, FIND_CAP + 1);
   const memory = query.startsWith("mem_") && await cairn.memories.get(query) ? [query] : [];
   const ids = [
     ...page.entities.map((entity) => `entity:${entity.name}`),
     ...page.relations.flatMap((r) => [`entity:${r.from}`, `entity:${r.to}`]),
-    ...files.slice(0, FIND_CAP).map((row) => `file:${row.key as string}`),
-    ...symbols.slice(0, FIND_CAP).map((row) => `symbol:${row.key as string}`),
+    ...files.slice(0, FIND_CAP).map((key) => `file:${key}`),
+    ...symbols.slice(0, FIND_CAP).map((key) => `symbol:${key}`),
     ...memory.map((id) => `memory:${id}`),
   ];
   return {

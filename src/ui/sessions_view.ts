@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from "zod";
+import { sessionsByRecency, turnsOfSession } from "../../projections/graph/queries/sessions.ts";
 import type { Cairn } from "../service/cairn.ts";
 
 /** Sessions a page lists. */
@@ -46,21 +47,16 @@ export async function sessionTimeline(
   const { project, session, offset = 0 } = Input.parse(input);
   const db = cairn.graph.database;
   if (session) {
-    const rows = await db.run(
-      `MATCH (t:Turn {session: $session}) OPTIONAL MATCH (t)-[:TOUCHED]->(f:File)
-       RETURN t.key AS id, t.line AS line, t.started_at AS started_at, collect(f.path) AS files
-       ORDER BY line LIMIT ${MAX_TURNS + 1}`,
-      { session },
-    );
+    const rows = await turnsOfSession(db, session, MAX_TURNS + 1);
     const turns = rows.slice(0, MAX_TURNS).map((row) => {
-      const text = cairn.text.text(`turn:${row.id as string}`) ?? "";
+      const text = cairn.text.text(`turn:${row.id}`) ?? "";
       const lines = text.split("\n").map((line) => line.trim()).filter(Boolean);
       return {
-        id: row.id as string,
-        line: Number(row.line),
-        startedAt: row.started_at as string,
+        id: row.id,
+        line: row.line,
+        startedAt: row.started_at,
         prompt: (lines[0] ?? "").slice(0, 300),
-        files: [...new Set(row.files as string[])].sort(),
+        files: [...new Set(row.files)].sort(),
         decisions: lines.filter((line) => line.startsWith("User ")).map((line) =>
           line.slice(0, 300)
         ),
@@ -68,19 +64,10 @@ export async function sessionTimeline(
     });
     return { turns, more: rows.length > MAX_TURNS };
   }
-  const rows = await db.run(
-    `MATCH (t:Turn) WHERE $project = '' OR t.project = $project
-     RETURN t.session AS session, min(t.project) AS project, min(t.started_at) AS first,
-            max(t.started_at) AS last, count(t) AS turns
-     ORDER BY last DESC SKIP ${offset} LIMIT ${SESSIONS_PAGE + 1}`,
-    { project: project ?? "" },
-  );
+  const rows = await sessionsByRecency(db, project ?? "", offset, SESSIONS_PAGE + 1);
   const sessions = rows.slice(0, SESSIONS_PAGE).map((row) => ({
-    session: row.session as string,
-    project: (row.project as string) || null,
-    first: row.first as string,
-    last: row.last as string,
-    turns: Number(row.turns),
+    ...row,
+    project: row.project || null,
   }));
   return { sessions, more: rows.length > SESSIONS_PAGE };
 }

@@ -6,8 +6,11 @@ import { tempDir } from "../helpers.ts";
 import { fuzzSeed, Random, randomString } from "./random.ts";
 import { assertStoreWhole, openFuzzed } from "./verified.ts";
 
-/** Commands that never end on their own, or read the user's own folders, are left to their tests. */
-const LEFT_OUT = new Set(["mcp", "serve", "index", "ingest", "reembed"]);
+/**
+ * Commands that never end on their own (`sync --watch`), read the user's own
+ * folders, or start an owner process (`ui`) are left to their tests.
+ */
+const LEFT_OUT = new Set(["mcp", "serve", "index", "ingest", "reembed", "sync", "ui"]);
 const FLAGS = [
   "--limit",
   "--offset",

@@ -73,3 +73,21 @@ function toChunk(row: Row): ChunkRow {
     end_line: Number(row.end_line),
   };
 }
+
+/** The keys of the files whose path holds `text`, at most `limit`. */
+export async function fileKeysWithPath(db: KuzuDb, text: string, limit: number): Promise<string[]> {
+  const rows = await db.run(
+    `MATCH (f:File) WHERE f.path CONTAINS $text RETURN f.key AS key LIMIT ${Math.trunc(limit)}`,
+    { text },
+  );
+  return rows.map((row) => row.key as string);
+}
+
+/** The keys of the symbols whose name holds `text`, at most `limit`. */
+export async function symbolKeysNamed(db: KuzuDb, text: string, limit: number): Promise<string[]> {
+  const rows = await db.run(
+    `MATCH (s:Symbol) WHERE s.name CONTAINS $text RETURN s.key AS key LIMIT ${Math.trunc(limit)}`,
+    { text },
+  );
+  return rows.map((row) => row.key as string);
+}

@@ -165,3 +165,67 @@ export async function turnsTouchingHints(
     files: Number(row.files),
   }));
 }
+
+/** A session as a list of sessions shows it: its project, first and last turn, and size. */
+export interface SessionSummary {
+  session: string;
+  /** "" when its turns belong to no project. */
+  project: string;
+  first: string;
+  last: string;
+  turns: number;
+}
+
+/**
+ * The sessions of `project` ("" for every project), the most recently active
+ * first, `limit` from `offset`.
+ */
+export async function sessionsByRecency(
+  db: KuzuDb,
+  project: string,
+  offset: number,
+  limit: number,
+): Promise<SessionSummary[]> {
+  const rows = await db.run(
+    `MATCH (t:Turn) WHERE $project = '' OR t.project = $project
+     RETURN t.session AS session, min(t.project) AS project, min(t.started_at) AS first,
+            max(t.started_at) AS last, count(t) AS turns
+     ORDER BY last DESC SKIP ${Math.trunc(offset)} LIMIT ${Math.trunc(limit)}`,
+    { project },
+  );
+  return rows.map((row) => ({
+    session: row.session as string,
+    project: row.project as string,
+    first: row.first as string,
+    last: row.last as string,
+    turns: Number(row.turns),
+  }));
+}
+
+/** A turn of a session with the files it touched. */
+export interface SessionTurn {
+  id: string;
+  line: number;
+  started_at: string;
+  files: string[];
+}
+
+/** The first `limit` turns of `session` in order, each with the files it touched. */
+export async function turnsOfSession(
+  db: KuzuDb,
+  session: string,
+  limit: number,
+): Promise<SessionTurn[]> {
+  const rows = await db.run(
+    `MATCH (t:Turn {session: $session}) OPTIONAL MATCH (t)-[:TOUCHED]->(f:File)
+     RETURN t.key AS id, t.line AS line, t.started_at AS started_at, collect(f.path) AS files
+     ORDER BY line LIMIT ${Math.trunc(limit)}`,
+    { session },
+  );
+  return rows.map((row) => ({
+    id: row.id as string,
+    line: Number(row.line),
+    started_at: row.started_at as string,
+    files: row.files as string[],
+  }));
+}
