@@ -128,8 +128,16 @@ export class KuzuDb {
   }
 }
 
+/**
+ * The most a graph may grow to. Kùzu reserves this much address space for
+ * each open database (8 TiB unless told): a process holding several stores
+ * (an owner's graph and its rebuild, three team members in a test) ran out
+ * of the 128 TiB a process has. 1 TiB is far beyond any graph cairn keeps.
+ */
+const MAX_DB_BYTES = 2 ** 40;
+
 async function connect(path: string): Promise<{ db: Database; conn: Connection }> {
-  const db = new Database(path);
+  const db = new Database(path, 0, true, false, MAX_DB_BYTES);
   await db.init();
   const conn = new Connection(db);
   await conn.init();

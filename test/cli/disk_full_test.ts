@@ -14,8 +14,20 @@ async function mountTmpfs(dir: string, megabytes: number, remount = false): Prom
   return success;
 }
 
+/**
+ * Unmounts `dir`. A store closed a moment ago may still have its graph's file
+ * mapped until the native database is collected: tried again, then detached
+ * lazily (the kernel frees it once nothing uses it), so the folder can go.
+ */
 async function unmount(dir: string): Promise<void> {
-  await new Deno.Command("umount", { args: [dir], stdout: "null", stderr: "null" }).output();
+  const umount = async (...args: string[]) =>
+    (await new Deno.Command("umount", { args: [...args, dir], stdout: "null", stderr: "null" })
+      .output()).success;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    if (await umount()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.ok(await umount("-l"), `${dir} could not be unmounted`);
 }
 
 Deno.test("a full disk: import says what it stored, reads go on, writes are refused, and the same import finishes once there is space", async (t) => {
