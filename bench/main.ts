@@ -9,7 +9,8 @@
  * (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file move); scale (one
  * code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top); tokens; crash
  * (SIGKILLs of every writing command: no acknowledged write lost, every store opens;
- * CAIRN_BENCH_CRASH_KILLS, CAIRN_BENCH_SEED); all (every suite but code).
+ * CAIRN_BENCH_CRASH_KILLS, CAIRN_BENCH_SEED); team (sync and shared vectors through a real
+ * nats-server; skipped when none is installed); all (every suite but code).
  * @module
  */
 import { benchCrash } from "./crash/main.ts";
@@ -40,6 +41,8 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   scale: [benchScale],
   tokens: [benchTokens],
   crash: [benchCrash],
+  // Loaded only when run: it finds nats-server on import, and says so when there is none.
+  team: [() => import("./team.ts").then((team) => team.benchTeam())],
 };
 
 const [requested = "all"] = Deno.args;
