@@ -102,8 +102,8 @@ export async function saveEmbedderSettings(
   await writeFileAtomic(configPath(storeDir), JSON.stringify(settings, null, 2) + "\n");
 }
 
-/** config.json as JSON, `{}` when there is none. */
-async function readConfigJson(storeDir: string): Promise<unknown> {
+/** config.json as JSON, `{}` when there is none (its sections other than cairn's own read it too). */
+export async function readConfigJson(storeDir: string): Promise<unknown> {
   const path = configPath(storeDir);
   let text: string;
   try {

@@ -3,9 +3,9 @@
  * stores replicate through, and which projects are shared.
  * @module
  */
-import { join } from "node:path";
 import { z } from "zod";
 import { describeIssues, UserError } from "../errors.ts";
+import { configPath, readConfigJson } from "../service/config.ts";
 
 /** NATS subject tokens cannot hold these; a stream name cannot hold the first five either. */
 const NAME = /^[A-Za-z0-9_-]+$/;
@@ -47,25 +47,12 @@ export type TeamConfig = z.infer<typeof TeamConfig>;
 
 /** The store's `team` settings, or undefined when config.json has none. */
 export async function loadTeamConfig(storeDir: string): Promise<TeamConfig | undefined> {
-  const path = join(storeDir, "config.json");
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UserError(`${path} is not valid JSON; fix it or delete it to use the defaults`);
-  }
+  const json = await readConfigJson(storeDir);
   const team = (json as { team?: unknown } | null)?.team;
   if (team === undefined) return undefined;
   const parsed = TeamConfig.safeParse(team);
   if (!parsed.success) {
-    throw new UserError(`${path}: team: ${describeIssues(parsed.error)}`);
+    throw new UserError(`${configPath(storeDir)}: team: ${describeIssues(parsed.error)}`);
   }
   return parsed.data;
 }
@@ -75,7 +62,7 @@ export async function requireTeamConfig(storeDir: string): Promise<TeamConfig> {
   const team = await loadTeamConfig(storeDir);
   if (team) return team;
   throw new UserError(
-    `${join(storeDir, "config.json")} has no "team" section; add one like ` +
+    `${configPath(storeDir)} has no "team" section; add one like ` +
       `{"team": {"servers": ["nats://127.0.0.1:4222"], "projects": ["api"]}} to sync`,
   );
 }
