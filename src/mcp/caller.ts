@@ -39,23 +39,34 @@ export interface ProgressChannel {
   }) => Promise<void>;
 }
 
+/** A tool call's caller, and a wait for the progress it told to have gone out. */
+export interface RequestCaller {
+  caller: Caller;
+  /** Resolves once every progress notification sent so far is written (they go before the answer). */
+  delivered(): Promise<void>;
+}
+
 /**
  * The caller of a tool call: whose folder and roots its `_meta` names, and,
  * when the client asked for progress (a `progressToken`), where a long
- * operation tells how far it is. Progress only ever grows, as MCP requires.
+ * operation tells how far it is. Progress only ever grows, as MCP requires,
+ * and its notifications go out in order.
  */
-export function callerOfRequest(extra: ProgressChannel): Caller {
+export function callerOfRequest(extra: ProgressChannel): RequestCaller {
   const caller = callerOf(extra._meta);
   const token = extra._meta?.progressToken;
-  if (typeof token !== "string" && typeof token !== "number") return caller;
+  let sent = Promise.resolve();
+  const delivered = () => sent;
+  if (typeof token !== "string" && typeof token !== "number") return { caller, delivered };
   let last = 0;
   const progress = (message: string, done?: number) => {
     last = done === undefined ? last + 1 : Math.max(done * 100, last + 0.01);
     const params = { progressToken: token, progress: last, message };
-    extra.sendNotification({
-      method: "notifications/progress",
+    const notification = {
+      method: "notifications/progress" as const,
       params: done === undefined ? params : { ...params, total: 100 },
-    }).catch(() => {});
+    };
+    sent = sent.then(() => extra.sendNotification(notification)).catch(() => {});
   };
-  return { ...caller, progress };
+  return { caller: { ...caller, progress }, delivered };
 }

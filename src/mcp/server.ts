@@ -32,8 +32,13 @@ export function buildMcpServer(call: ToolCall, profile: ToolProfile = "all"): Mc
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
       },
-      (args: Record<string, unknown>, extra: ProgressChannel) =>
-        call(tool.name, args, callerOfRequest(extra)),
+      async (args: Record<string, unknown>, extra: ProgressChannel) => {
+        const { caller, delivered } = callerOfRequest(extra);
+        const answer = await call(tool.name, args, caller);
+        // The progress told goes out before the answer, which ends the client's wait for it.
+        await delivered();
+        return answer;
+      },
     );
   }
   // The SDK still validates each call against the zod schemas registered above;
