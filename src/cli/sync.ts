@@ -6,7 +6,7 @@
  */
 import { UserError } from "../errors.ts";
 import { requireTeamConfig } from "../team/config.ts";
-import { TeamUnreachable } from "../team/stream.ts";
+import { TeamUnreachable } from "../team/unreachable.ts";
 import type { SyncReport } from "../team/sync.ts";
 import { sync } from "../ops/team_ops.ts";
 import { parseCommandArgs } from "./args.ts";

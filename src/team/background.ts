@@ -8,10 +8,10 @@
 import type { Store } from "../service/store.ts";
 import { UserError } from "../errors.ts";
 import { loadTeamConfig } from "./config.ts";
-import { TeamUnreachable } from "./stream.ts";
+import { TeamUnreachable } from "./unreachable.ts";
 import { teamSyncFor } from "./sync.ts";
 import { shareVectors } from "../embed/shared_vectors.ts";
-import { TeamVectors } from "./team_vectors.ts";
+import type { TeamVectors } from "./team_vectors.ts";
 
 /** How often the owner syncs. */
 export const BACKGROUND_SYNC_MS = 2_000;
@@ -48,6 +48,7 @@ export function syncInBackground(
         const key = JSON.stringify(team);
         if (vectors?.key !== key) await unshare();
         if (team?.vectors && !vectors) {
+          const { TeamVectors } = await import("./team_vectors.ts");
           vectors = { key, shared: new TeamVectors(team) };
           shareVectors(store.dir, vectors.shared);
         }

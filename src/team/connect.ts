@@ -12,11 +12,7 @@ import {
 } from "@nats-io/transport-node";
 import { UserError } from "../errors.ts";
 import type { TeamConfig } from "./config.ts";
-
-/** Raised when no server of the team answers: the store goes on alone, and syncs later. */
-export class TeamUnreachable extends UserError {
-  override name = "TeamUnreachable";
-}
+import { TeamUnreachable } from "./unreachable.ts";
 
 /**
  * Connects to the first of the team's servers that answers within

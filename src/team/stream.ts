@@ -19,8 +19,6 @@ import type { TeamConfig } from "./config.ts";
 import { streamSubjects } from "./subjects.ts";
 import { connectToTeam } from "./connect.ts";
 
-export { TeamUnreachable } from "./connect.ts";
-
 /** How long a duplicate publish (the same event id) is recognised by the server: a day. */
 const DUPLICATE_WINDOW_NS = 24 * 3600 * 1e9;
 /** Messages asked for at once while reading. */

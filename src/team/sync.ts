@@ -17,7 +17,8 @@ import type { TeamConfig } from "./config.ts";
 import { Ledger } from "./ledger.ts";
 import { memberId } from "./member.ts";
 import { readFilters, sharePolicy } from "./share_policy.ts";
-import { type StreamMessage, TeamStream, TeamUnreachable } from "./stream.ts";
+import type { StreamMessage, TeamStream } from "./stream.ts";
+import { TeamUnreachable } from "./unreachable.ts";
 import { decodeMessage, encodeMessage, messageId } from "./wire.ts";
 
 /** A batch of only own, already recorded events is recorded as read from this many messages on. */
@@ -125,6 +126,8 @@ export class TeamSync {
     };
     let stream: TeamStream;
     try {
+      // The NATS client is loaded by the first pass, not by every command that could sync.
+      const { TeamStream } = await import("./stream.ts");
       stream = await TeamStream.open(this.team, options.timeoutMs);
     } catch (error) {
       if (!(error instanceof TeamUnreachable)) throw error;

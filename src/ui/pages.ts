@@ -11,7 +11,6 @@ import { classify, type FailureKind } from "../ops/failure.ts";
 import type { Caller } from "../ops/operation.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { API_ROUTES } from "./api.ts";
-import { ASSETS, INDEX } from "./assets.ts";
 import {
   cookieName,
   cookieValue,
@@ -97,6 +96,8 @@ export function uiPages(options: UiOptions): UiPages {
         return await api(request, url.pathname.slice(API_PREFIX.length), options, caller);
       }
       if (request.method !== "GET") return text(405, "only GET here");
+      // The page's files (Cytoscape among them) are loaded when first asked for, not with cairn.
+      const { ASSETS, INDEX } = await import("./assets.ts");
       if (url.pathname === UI_PREFIX || url.pathname === `${UI_PREFIX}/`) return asset(INDEX);
       const file = url.pathname.startsWith(ASSET_PREFIX)
         ? ASSETS.get(url.pathname.slice(ASSET_PREFIX.length))

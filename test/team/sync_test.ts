@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect } from "@nats-io/transport-node";
 import { jetstreamManager } from "@nats-io/jetstream";
-import { TeamUnreachable } from "../../src/team/stream.ts";
+import { TeamUnreachable } from "../../src/team/unreachable.ts";
 import type { Member as MemberType } from "./members.ts";
 import { Member } from "./members.ts";
 import { NatsServer, SKIP_REASON } from "./nats_server.ts";
