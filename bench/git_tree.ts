@@ -108,14 +108,17 @@ async function writeBlobs(
   return { written, removed, missing };
 }
 
-async function git(gitDir: string, args: string[]): Promise<Uint8Array> {
+/** What `git --git-dir GITDIR ARGS...` wrote; its error, naming the repository, if it failed. */
+export async function git(gitDir: string, args: string[]): Promise<Uint8Array> {
   const output = await new Deno.Command("git", {
     args: ["--git-dir", gitDir, ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();
   if (!output.success) {
-    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(output.stderr)}`);
+    throw new Error(
+      `git ${args.join(" ")} in ${gitDir}: ${new TextDecoder().decode(output.stderr)}`,
+    );
   }
   return output.stdout;
 }

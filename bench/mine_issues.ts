@@ -54,6 +54,7 @@ import {
   seededPick,
   wordCount,
 } from "./mined_commits.ts";
+import { git } from "./git_tree.ts";
 import { msweIssue, parseMsweJsonl } from "./mswe_issues.ts";
 
 /** One instance of the set, in the swebench-lite-dev form plus where it came from. */
@@ -352,17 +353,7 @@ async function exists(gitDir: string, object: string): Promise<boolean> {
 }
 
 async function gitText(gitDir: string, args: string[]): Promise<string> {
-  const output = await new Deno.Command("git", {
-    args: ["--git-dir", gitDir, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!output.success) {
-    throw new Error(
-      `git ${args.join(" ")} in ${gitDir}: ${new TextDecoder().decode(output.stderr)}`,
-    );
-  }
-  return new TextDecoder().decode(output.stdout);
+  return new TextDecoder().decode(await git(gitDir, args));
 }
 
 /** The mirror folder of `repo` under `mirrors` (`owner+name/repo`), or undefined if absent. */
