@@ -2,30 +2,20 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/inMemory"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { localTools } from "../../src/mcp/handlers.ts";
-import { buildMcpServer } from "../../src/mcp/server.ts";
 import { openCairn } from "../../src/service/cairn.ts";
 import { tempDir } from "../helpers.ts";
 import "../embed/shared_model.ts";
-import { httpClient, text } from "./mcp_client.ts";
+import { httpClient, inMemoryClient, text } from "./mcp_client.ts";
 import { serveHere } from "./serve_here.ts";
 
 // Over stdio, `cairn mcp` is tested end to end in stdio_test.ts; here the tools themselves.
 Deno.test("the MCP server offers the official memory server's graph tools, with the same arguments", async () => {
   await using tmp = await tempDir();
   const cairn = await openCairn(join(tmp.path, "store"));
-  const server = buildMcpServer(localTools(cairn));
-  const client = new Client({ name: "cairn-test", version: "0.0.0" });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
   try {
+    await using client = await inMemoryClient(cairn);
     await exercise(client);
   } finally {
-    await client.close();
-    await server.close();
     await cairn.close();
   }
 });

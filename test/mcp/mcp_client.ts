@@ -1,6 +1,7 @@
 /**
  * Test helpers that drive the real cairn MCP server with the SDK client:
- * over stdio (`cairn mcp`, spawned) and over HTTP (`cairn serve`).
+ * over stdio (`cairn mcp`, spawned), over HTTP (`cairn serve`), and in
+ * memory over a store this process holds.
  * @module
  */
 // @ts-types="@modelcontextprotocol/sdk/client/index"
@@ -9,7 +10,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/inMemory"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { localTools } from "../../src/mcp/handlers.ts";
 import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
+import { buildMcpServer } from "../../src/mcp/server.ts";
+import type { Cairn } from "../../src/service/cairn.ts";
 import { MAIN } from "../helpers.ts";
 
 /** The environment a spawned cairn needs (the stdio transport passes a bare one). */
@@ -117,4 +123,22 @@ export async function startServe(
     throw new Error("cairn serve did not start");
   }
   return Object.assign(child, { [Symbol.asyncDispose]: stop });
+}
+
+/**
+ * A client of cairn's MCP server over the open store `cairn`, linked in
+ * memory; disposing closes both (the store stays open).
+ */
+export async function inMemoryClient(cairn: Cairn): Promise<Client & AsyncDisposable> {
+  const server = buildMcpServer(localTools(cairn));
+  const client = new Client({ name: "cairn-test", version: "0.0.0" });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return Object.assign(client, {
+    [Symbol.asyncDispose]: async () => {
+      await client.close();
+      await server.close();
+    },
+  });
 }

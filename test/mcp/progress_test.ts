@@ -1,15 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/inMemory"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { CALLER_META } from "../../src/mcp/caller.ts";
-import { localTools } from "../../src/mcp/handlers.ts";
-import { buildMcpServer } from "../../src/mcp/server.ts";
 import { openCairn } from "../../src/service/cairn.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { tempDir } from "../helpers.ts";
+import { inMemoryClient } from "./mcp_client.ts";
 
 Deno.test("a client that asks for progress hears how far index_project and delete_project are", async () => {
   await using tmp = await tempDir();
@@ -22,12 +17,8 @@ Deno.test("a client that asks for progress hears how far index_project and delet
     );
   }
   const cairn = await openCairn(join(tmp.path, "store"), { embedder: new FakeEmbedder() });
-  const server = buildMcpServer(localTools(cairn));
-  const client = new Client({ name: "cairn-test", version: "0.0.0" });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
   try {
+    await using client = await inMemoryClient(cairn);
     const heard: Array<
       { progress: number; total?: number | undefined; message?: string | undefined }
     > = [];
@@ -57,8 +48,6 @@ Deno.test("a client that asks for progress hears how far index_project and delet
     await call("index_project", { path: repo }, false);
     assert.deepEqual(heard, [], "no progress unless asked");
   } finally {
-    await client.close();
-    await server.close();
     await cairn.close();
   }
 });
