@@ -2,16 +2,18 @@
  * A persistent embedding cache keyed by (model id, sha256(text)), so replay,
  * re-indexing and unchanged chunks never pay for the same embedding twice.
  *
- * One append-only file per model, `<store>/cache/embeddings/<model-id>/vectors.bin`;
- * each record, little-endian: magic u32 | dims u32 | crc32 u32 | sha256 (32
- * bytes) | dims × f32. The checksum covers the hash and the vector, so a torn
- * last record (a crash mid-append) fails it and is cut off by the first scan.
+ * One append-only file per model, `vectors.bin`, in a store
+ * (`<store>/cache/embeddings/<model-id>/`) and in the user's shared cache
+ * (see `machine_cache.ts`); each record, little-endian: magic u32 | dims u32 |
+ * crc32 u32 | sha256 (32 bytes) | dims × f32. The checksum covers the hash and
+ * the vector. Several processes may append to one file at once, so nothing is
+ * ever cut from it: a torn record (a crash mid-append) is skipped by the scan,
+ * which finds the next record by its magic.
  * @module
  */
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { sha256HexSync } from "../../events/blobs.ts";
-import { concatBytes } from "../../events/bytes.ts";
 import { writeAll } from "../../events/durable_fs.ts";
 import type { Embedder, Truncation } from "../../text/embedder.ts";
 import { sharedVectorsOf } from "./shared_vectors.ts";
@@ -20,41 +22,55 @@ const MAGIC = 0x45425645; // "EVBE"
 /** Queries whose vectors a {@linkcode CachedEmbedder} keeps in memory. */
 const RECENT_QUERIES = 64;
 const HEADER_BYTES = 44;
-/** How much of the file one read of the first scan takes. */
+/** Widest vector a record may claim; a wider claim marks a damaged record. */
+const MAX_DIMS = 65536;
+/** How much of the file one read of a scan takes. */
 const SCAN_BYTES = 8 * 1024 * 1024;
 /** Vectors this close together in the file are read in one go. */
 const RUN_GAP_BYTES = 64 * 1024;
 
 /** Counters of a {@linkcode CachedEmbedder}. */
 export interface CacheStats {
-  /** Document texts answered from the cache. */
+  /** Document texts answered from a cache. */
   hits: number;
-  /** Document texts that had to be embedded. */
+  /** Document texts no cache held. */
   misses: number;
-  /** Bytes cut from the end of the file by its first scan (a torn last record). */
-  cutBytes: number;
+  /** Of the hits, texts found in the user's shared cache, not the store's. */
+  machineHits: number;
+  /** Bytes of torn or damaged records the scans skipped. */
+  damagedBytes: number;
 }
 
 /** The cache directory of one model in a store. */
 export function embeddingCacheDir(storeDir: string, modelId: string): string {
-  return join(storeDir, "cache", "embeddings", modelId.replace(/[^A-Za-z0-9._-]/g, "_"));
+  return join(storeDir, "cache", "embeddings", modelFolder(modelId));
+}
+
+/** The cache directory of one model in the user's shared cache folder `root`. */
+export function machineEmbeddingCacheDir(root: string, modelId: string): string {
+  return join(root, "embeddings", modelFolder(modelId));
+}
+
+function modelFolder(modelId: string): string {
+  return modelId.replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
 /**
  * An on-disk map from text hash to vector for one model. Nothing is read at
- * open: the first lookup or write scans the file once for where each record
- * lies (and cuts a torn tail), and records are read from disk when asked for,
- * so a process that only embeds queries never reads the cache, and one that
- * indexes holds an offset per text, not every vector. A record read back is
- * checked (its hash and checksum) before it is used, so another instance
- * appending to or cutting the same file can cost a cache miss, never a wrong
- * vector; appends always go to the file's end.
+ * open: the first lookup or write scans the file for where each record lies,
+ * and every later one scans only what was appended since (by this or another
+ * process); records are read from disk when asked for, so a process that only
+ * embeds queries never reads the cache, and one that indexes holds an offset
+ * per text, not every vector. A record read back is checked (its hash and
+ * checksum) before it is used, so a damaged file costs a cache miss, never a
+ * wrong vector; appends always go to the file's end.
  */
 export class EmbeddingCache {
   /** Where each text's record starts. */
   readonly #offsets = new Map<string, number>();
-  #cutBytes = 0;
-  #scanned?: Promise<void>;
+  /** How far the scans have indexed the file. */
+  #scannedTo = 0;
+  #damagedBytes = 0;
   /** File operations, one at a time: a read is a seek and a read on the shared cursor. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -75,9 +91,9 @@ export class EmbeddingCache {
     return new EmbeddingCache(file, dims);
   }
 
-  /** Bytes cut from the end of the file by the first scan (a torn last record), 0 if none. */
-  get cutBytes(): number {
-    return this.#cutBytes;
+  /** Bytes of torn or damaged records the scans skipped, 0 if none. */
+  get damagedBytes(): number {
+    return this.#damagedBytes;
   }
 
   /** The vectors of `keys`, in order; `undefined` where a key is not cached. */
@@ -147,54 +163,47 @@ export class EmbeddingCache {
     return intact ? new Float32Array(bytes.slice(at + HEADER_BYTES, end).buffer) : undefined;
   }
 
-  /** Indexes every valid record once; cuts what follows the last one. */
+  /** Indexes the records appended since the last scan, up to an incomplete last one. */
   #scan(): Promise<void> {
-    return this.#scanned ??= this.#exclusive(async () => {
+    return this.#exclusive(async () => {
       const size = (await this.file.stat()).size;
-      let at = 0;
-      let tail = new Uint8Array(0);
-      for (;;) {
-        const read = await this.#readAt(
-          at + tail.length,
-          Math.min(SCAN_BYTES, size - at - tail.length),
+      while (this.#scannedTo < size) {
+        const bytes = await this.#readAt(
+          this.#scannedTo,
+          Math.min(SCAN_BYTES, size - this.#scannedTo),
         );
-        const bytes = tail.length === 0 ? read : concatBytes([tail, read]);
-        const { used, damaged } = this.#indexRecords(bytes, at, size);
-        at += used;
-        if (damaged || read.length === 0) break;
-        tail = bytes.slice(used);
-      }
-      if (at < size) {
-        await this.file.truncate(at);
-        this.#cutBytes = size - at;
+        const used = this.#indexRecords(bytes, this.#scannedTo, size);
+        // Nothing used: an incomplete last record, perhaps still being written.
+        if (used === 0) break;
+        this.#scannedTo += used;
       }
     });
   }
 
   /**
    * Notes where the whole records at the start of `bytes` lie (`bytes` starts
-   * at file offset `base` of a file of `size` bytes); stops at an incomplete
-   * record, or at a damaged one (one that cannot fit in the file is), which
-   * ends the good part of the file.
+   * at file offset `base` of a file of `size` bytes) and returns how many
+   * bytes it is done with; a damaged record is skipped up to the next magic.
    */
-  #indexRecords(
-    bytes: Uint8Array,
-    base: number,
-    size: number,
-  ): { used: number; damaged: boolean } {
+  #indexRecords(bytes: Uint8Array, base: number, size: number): number {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let used = 0;
     while (used + HEADER_BYTES <= bytes.length) {
-      if (view.getUint32(used, true) !== MAGIC) return { used, damaged: true };
       const dims = view.getUint32(used + 4, true);
       const end = used + HEADER_BYTES + dims * 4;
-      if (base + end > size) return { used, damaged: true };
-      if (end > bytes.length) break;
-      if (!checksOut(bytes, used, end)) return { used, damaged: true };
-      if (dims === this.dims) this.#offsets.set(keyAt(bytes, used), base + used);
-      used = end;
+      const plausible = view.getUint32(used, true) === MAGIC && dims > 0 && dims <= MAX_DIMS;
+      if (plausible && base + end > size) break;
+      if (plausible && end > bytes.length) break;
+      if (plausible && checksOut(bytes, used, end)) {
+        if (dims === this.dims) this.#offsets.set(keyAt(bytes, used), base + used);
+        used = end;
+        continue;
+      }
+      const next = nextMagic(bytes, used + 1);
+      this.#damagedBytes += next - used;
+      used = next;
     }
-    return { used, damaged: false };
+    return used;
   }
 
   /** `length` bytes from `position` (fewer at the end of the file). */
@@ -215,6 +224,21 @@ export class EmbeddingCache {
     this.#queue = done;
     return done;
   }
+}
+
+/**
+ * Where the next record might start in `bytes` from `from` on: the next magic,
+ * or the last 3 bytes (a magic may straddle the end of a read).
+ */
+function nextMagic(bytes: Uint8Array, from: number): number {
+  const last = Math.max(from, bytes.length - 3);
+  for (let at = from; at < bytes.length - 3; at++) {
+    if (
+      bytes[at] === 0x45 && bytes[at + 1] === 0x56 && bytes[at + 2] === 0x42 &&
+      bytes[at + 3] === 0x45
+    ) return at;
+  }
+  return last;
 }
 
 /** Whether the record spanning `at..end` of `bytes` has the magic and its checksum matches. */
@@ -243,11 +267,14 @@ function encodeRecord(out: Uint8Array, key: string, vector: Float32Array): void 
 }
 
 /**
- * An {@linkcode Embedder} that answers documents from an {@linkcode EmbeddingCache}
- * and sends only the misses to the model it wraps. Queries are not cached.
+ * An {@linkcode Embedder} that answers documents from the store's
+ * {@linkcode EmbeddingCache}, then the user's shared one, then the team's
+ * shared vectors, and sends only the rest to the model it wraps. What a later
+ * tier or the model gives is written to the earlier ones, so the store's own
+ * cache always holds its vectors. Queries are not cached on disk.
  */
 export class CachedEmbedder implements Embedder {
-  readonly #stats = { hits: 0, misses: 0 };
+  readonly #stats = { hits: 0, misses: 0, machineHits: 0 };
   #shared = 0;
 
   /** Recent queries' vectors, least recently used first. */
@@ -256,14 +283,25 @@ export class CachedEmbedder implements Embedder {
   private constructor(
     private readonly inner: Embedder,
     private readonly cache: EmbeddingCache,
+    private readonly machine: EmbeddingCache | undefined,
     /** The store's folder, whose shared vectors (see `shared_vectors.ts`) are asked on a miss. */
     private readonly storeDir?: string,
   ) {}
 
-  /** Wraps `inner` with the cache of its model in the store at `storeDir`. */
-  static async open(inner: Embedder, storeDir: string): Promise<CachedEmbedder> {
+  /**
+   * Wraps `inner` with the cache of its model in the store at `storeDir`, and
+   * in the user's shared cache folder `machineDir` when given.
+   */
+  static async open(
+    inner: Embedder,
+    storeDir: string,
+    machineDir?: string,
+  ): Promise<CachedEmbedder> {
     const cache = await EmbeddingCache.open(embeddingCacheDir(storeDir, inner.id), inner.dims);
-    return new CachedEmbedder(inner, cache, storeDir);
+    const machine = machineDir === undefined
+      ? undefined
+      : await EmbeddingCache.open(machineEmbeddingCacheDir(machineDir, inner.id), inner.dims);
+    return new CachedEmbedder(inner, cache, machine, storeDir);
   }
 
   /** The wrapped model's id. */
@@ -281,12 +319,13 @@ export class CachedEmbedder implements Embedder {
     return this.#shared;
   }
 
-  /** Hits, misses and the bytes cut from a torn end. */
+  /** Hits (from either cache), misses and the damaged bytes skipped. */
   get stats(): CacheStats {
-    return { ...this.#stats, cutBytes: this.cache.cutBytes };
+    const damagedBytes = this.cache.damagedBytes + (this.machine?.damagedBytes ?? 0);
+    return { ...this.#stats, damagedBytes };
   }
 
-  /** Embeds documents, computing (once each) only the texts not cached yet. */
+  /** Embeds documents, computing (once each) only the texts no cache holds. */
   async embedDocuments(texts: readonly string[], urgent?: boolean): Promise<Float32Array[]> {
     const keys = texts.map((text) => sha256HexSync(text));
     const vectors = await this.cache.getMany(keys);
@@ -294,29 +333,58 @@ export class CachedEmbedder implements Embedder {
     keys.forEach((key, i) => {
       if (!vectors[i]) missing.set(key, texts[i]!);
     });
-    const computed = new Map<string, Float32Array>();
-    if (missing.size > 0) {
-      // The team may have computed some already: only the rest go to the model, and back to it.
-      const shared = this.storeDir ? sharedVectorsOf(this.storeDir) : undefined;
-      const found = await shared?.getMany(this.id, [...missing.keys()]) ?? [];
-      [...missing.keys()].forEach((key, i) => {
-        const vector = found[i];
-        if (vector?.length !== this.dims) return;
-        computed.set(key, vector);
-        missing.delete(key);
-        this.#shared++;
-      });
-      if (missing.size > 0) {
-        const fresh = await this.inner.embedDocuments([...missing.values()], urgent);
-        const entries = [...missing.keys()].map((key, i) => [key, fresh[i]!] as const);
-        for (const [key, vector] of entries) computed.set(key, vector);
-        await shared?.putMany(this.id, entries);
-      }
-      await this.cache.putMany([...computed]);
+    const fromMachine = await this.#fromMachine(missing);
+    const computed = await this.#computed(missing, urgent);
+    const found = new Map([...fromMachine, ...computed]);
+    if (found.size > 0) {
+      await this.machine?.putMany([...computed]);
+      await this.cache.putMany([...found]);
     }
-    this.#stats.hits += texts.length - vectors.filter((vector) => !vector).length;
-    this.#stats.misses += vectors.filter((vector) => !vector).length;
-    return keys.map((key, i) => vectors[i] ?? computed.get(key)!.slice());
+    keys.forEach((key, i) => {
+      const inMachine = !vectors[i] && fromMachine.has(key);
+      if (vectors[i] || inMachine) this.#stats.hits++;
+      else this.#stats.misses++;
+      if (inMachine) this.#stats.machineHits++;
+    });
+    return keys.map((key, i) => vectors[i] ?? found.get(key)!.slice());
+  }
+
+  /** The vectors of `missing` the user's shared cache holds, taken out of `missing`. */
+  async #fromMachine(missing: Map<string, string>): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    if (!this.machine || missing.size === 0) return out;
+    const keys = [...missing.keys()];
+    (await this.machine.getMany(keys)).forEach((vector, i) => {
+      if (!vector) return;
+      out.set(keys[i]!, vector);
+      missing.delete(keys[i]!);
+    });
+    return out;
+  }
+
+  /** The vectors of `missing`: the team's where it has them, else the model's. */
+  async #computed(
+    missing: ReadonlyMap<string, string>,
+    urgent?: boolean,
+  ): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    if (missing.size === 0) return out;
+    const keys = [...missing.keys()];
+    const shared = this.storeDir ? sharedVectorsOf(this.storeDir) : undefined;
+    const found = await shared?.getMany(this.id, keys) ?? [];
+    const rest = keys.filter((key, i) => {
+      const vector = found[i];
+      if (vector?.length !== this.dims) return true;
+      out.set(key, vector);
+      this.#shared++;
+      return false;
+    });
+    if (rest.length === 0) return out;
+    const fresh = await this.inner.embedDocuments(rest.map((key) => missing.get(key)!), urgent);
+    const entries = rest.map((key, i) => [key, fresh[i]!] as const);
+    for (const [key, vector] of entries) out.set(key, vector);
+    await shared?.putMany(this.id, entries);
+    return out;
   }
 
   /**

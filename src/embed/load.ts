@@ -8,6 +8,7 @@ import { CachedEmbedder, embeddingCacheDir } from "./cache.ts";
 import type { Embedder } from "../../text/embedder.ts";
 import { EmbedderError } from "./embedder.ts";
 import { LazyEmbedder } from "./lazy_embedder.ts";
+import { machineCacheDir } from "./machine_cache.ts";
 import { loadModelFolder, modelId, type ModelManifest } from "./manifest.ts";
 import { checkModelOnce } from "./model_check.ts";
 import { OnnxEmbedder } from "./onnx_embedder.ts";
@@ -45,8 +46,8 @@ export async function storeEmbedder(
 }
 
 /**
- * An ONNX model described by `manifest`, behind the store's embedding cache and
- * started on first use, from the folder `folder` resolves to then (a model
+ * An ONNX model described by `manifest`, behind the store's embedding cache
+ * and the user's shared one, and started on first use, from the folder `folder` resolves to then (a model
  * still to download is fetched at that moment). Its files are checked against
  * the manifest before onnxruntime reads them.
  */
@@ -63,6 +64,7 @@ export function lazyOnnxEmbedder(
       manifest.files,
       join(embeddingCacheDir(storeDir, id), "model-checked.json"),
     );
-    return await CachedEmbedder.open(await OnnxEmbedder.open(dir, { verify: false }), storeDir);
+    const model = await OnnxEmbedder.open(dir, { verify: false });
+    return await CachedEmbedder.open(model, storeDir, machineCacheDir());
   });
 }

@@ -42,6 +42,12 @@ export const ModelManifestSchema = z.object({
   query_prefix: z.string().default(""),
   document_prefix: z.string().default(""),
   quantization: z.string().default("none"),
+  /**
+   * Most texts in one inference batch. 1 for a model whose vectors depend on
+   * the batch they run in (dynamic int8 quantizes activations per batch), so a
+   * text gets the same vector alone or among others.
+   */
+  max_batch: z.number().int().positive().optional(),
   inputs: z.array(z.enum(["input_ids", "attention_mask", "token_type_ids"])).min(1),
   output: z.string().min(1),
   /** The ONNX graph, relative to the folder; hub repositories often keep it in `onnx/`. */

@@ -41,6 +41,12 @@ export interface EmbedStats {
   batches: number;
 }
 
+/** The default batch limits, with no more texts per batch than the manifest allows. */
+function batchLimitsOf(manifest: ModelManifest): BatchLimits {
+  const maxBatch = Math.min(DEFAULT_BATCH_LIMITS.maxBatch, manifest.max_batch ?? Infinity);
+  return { ...DEFAULT_BATCH_LIMITS, maxBatch };
+}
+
 /** An {@linkcode Embedder} running an ONNX model from a model folder. */
 export class OnnxEmbedder implements Embedder {
   readonly #stats: EmbedStats = { texts: 0, truncated: 0, batches: 0 };
@@ -78,7 +84,7 @@ export class OnnxEmbedder implements Embedder {
       manifest,
       tokenizer,
       pool,
-      options.batch ?? DEFAULT_BATCH_LIMITS,
+      options.batch ?? batchLimitsOf(manifest),
     );
   }
 

@@ -3,6 +3,7 @@ import type { Embedder } from "../../text/embedder.ts";
 import { HttpEmbedder } from "../embed/http_embedder.ts";
 import { LazyEmbedder } from "../embed/lazy_embedder.ts";
 import { storeEmbedder } from "../embed/load.ts";
+import { machineCacheDir } from "../embed/machine_cache.ts";
 import { HttpReranker, type Reranker } from "../embed/reranker.ts";
 import { apiKey, type Config } from "./config.ts";
 import { hubEmbedder } from "./hub_embedder.ts";
@@ -10,8 +11,8 @@ import { hubEmbedder } from "./hub_embedder.ts";
 /**
  * The embedder a store's settings choose: the shipped ONNX model (or another
  * model folder, or a model downloaded from a hub), or an OpenAI-compatible
- * HTTP endpoint; always behind the store's embedding cache, and started only
- * when first needed.
+ * HTTP endpoint; always behind the store's embedding cache and the user's
+ * shared one, and started only when first needed.
  */
 export async function embedderFor(config: Config, storeDir: string): Promise<Embedder> {
   const settings = config.embedder;
@@ -28,7 +29,11 @@ export async function embedderFor(config: Config, storeDir: string): Promise<Emb
     ...(key ? { apiKey: key } : {}),
     ...(settings.query_prefix ? { queryPrefix: settings.query_prefix } : {}),
   });
-  return new LazyEmbedder(http.id, http.dims, () => CachedEmbedder.open(http, storeDir));
+  return new LazyEmbedder(
+    http.id,
+    http.dims,
+    () => CachedEmbedder.open(http, storeDir, machineCacheDir()),
+  );
 }
 
 /** The reranker a store's settings choose, if any, with how many results it reranks. */

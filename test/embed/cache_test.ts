@@ -17,10 +17,10 @@ Deno.test("CachedEmbedder.embedDocuments() computes only the misses and counts h
   const cached = await CachedEmbedder.open(fake, dir.path);
   const first = await cached.embedDocuments(["a", "b", "a"]);
   assert.deepEqual(fake.embedded, ["a", "b"]);
-  assert.deepEqual(cached.stats, { hits: 0, misses: 3, cutBytes: 0 });
+  assert.deepEqual(cached.stats, { hits: 0, misses: 3, machineHits: 0, damagedBytes: 0 });
   const second = await cached.embedDocuments(["b", "c", "a"]);
   assert.deepEqual(fake.embedded, ["a", "b", "c"]);
-  assert.deepEqual(cached.stats, { hits: 2, misses: 4, cutBytes: 0 });
+  assert.deepEqual(cached.stats, { hits: 2, misses: 4, machineHits: 0, damagedBytes: 0 });
   assert.deepEqual(second[0], first[1]);
   assert.deepEqual(second[2], first[0]);
   await cached.close();
@@ -59,7 +59,7 @@ Deno.test("CachedEmbedder.open() finds the vectors written before a reopen", asy
   await after.close();
 });
 
-Deno.test("CachedEmbedder cuts a torn last record at its first use and keeps the ones before it", async () => {
+Deno.test("CachedEmbedder skips a torn last record, keeps the ones before it and finds those appended after it", async () => {
   await using dir = await tempDir();
   const before = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
   await before.embedDocuments(["kept"]);
@@ -71,17 +71,21 @@ Deno.test("CachedEmbedder cuts a torn last record at its first use and keeps the
   const fake = new FakeEmbedder();
   const after = await CachedEmbedder.open(fake, dir.path);
   await after.embedDocuments(["kept", "torn"]);
-  assert.equal(after.stats.cutBytes, size / 2 - 5);
   assert.deepEqual(fake.embedded, ["torn"]);
+  assert.equal((await Deno.stat(file)).size, size - 5 + size / 2, "nothing cut, one appended");
   await after.close();
-  // The re-embedded record was appended after the cut, so a third open sees both.
   const third = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
   await third.embedDocuments(["kept", "torn"]);
-  assert.deepEqual(third.stats, { hits: 2, misses: 0, cutBytes: 0 });
+  assert.deepEqual(third.stats, {
+    hits: 2,
+    misses: 0,
+    machineHits: 0,
+    damagedBytes: size / 2 - 5,
+  });
   await third.close();
 });
 
-Deno.test("CachedEmbedder cuts the cache at a damaged record past its first read, keeping every record before it", async () => {
+Deno.test("CachedEmbedder skips a damaged record past its first read and keeps every other one", async () => {
   await using dir = await tempDir();
   const texts = Array.from({ length: 6000 }, (_, i) => `chunk ${i}`);
   const before = await CachedEmbedder.open(new FakeEmbedder(384), dir.path);
@@ -96,14 +100,38 @@ Deno.test("CachedEmbedder cuts the cache at a damaged record past its first read
   const fake = new FakeEmbedder(384);
   const after = await CachedEmbedder.open(fake, dir.path);
   const vectors = await after.embedDocuments(texts);
-  assert.equal(after.stats.cutBytes, (texts.length - damaged) * recordBytes);
-  assert.deepEqual(fake.embedded, texts.slice(damaged));
+  assert.equal(after.stats.damagedBytes, recordBytes);
+  assert.deepEqual(fake.embedded, [texts[damaged]]);
   assert.deepEqual(vectors, texts.map((text) => hashVector(text, 384)));
   await after.close();
   const third = await CachedEmbedder.open(new FakeEmbedder(384), dir.path);
   assert.deepEqual(await third.embedDocuments(texts), vectors);
-  assert.deepEqual(third.stats, { hits: texts.length, misses: 0, cutBytes: 0 });
+  assert.equal(third.stats.misses, 0);
   await third.close();
+});
+
+Deno.test("CachedEmbedder finds what another process appended after its scan, past a record torn in between", async () => {
+  await using dir = await tempDir();
+  const reader = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  await reader.embedDocuments(["first"]);
+  const file = join(embeddingCacheDir(dir.path, "fake-model"), "vectors.bin");
+  const record = (await Deno.stat(file)).size;
+  const writer = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
+  await writer.embedDocuments(["torn"]);
+  await Deno.truncate(file, 2 * record - 7);
+  await writer.embedDocuments(["after the tear"]);
+  const fake = new FakeEmbedder();
+  const late = await CachedEmbedder.open(fake, dir.path);
+  assert.deepEqual(await late.embedDocuments(["first", "after the tear"]), [
+    hashVector("first", 8),
+    hashVector("after the tear", 8),
+  ]);
+  assert.deepEqual(fake.embedded, []);
+  assert.deepEqual(await reader.embedDocuments(["after the tear"]), [
+    hashVector("after the tear", 8),
+  ]);
+  assert.equal(reader.stats.hits, 1, "the reader scanned the new records, not the model");
+  await Promise.all([reader.close(), writer.close(), late.close()]);
 });
 
 Deno.test("CachedEmbedder instances sharing one cache file append after each other and never mix up vectors", async () => {
@@ -153,8 +181,8 @@ Deno.test("CachedEmbedder never reads its cache for queries alone", async () => 
   const querying = await CachedEmbedder.open(new FakeEmbedder(), dir.path);
   await querying.embedQuery("what is kept?");
   await querying.close();
-  assert.equal((await Deno.stat(file)).size, torn, "no scan, so nothing cut");
-  assert.equal(querying.stats.cutBytes, 0);
+  assert.equal((await Deno.stat(file)).size, torn);
+  assert.equal(querying.stats.damagedBytes, 0, "no scan");
 });
 
 Deno.test("CachedEmbedder reads back vectors spread over several scan reads, in any order", async () => {
@@ -192,4 +220,27 @@ Deno.test("CachedEmbedder keeps one cache per model id", async () => {
       .sort(),
     ["fake-model", "other_model_v2"],
   );
+});
+
+Deno.test("CachedEmbedder reads a text another store embedded from the user's shared cache, and keeps it in the store's own", async () => {
+  await using dir = await tempDir();
+  const machine = join(dir.path, "machine");
+  const first = await CachedEmbedder.open(new FakeEmbedder(), join(dir.path, "a"), machine);
+  await first.embedDocuments(["a", "b"]);
+  await first.close();
+  const fake = new FakeEmbedder();
+  const second = await CachedEmbedder.open(fake, join(dir.path, "b"), machine);
+  const texts = ["b", "c", "a", "b"];
+  assert.deepEqual(await second.embedDocuments(texts), texts.map((text) => hashVector(text, 8)));
+  assert.deepEqual(fake.embedded, ["c"]);
+  assert.deepEqual(second.stats, { hits: 3, misses: 1, machineHits: 3, damagedBytes: 0 });
+  await second.close();
+  const alone = await CachedEmbedder.open(new FakeEmbedder(), join(dir.path, "b"));
+  await alone.embedDocuments(texts);
+  assert.equal(alone.stats.misses, 0, "the store's own cache holds what the shared one gave");
+  await alone.close();
+  const third = await CachedEmbedder.open(new FakeEmbedder(), join(dir.path, "c"), machine);
+  await third.embedDocuments(texts);
+  assert.equal(third.stats.machineHits, texts.length, "what the model computed was shared");
+  await third.close();
 });

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { EmbedderError } from "../../src/embed/embedder.ts";
 import { DEFAULT_MODEL, shippedModelDir } from "../../src/embed/load.ts";
 import { OnnxEmbedder } from "../../src/embed/onnx_embedder.ts";
 import { stopInferenceWorkers } from "../../src/embed/worker_pool.ts";
+import { tempDir } from "../helpers.ts";
 import { embedderContract } from "./embedder_contract.ts";
 import { SHIPPED_MODELS } from "./shipped_models.ts";
 
@@ -30,6 +32,26 @@ for (const name of SHIPPED_MODELS) {
         dot(query, pools!) > dot(query, cake!) + 0.1,
         `${dot(query, pools!)} vs ${dot(query, cake!)}`,
       );
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  Deno.test(`OnnxEmbedder (${name}) gives a text the same vector alone as among others`, async () => {
+    const embedder = await OnnxEmbedder.open(model, { verify: false });
+    try {
+      const texts = [
+        "short",
+        "def open_pool(size): return Pool(size, timeout=30)",
+        "The retry loop waits twice as long after every failed attempt, up to one minute. ".repeat(
+          4,
+        ),
+      ];
+      const together = await embedder.embedDocuments(texts);
+      for (const [i, text] of texts.entries()) {
+        const [alone] = await embedder.embedDocuments([text]);
+        assert.ok(dot(alone!, together[i]!) > 0.99999, `${text}: ${dot(alone!, together[i]!)}`);
+      }
     } finally {
       await embedder.close();
     }
@@ -133,6 +155,26 @@ Deno.test("a query or an urgent document embedded while documents are queued is 
       .then(() => order.push("urgent document"));
     await Promise.all([documents, query, urgent]);
     assert.deepEqual(order, ["query", "urgent document", "documents"]);
+  } finally {
+    await embedder.close();
+  }
+});
+
+Deno.test("OnnxEmbedder runs no more texts in one batch than the manifest's max_batch", async () => {
+  await using dir = await tempDir();
+  const shipped = shippedModelDir();
+  const manifest = JSON.parse(await Deno.readTextFile(join(shipped, "manifest.json")));
+  for (const file of Object.keys(manifest.files)) {
+    await Deno.symlink(join(shipped, file), join(dir.path, file));
+  }
+  await Deno.writeTextFile(
+    join(dir.path, "manifest.json"),
+    JSON.stringify({ ...manifest, max_batch: 2 }),
+  );
+  const embedder = await OnnxEmbedder.open(dir.path, { verify: false });
+  try {
+    await embedder.embedDocuments(["one", "two", "three", "four", "five"]);
+    assert.equal(embedder.stats.batches, 3);
   } finally {
     await embedder.close();
   }
