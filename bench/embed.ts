@@ -5,12 +5,15 @@
  * @module
  */
 import { join } from "node:path";
-import { DEFAULT_BATCH_LIMITS } from "../src/embed/batching.ts";
+import { fileURLToPath } from "node:url";
+import { type BatchLimits, DEFAULT_BATCH_LIMITS } from "../src/embed/batching.ts";
 import { CachedEmbedder } from "../src/embed/cache.ts";
 import { DEFAULT_MODEL, shippedModelDir } from "../src/embed/load.ts";
 import { loadModelFolder } from "../src/embed/manifest.ts";
 import { OnnxEmbedder } from "../src/embed/onnx_embedder.ts";
 import { feeds, openSession } from "../src/embed/onnx_session.ts";
+import { readSource, scan } from "../src/ingest/code/scan.ts";
+import { chunkFile } from "../src/ingest/code/source_file.ts";
 import { median, runInfo, writeSection } from "./report.ts";
 
 const WORDS = (
@@ -46,93 +49,196 @@ async function pipelineRate(dir: string, workers: number, inputs: string[]): Pro
   }
 }
 
-async function rawRate(dir: string, inputs: string[]): Promise<number> {
+/** One way to embed that the benchmark times: a model folder and its batch limits. */
+interface Variant {
+  name: string;
+  dir: string;
+  batch?: BatchLimits;
+}
+
+/** One text a batch: no padding at all, and the only way a dynamically quantized model runs. */
+const ONE_A_BATCH: BatchLimits = { ...DEFAULT_BATCH_LIMITS, maxBatch: 1 };
+
+/**
+ * The variants: the shipped model as cairn runs it and one text a batch,
+ * and any model folder named in CAIRN_BENCH_MODELS
+ * (`:`-separated; e.g. a quantized export being weighed).
+ */
+async function variants(): Promise<Variant[]> {
+  const extra = (Deno.env.get("CAIRN_BENCH_MODELS") ?? "").split(":").filter(Boolean);
+  const out: Variant[] = [];
+  for (const dir of [shippedModelDir(), ...extra]) {
+    const { id } = await loadModelFolder(dir, { verify: false });
+    out.push({ name: `${id}, as cairn runs it`, dir });
+    if (dir === shippedModelDir()) {
+      out.push({ name: `${id}, one text a batch`, dir, batch: ONE_A_BATCH });
+    }
+  }
+  return out;
+}
+
+/** Chunks of cairn's own source, cut by its code chunker: real lengths, real code. */
+async function codeChunks(count: number): Promise<string[]> {
+  const root = fileURLToPath(new URL("../src/", import.meta.url));
+  const { files } = await scan(root);
+  const out: string[] = [];
+  for (const file of files) {
+    const source = await readSource(file);
+    if ("reason" in source) continue;
+    const chunked = await chunkFile(file.path, source.text);
+    if (!("reason" in chunked)) out.push(...chunked.chunks.map((chunk) => chunk.text));
+  }
+  const step = Math.max(1, Math.floor(out.length / count));
+  return out.filter((_, i) => i % step === 0).slice(0, count);
+}
+
+/** Chunks a second of `variant` over `inputs`, sent as the embedding lane sends them (32 a call). */
+async function variantRate(variant: Variant, inputs: string[]): Promise<number> {
+  const embedder = await OnnxEmbedder.open(variant.dir, {
+    verify: false,
+    ...(variant.batch ? { batch: variant.batch } : {}),
+  });
+  try {
+    await embedder.embedDocuments(inputs.slice(0, 4));
+    return await timedRate(inputs.length, async () => {
+      for (let at = 0; at < inputs.length; at += 32) {
+        await embedder.embedDocuments(inputs.slice(at, at + 32));
+      }
+    });
+  } finally {
+    await embedder.close();
+  }
+}
+
+/** Raw onnxruntime fp32 over `inputs`, one text a run (no padding), on the main thread. */
+async function rawOneByOne(dir: string, inputs: string[]): Promise<number> {
   const folder = await loadModelFolder(dir, { verify: false });
   const embedder = await OnnxEmbedder.open(dir, { verify: false }); // only for its tokenizer
   const encoded = inputs.map((text) => embedder.tokenize(text).ids);
   await embedder.close();
   const session = await openSession(join(dir, "model.onnx"), navigator.hardwareConcurrency || 1);
-  const seqLen = encoded[0]!.length;
-  const batches: ReturnType<typeof feeds>[] = [];
-  for (let at = 0; at < encoded.length; at += 32) {
-    const rows = encoded.slice(at, at + 32);
-    const ids = new Int32Array(rows.length * seqLen);
-    rows.forEach((row, r) => ids.set(row, r * seqLen));
-    const lengths = Int32Array.from(rows, (row) => row.length);
-    batches.push(feeds({ type: "run", id: 0, ids, lengths, seqLen }, folder.manifest.inputs));
-  }
+  const runs = encoded.map((ids) =>
+    feeds(
+      {
+        type: "run",
+        id: 0,
+        ids: Int32Array.from(ids),
+        lengths: Int32Array.of(ids.length),
+        seqLen: ids.length,
+      },
+      folder.manifest.inputs,
+    )
+  );
   try {
-    await session.run(batches[0]!, [folder.manifest.output]); // warm-up
+    await session.run(runs[0]!, [folder.manifest.output]);
     return await timedRate(inputs.length, async () => {
-      for (const batch of batches) await session.run(batch, [folder.manifest.output]);
+      for (const run of runs) await session.run(run, [folder.manifest.output]);
     });
   } finally {
     await session.release();
   }
 }
 
+/** Texts a second through a second store's cache when a first store embedded them (the user's cache). */
+async function secondStoreRate(
+  dir: string,
+  inputs: string[],
+): Promise<{ first: number; second: number }> {
+  const root = await Deno.makeTempDir({ prefix: "cairn-bench-embed-" });
+  try {
+    const machine = join(root, "user-cache");
+    const open = async (store: string) =>
+      await CachedEmbedder.open(
+        await OnnxEmbedder.open(dir, { verify: false }),
+        join(root, store),
+        machine,
+      );
+    const a = await open("a");
+    const first = await timedRate(inputs.length, () => a.embedDocuments(inputs));
+    await a.close();
+    const b = await open("b");
+    const second = await timedRate(inputs.length, () => b.embedDocuments(inputs));
+    if (b.stats.misses > 0) throw new Error(`the second store embedded ${b.stats.misses} texts`);
+    await b.close();
+    return { first, second };
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+const ROUNDS = 3;
+
 /** Measures the embedding layer and records the figures in bench/RESULTS.md. */
 export async function benchEmbed(model = DEFAULT_MODEL): Promise<void> {
   const dir = shippedModelDir(model);
   const cores = navigator.hardwareConcurrency || 1;
   const loads: number[] = [];
-  let id = model;
   for (let run = 0; run < 3; run++) {
     const started = performance.now();
     const embedder = await OnnxEmbedder.open(dir);
     loads.push(performance.now() - started);
-    id = embedder.id;
     await embedder.close();
   }
 
-  const chunks = texts(128, 256);
-  const raw = await rawRate(dir, chunks);
-  const one = await pipelineRate(dir, 1, chunks);
-  const two = cores > 1 ? await pipelineRate(dir, cores, chunks) : Number.NaN;
-  const best = Math.max(one, Number.isNaN(two) ? 0 : two);
-
-  const store = await Deno.makeTempDir({ prefix: "cairn-bench-embed-" });
-  let cold = 0;
-  let warm = 0;
-  try {
-    const inner = await OnnxEmbedder.open(dir, { verify: false });
-    const cached = await CachedEmbedder.open(inner, store);
-    const same = texts(500, 64, 1).map((text, i) => `${text} ${i}`);
-    cold = await timedRate(same.length, () => cached.embedDocuments(same));
-    await cached.close();
-    const reopened = await CachedEmbedder.open(
-      await OnnxEmbedder.open(dir, { verify: false }),
-      store,
-    );
-    warm = await timedRate(same.length, () => reopened.embedDocuments(same));
-    await reopened.close();
-  } finally {
-    await Deno.remove(store, { recursive: true });
+  const chunks = await codeChunks(160);
+  const tokens = await tokenCounts(dir, chunks);
+  const all = await variants();
+  const rates = new Map<string, number[]>([
+    ["raw", []],
+    ...all.map((v) => [v.name, []] as [string, number[]]),
+  ]);
+  for (let round = 0; round < ROUNDS; round++) {
+    rates.get("raw")!.push(await rawOneByOne(dir, chunks));
+    for (const variant of all) rates.get(variant.name)!.push(await variantRate(variant, chunks));
   }
+  const raw = median(rates.get("raw")!);
+  const layouts = {
+    one: await pipelineRate(dir, 1, texts(128, 256)),
+    two: cores > 1 ? await pipelineRate(dir, cores, texts(128, 256)) : Number.NaN,
+  };
+  const shared = await secondStoreRate(dir, texts(300, 64, 1).map((text, i) => `${text} ${i}`));
 
   const f = (n: number) => n.toFixed(1);
   const body = [
     "## Embeddings",
     "",
-    `Model \`${id}\`, ${cores} cores, batch ${DEFAULT_BATCH_LIMITS.maxTokens / 256} × 256 tokens ` +
-    `(128 chunks), token budget ${DEFAULT_BATCH_LIMITS.maxTokens}.`,
+    `${chunks.length} chunks of cairn's own source as its code chunker cuts them (mean ${
+      f(tokens.mean)
+    } tokens, longest ${tokens.max}), sent 32 a call as the embedding lane sends them; median of ${ROUNDS} interleaved rounds, ${cores} cores.`,
+    "",
+    "| variant | chunks/s, median (range) | × raw fp32 |",
+    "|---|---:|---:|",
+    `| raw onnxruntime fp32, one text a run, main thread, ${cores} threads | ${
+      spread(rates.get("raw")!)
+    } | 1.00 |`,
+    ...all.map((variant) => {
+      const runs = rates.get(variant.name)!;
+      return `| ${variant.name} | ${spread(runs)} | ${(median(runs) / raw).toFixed(2)} |`;
+    }),
     "",
     "| measure | value |",
     "|---|---|",
     `| model load (sha256 check + tokenizer + 1 worker session), median of 3 | ${
       median(loads).toFixed(0)
     } ms |`,
-    `| raw onnxruntime, main thread, ${cores} intra-op threads | ${f(raw)} chunks/s |`,
-    `| pipeline, 1 worker × ${cores} threads | ${f(one)} chunks/s (${
-      (100 * one / raw).toFixed(0)
-    }% of raw) |`,
-    `| pipeline, ${cores} workers × 1 thread | ${f(two)} chunks/s (${
-      (100 * two / raw).toFixed(0)
-    }% of raw) |`,
-    `| best pipeline / raw | ${(100 * best / raw).toFixed(0)}% |`,
-    `| 500 texts of 64 tokens, cold cache | ${f(cold)} texts/s |`,
-    `| same 500 texts, warm cache (after reopen) | ${f(warm)} texts/s |`,
+    `| 128 texts of 256 tokens, 1 worker × ${cores} threads | ${f(layouts.one)} chunks/s |`,
+    `| same, ${cores} workers × 1 thread | ${f(layouts.two)} chunks/s |`,
+    `| 300 texts of 64 tokens, first store (model) | ${f(shared.first)} texts/s |`,
+    `| same texts, second store (the user's cache) | ${f(shared.second)} texts/s |`,
   ].join("\n");
   console.log(body);
-  await writeSection("embed", await runInfo("speed"), body);
+  await writeSection("embed", await runInfo("embed"), body);
+}
+
+/** A median and the range around it, in chunks a second. */
+function spread(runs: number[]): string {
+  const f = (n: number) => n.toFixed(1);
+  return `${f(median(runs))} (${f(Math.min(...runs))}-${f(Math.max(...runs))})`;
+}
+
+async function tokenCounts(dir: string, inputs: string[]): Promise<{ mean: number; max: number }> {
+  const embedder = await OnnxEmbedder.open(dir, { verify: false });
+  const counts = inputs.map((text) => embedder.tokenize(text).ids.length);
+  await embedder.close();
+  return { mean: counts.reduce((a, b) => a + b, 0) / counts.length, max: Math.max(...counts) };
 }

@@ -35,6 +35,7 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   mixed: [benchMixed],
   code: [() => benchSwebench(Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
+  embed: [() => benchEmbed()],
   index: [benchIndexSpeed],
   mcp: [benchMcp],
   owner: [benchOwner],

@@ -25,7 +25,7 @@ export interface OnnxEmbedderOptions {
   workers?: number;
   /** Intra-op threads per worker; default: the cores divided among the workers. */
   threadsPerWorker?: number;
-  /** Batch limits; default {@linkcode DEFAULT_BATCH_LIMITS}. */
+  /** Batch limits (the manifest's `max_batch` caps them); default {@linkcode DEFAULT_BATCH_LIMITS}. */
   batch?: BatchLimits;
   /** Check every file's sha256 before loading (default true). */
   verify?: boolean;
@@ -41,10 +41,9 @@ export interface EmbedStats {
   batches: number;
 }
 
-/** The default batch limits, with no more texts per batch than the manifest allows. */
-function batchLimitsOf(manifest: ModelManifest): BatchLimits {
-  const maxBatch = Math.min(DEFAULT_BATCH_LIMITS.maxBatch, manifest.max_batch ?? Infinity);
-  return { ...DEFAULT_BATCH_LIMITS, maxBatch };
+/** `limits`, with no more texts per batch than the manifest allows. */
+function cappedBy(manifest: ModelManifest, limits: BatchLimits): BatchLimits {
+  return { ...limits, maxBatch: Math.min(limits.maxBatch, manifest.max_batch ?? Infinity) };
 }
 
 /** An {@linkcode Embedder} running an ONNX model from a model folder. */
@@ -84,7 +83,7 @@ export class OnnxEmbedder implements Embedder {
       manifest,
       tokenizer,
       pool,
-      options.batch ?? batchLimitsOf(manifest),
+      cappedBy(manifest, options.batch ?? DEFAULT_BATCH_LIMITS),
     );
   }
 

@@ -171,7 +171,8 @@ Deno.test("OnnxEmbedder runs no more texts in one batch than the manifest's max_
     join(dir.path, "manifest.json"),
     JSON.stringify({ ...manifest, max_batch: 2 }),
   );
-  const embedder = await OnnxEmbedder.open(dir.path, { verify: false });
+  const batch = { maxTokens: 8192, maxBatch: 64 };
+  const embedder = await OnnxEmbedder.open(dir.path, { verify: false, batch });
   try {
     await embedder.embedDocuments(["one", "two", "three", "four", "five"]);
     assert.equal(embedder.stats.batches, 3);
