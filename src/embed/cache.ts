@@ -82,11 +82,13 @@ export class EmbeddingCache {
 
   /** Opens (creating) the cache in `dir`; records of another width are ignored. */
   static async open(dir: string, dims: number): Promise<EmbeddingCache> {
-    await Deno.mkdir(dir, { recursive: true });
+    // The user's alone: the folders it creates and the file are not readable by others.
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     const file = await Deno.open(join(dir, "vectors.bin"), {
       read: true,
       append: true,
       create: true,
+      mode: 0o600,
     });
     return new EmbeddingCache(file, dims);
   }

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CachedEmbedder, embeddingCacheDir } from "../../src/embed/cache.ts";
+import {
+  CachedEmbedder,
+  embeddingCacheDir,
+  machineEmbeddingCacheDir,
+} from "../../src/embed/cache.ts";
 import { tempDir } from "../helpers.ts";
 import { embedderContract, withCleanup } from "./embedder_contract.ts";
 import { FakeEmbedder, hashVector } from "./fake_embedder.ts";
@@ -243,4 +247,17 @@ Deno.test("CachedEmbedder reads a text another store embedded from the user's sh
   await third.embedDocuments(texts);
   assert.equal(third.stats.machineHits, texts.length, "what the model computed was shared");
   await third.close();
+});
+
+Deno.test("the user's shared cache is readable by its owner alone", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await using dir = await tempDir();
+  const machine = join(dir.path, "user-cache");
+  const cached = await CachedEmbedder.open(new FakeEmbedder(), join(dir.path, "store"), machine);
+  await cached.embedDocuments(["private"]);
+  await cached.close();
+  const folder = machineEmbeddingCacheDir(machine, "fake-model");
+  assert.equal((await Deno.stat(machine)).mode! & 0o777, 0o700);
+  assert.equal((await Deno.stat(join(folder, "vectors.bin"))).mode! & 0o777, 0o600);
 });
