@@ -47,9 +47,9 @@ export async function storeEmbedder(
 
 /**
  * An ONNX model described by `manifest`, behind the store's embedding cache
- * and the user's shared one, and started on first use, from the folder `folder` resolves to then (a model
- * still to download is fetched at that moment). Its files are checked against
- * the manifest before onnxruntime reads them.
+ * and the user's shared one, started on first use from the folder `folder`
+ * resolves to then (a model still to download is fetched at that moment). Its
+ * files are checked against the manifest before onnxruntime reads them.
  */
 export function lazyOnnxEmbedder(
   storeDir: string,
