@@ -400,8 +400,8 @@ function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
   return set;
 }
 
-/** The model that built the vectors in `dir`, if any vectors were built there. */
-async function builtWith(dir: string): Promise<{ id: string; dims: number } | undefined> {
+/** The model that built the vectors in the folder `dir`, if any vectors were built there. */
+export async function builtWith(dir: string): Promise<{ id: string; dims: number } | undefined> {
   const modelFile = join(dir, "model.json");
   if (!(await exists(modelFile))) return undefined;
   return JSON.parse(await Deno.readTextFile(modelFile));

@@ -26,6 +26,24 @@ export function shippedModelDir(name = DEFAULT_MODEL): string {
 }
 
 /**
+ * Every model folder shipped with cairn, by model id (see
+ * {@linkcode modelId}): folders of `models/` with a readable manifest.
+ */
+export async function shippedModels(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for await (const entry of Deno.readDir(join(shippedModelDir(), ".."))) {
+    if (!entry.isDirectory) continue;
+    const dir = shippedModelDir(entry.name);
+    try {
+      out.set((await loadModelFolder(dir, { verify: false })).id, dir);
+    } catch (error) {
+      if (!(error instanceof EmbedderError)) throw error;
+    }
+  }
+  return out;
+}
+
+/**
  * The embedder a store uses by default: the shipped model behind the store's
  * embedding cache, loaded on first use (its files are checked then, once per
  * change: see {@linkcode checkModelOnce}). A folder without

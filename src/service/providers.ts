@@ -2,24 +2,32 @@ import { CachedEmbedder } from "../embed/cache.ts";
 import type { Embedder } from "../../text/embedder.ts";
 import { HttpEmbedder } from "../embed/http_embedder.ts";
 import { LazyEmbedder } from "../embed/lazy_embedder.ts";
-import { storeEmbedder } from "../embed/load.ts";
+import { shippedModelDir, storeEmbedder } from "../embed/load.ts";
 import { machineCacheDir } from "../embed/machine_cache.ts";
 import { HttpReranker, type Reranker } from "../embed/reranker.ts";
 import { apiKey, type Config } from "./config.ts";
 import { hubEmbedder } from "./hub_embedder.ts";
+import { shippedModelFor } from "./store_model.ts";
 
 /**
- * The embedder a store's settings choose: the shipped ONNX model (or another
- * model folder, or a model downloaded from a hub), or an OpenAI-compatible
- * HTTP endpoint; always behind the store's embedding cache and the user's
- * shared one, and started only when first needed.
+ * The embedder a store's settings choose: a shipped ONNX model (the one the
+ * store's vectors were built with, unless `newest` asks for today's default;
+ * see {@linkcode shippedModelFor}), another model folder, a model downloaded
+ * from a hub, or an OpenAI-compatible HTTP endpoint; always behind the store's
+ * embedding cache and the user's shared one, and started only when first
+ * needed.
  */
-export async function embedderFor(config: Config, storeDir: string): Promise<Embedder> {
+export async function embedderFor(
+  config: Config,
+  storeDir: string,
+  { newest = false } = {},
+): Promise<Embedder> {
   const settings = config.embedder;
   if (settings.kind === "onnx") {
     const { model, manifest, hub_url } = settings;
     if (model && manifest) return hubEmbedder({ model, manifest, hub_url }, storeDir);
-    return await storeEmbedder(storeDir, settings.model_dir);
+    const shipped = newest ? shippedModelDir() : await shippedModelFor(storeDir);
+    return await storeEmbedder(storeDir, settings.model_dir ?? shipped);
   }
   const key = apiKey(settings.api_key_env);
   const http = new HttpEmbedder({

@@ -129,12 +129,17 @@ export async function reembedOpenStore(
   return { ...built.report, seconds: (performance.now() - started) / 1000 };
 }
 
-/** The embedder of the model to move to: `options.embedder`, else the one config.json names. */
+/**
+ * The embedder of the model to move to: `options.embedder`, else the one
+ * config.json names, else the shipped default (not the model the vectors
+ * were built with: rebuilding them with the same model is not a move).
+ */
 async function chosenEmbedder(storeDir: string, options: ReembedOptions): Promise<Embedder> {
   const config = await loadConfig(storeDir);
   return await embedderFor(
     options.embedder ? { ...config, embedder: options.embedder } : config,
     storeDir,
+    { newest: true },
   );
 }
 

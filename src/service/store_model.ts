@@ -1,0 +1,25 @@
+/**
+ * Which shipped model a store without a configured one uses: the one its
+ * vectors were built with while cairn still ships it, so a newer default
+ * never makes an existing store unusable until `cairn reembed`.
+ * @module
+ */
+import { join } from "node:path";
+import { builtWith } from "../../projections/vectors/vectors_projection.ts";
+import { shippedModelDir, shippedModels } from "../embed/load.ts";
+import { storeLayout } from "./paths.ts";
+
+/**
+ * The folder of the shipped model for the store in `storeDir`: the model its
+ * vectors were built with when shipped, else the default (a new store, or
+ * one built with a model cairn no longer ships, which is refused as before).
+ * `shipped` lists the shipped models by id.
+ */
+export async function shippedModelFor(
+  storeDir: string,
+  shipped: () => Promise<Map<string, string>> = shippedModels,
+): Promise<string> {
+  const built = await builtWith(join(storeLayout(storeDir).projections, "vectors"))
+    .catch(() => undefined);
+  return (built ? (await shipped()).get(built.id) : undefined) ?? shippedModelDir();
+}

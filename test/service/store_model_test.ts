@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { shippedModelDir, shippedModels } from "../../src/embed/load.ts";
+import { shippedModelFor } from "../../src/service/store_model.ts";
+import { tempDir } from "../helpers.ts";
+
+const shipped = () => Promise.resolve(new Map([["older-model", "/models/older-model"]]));
+
+async function builtWith(store: string, id: string): Promise<void> {
+  await Deno.mkdir(join(store, "projections", "vectors"), { recursive: true });
+  await Deno.writeTextFile(
+    join(store, "projections", "vectors", "model.json"),
+    JSON.stringify({ id, dims: 384 }),
+  );
+}
+
+Deno.test("shippedModelFor() keeps a store on the shipped model its vectors were built with", async () => {
+  await using dir = await tempDir();
+  await builtWith(dir.path, "older-model");
+  assert.equal(await shippedModelFor(dir.path, shipped), "/models/older-model");
+});
+
+Deno.test("shippedModelFor() gives a new store, or one built with a model no longer shipped, the default", async () => {
+  await using dir = await tempDir();
+  assert.equal(await shippedModelFor(join(dir.path, "new"), shipped), shippedModelDir());
+  await builtWith(dir.path, "gone-model");
+  assert.equal(await shippedModelFor(dir.path, shipped), shippedModelDir());
+});
+
+Deno.test("shippedModels() finds the default model among the shipped folders", async () => {
+  const models = await shippedModels();
+  assert.ok([...models.values()].includes(shippedModelDir()), [...models.keys()].join(", "));
+});
