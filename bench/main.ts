@@ -4,13 +4,14 @@
  * (agent transcripts); mixed (memories, sessions and psf/requests in one store, each question asked
  * over its own source and over all); mcp (tools/list and recall through MCP);
  * code (SWE-bench Lite alone, optionally only the repositories named after it, e.g.
- * `psf/requests`); speed (event log, embeddings, memory queries at 10k, MCP); owner (one-shot
+ * `psf/requests`); mined (the same on issue #28's mined dev set, bench/mine_issues.ts, optionally
+ * only the repositories named); speed (event log, embeddings, memory queries at 10k, MCP); owner (one-shot
  * commands through the store's owner at 10k memories, and sphinx indexed while vectors fill in); index
  * (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file move); scale (one
  * code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top); tokens; crash
  * (SIGKILLs of every writing command: no acknowledged write lost, every store opens;
  * CAIRN_BENCH_CRASH_KILLS, CAIRN_BENCH_SEED); team (sync and shared vectors through a real
- * nats-server; skipped when none is installed); all (every suite but code).
+ * nats-server; skipped when none is installed); all (every suite but code and mined).
  * @module
  */
 import { benchCrash } from "./crash/main.ts";
@@ -25,7 +26,8 @@ import { benchMemorySpeed } from "./memory_speed.ts";
 import { benchMixed } from "./mixed.ts";
 import { benchScale } from "./scale.ts";
 import { benchSessions } from "./sessions.ts";
-import { benchSwebench } from "./swebench.ts";
+import { benchCodeSet, benchSwebench } from "./swebench.ts";
+import { MINED_DEV } from "./code_sets.ts";
 import { benchTokens } from "./tokens.ts";
 
 const suites: Record<string, Array<() => Promise<void>>> = {
@@ -34,6 +36,7 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   sessions: [benchSessions],
   mixed: [benchMixed],
   code: [() => benchSwebench(Deno.args.slice(1))],
+  mined: [() => benchCodeSet(MINED_DEV, Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
   embed: [() => benchEmbed()],
   index: [benchIndexSpeed],
@@ -48,7 +51,8 @@ const suites: Record<string, Array<() => Promise<void>>> = {
 
 const [requested = "all"] = Deno.args;
 const chosen = requested === "all"
-  ? Object.entries(suites).filter(([name]) => name !== "code").flatMap(([, runs]) => runs)
+  ? Object.entries(suites).filter(([name]) => name !== "code" && name !== "mined")
+    .flatMap(([, runs]) => runs)
   : suites[requested];
 if (!chosen) {
   console.error(

@@ -1,70 +1,41 @@
 /**
- * The code benchmark on SWE-bench Lite (dev: 140 real issues). Each
- * repository is written at its instances' base commits into a temporary tree,
- * indexed once with `cairn index` and moved between commits incrementally,
- * and every issue is asked with `cairn recall --batch` over code in each
- * mode. BM25 over whole files and a grep-like ranking run over the same tree
- * in the same run. The gold files and spans are read only after retrieval.
+ * The code benchmark on a dev set of real issues (SWE-bench Lite's dev split,
+ * or the mined set of issue #28; see bench/code_sets.ts). Each repository is
+ * written at its instances' base commits into a temporary tree, indexed once
+ * with `cairn index` and moved between commits incrementally, and every issue
+ * is asked with `cairn recall --batch` over code in each mode. BM25 over
+ * whole files and a grep-like ranking run over the same tree in the same run,
+ * over every source file of the set's languages. The gold files and spans are
+ * read only after retrieval.
  * @module
  */
 import { join } from "node:path";
 import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
-import { newStore, readJsonl, recallBatch, timedIndex } from "./cli.ts";
-import { benchFile, mirrorOf } from "./data.ts";
+import { newStore, recallBatch, timedIndex } from "./cli.ts";
+import { mirrorOf } from "./data.ts";
 import { FileBaselines } from "./code_baselines.ts";
+import { codeReport } from "./code_report.ts";
+import { ASKS, LIMIT, type RepoRun, type System, upgradeRun } from "./code_run.ts";
+import type { Ranking } from "./code_scores.ts";
+import {
+  type CodeSet,
+  type Instance,
+  readGold,
+  readInstances,
+  SWEBENCH_LITE_DEV,
+} from "./code_sets.ts";
 import { commitTime, moveTree, type TreeChange, writeTree } from "./git_tree.ts";
-import { mean } from "./metrics.ts";
-import { median, runInfo, writeSection } from "./report.ts";
+import { runInfo, writeSection } from "./report.ts";
 
-const MODES = ["hybrid", "lexical", "vector"] as const;
-/**
- * cairn's asks: each mode as a user asks, over every file the index holds,
- * and hybrid restricted to Python files (`language: python`) beside it.
- */
-const ASKS = [
-  ...MODES.map((mode) => ({ system: mode, mode, language: undefined })),
-  { system: "hybrid-python", mode: "hybrid", language: "python" },
-] as const;
-const SYSTEMS = [...ASKS.map((ask) => ask.system), "bm25", "grep"] as const;
-/** Results asked per query: enough chunks to reach 10 distinct files most of the time. */
-const LIMIT = 50;
-
-type System = typeof SYSTEMS[number];
-
-interface Instance {
-  id: string;
-  repo: string;
-  base_commit: string;
-  query: string;
-}
-
-interface Ranking {
-  files: string[];
-  functions: string[];
-}
-
-/** Timings of one repository's run. */
-interface RepoRun {
-  repo: string;
-  instances: number;
-  commits: number;
-  files: number;
-  chunks: number;
-  /** Wall time of the first `cairn index`, embeddings included. */
-  firstIndexSeconds: number;
-  /** The index's own time before embeddings (scan, chunk, log, graph and text). */
-  firstChunkSeconds: number;
-  peakRssMiB: number;
-  noChangeSeconds: number;
-  /** Each move between commits: files written or removed, and `cairn index`'s wall time. */
-  moves: Array<{ files: number; seconds: number }>;
-  rankings: Record<string, Record<System, Ranking>>;
-  truncatedQueries: number;
+/** Runs the code benchmark on SWE-bench Lite's dev split (see {@linkcode benchCodeSet}). */
+export function benchSwebench(only: string[] = []): Promise<void> {
+  return benchCodeSet(SWEBENCH_LITE_DEV, only);
 }
 
 /**
- * Runs the benchmark over every repository (or those named in `only`, e.g.
- * `psf/requests`). With CAIRN_BENCH_WORK set, finished repositories are kept
+ * Runs the benchmark on `set` over every repository (or those named in
+ * `only`, e.g. `psf/requests`) and writes the set's section of
+ * bench/RESULTS.md. With CAIRN_BENCH_WORK set, finished repositories are kept
  * there and reused by the next run, and one cut short resumes after the last
  * commit it ranked, so a long run can span sessions; with
  * CAIRN_BENCH_KEEP_STORES=1 too, the store as indexed at each base commit is
@@ -75,56 +46,65 @@ interface RepoRun {
  * CAIRN_BENCH_CONFIG names a config.json each new store starts with (another
  * embedding model, for instance).
  */
-export async function benchSwebench(only: string[] = []): Promise<void> {
-  const all = (await readJsonl<Instance>(await benchFile("swebench-lite-dev", "instances.jsonl")))
-    .map(({ id, repo, base_commit, query }) => ({
-      id,
-      repo,
-      base_commit,
-      query,
-    }));
+export async function benchCodeSet(set: CodeSet, only: string[] = []): Promise<void> {
+  const all = await readInstances(set);
+  // The baselines read the same files in every repository: those of every language of the set.
+  const languages = [...new Set(all.map((i) => i.language))].sort();
+  const unknown = only.filter((repo) => !all.some((i) => i.repo === repo));
+  if (unknown.length) {
+    throw new Error(
+      `${set.data} has no issues of ${unknown.join(", ")}; its repositories: ` +
+        [...new Set(all.map((i) => i.repo))].sort().join(", "),
+    );
+  }
   const count = (repo: string) => all.filter((i) => i.repo === repo).length;
   // Small repositories first: their figures arrive while the large ones index.
   const repos = [...new Set(all.map((i) => i.repo))]
     .filter((r) => only.length === 0 || only.includes(r))
     .sort((a, b) => count(a) - count(b));
   const work = Deno.env.get("CAIRN_BENCH_WORK") ??
-    await Deno.makeTempDir({ prefix: "cairn-bench-swebench-" });
+    await Deno.makeTempDir({ prefix: `cairn-bench-${set.section}-` });
   await Deno.mkdir(work, { recursive: true });
   const runs: RepoRun[] = [];
   for (const repo of repos) {
-    runs.push(await cachedRun(work, repo, all.filter((i) => i.repo === repo)));
+    runs.push(await cachedRun(work, repo, all.filter((i) => i.repo === repo), languages));
   }
   if (!Deno.env.get("CAIRN_BENCH_WORK")) await Deno.remove(work, { recursive: true });
 
   // Only now read the answers.
-  const gold = new Map(
-    (await readJsonl<{ id: string; gold_files: string[]; gold_spans: Record<string, string[]> }>(
-      await benchFile("swebench-lite-dev", "instances.jsonl"),
-    )).map((g) => [g.id, g]),
-  );
-  const body = report(runs, gold, only);
+  const gold = await readGold(set);
+  const body = codeReport({ set, runs, gold, instances: all, languages, only });
   console.log(body);
-  await writeSection("swebench", await runInfo(`code ${only.join(" ")}`.trim()), body);
+  await writeSection(set.section, await runInfo(`${set.suite} ${only.join(" ")}`.trim()), body);
 }
 
-async function cachedRun(work: string, repo: string, instances: Instance[]): Promise<RepoRun> {
+async function cachedRun(
+  work: string,
+  repo: string,
+  instances: Instance[],
+  languages: string[],
+): Promise<RepoRun> {
   const saved = join(work, `${repo.replace("/", "+")}.json`);
   try {
-    const run = JSON.parse(await Deno.readTextFile(saved)) as RepoRun;
+    const run = upgradeRun(JSON.parse(await Deno.readTextFile(saved)) as RepoRun);
     if (Deno.env.get("CAIRN_BENCH_RESCORE") !== "1") return run;
     const rescored = await rescore(work, run, instances);
     await Deno.writeTextFile(saved, JSON.stringify(rescored));
     return rescored;
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
-    const run = await runRepo(work, repo, instances);
+    const run = await runRepo(work, repo, instances, languages);
     await Deno.writeTextFile(saved, JSON.stringify(run));
     return run;
   }
 }
 
-async function runRepo(work: string, repo: string, instances: Instance[]): Promise<RepoRun> {
+async function runRepo(
+  work: string,
+  repo: string,
+  instances: Instance[],
+  languages: string[],
+): Promise<RepoRun> {
   const gitDir = await mirrorOf(repo);
   const dir = join(work, repo.replace("/", "+"));
   const tree = join(dir, "tree");
@@ -174,7 +154,10 @@ async function runRepo(work: string, repo: string, instances: Instance[]): Promi
     previous = commit;
     const here = instances.filter((i) => i.base_commit === commit);
     run.truncatedQueries += here.filter((i) => i.query.length > MAX_QUERY_CHARS).length;
-    Object.assign(run.rankings, await rank(store, tree, project, here, dir));
+    Object.assign(
+      run.rankings,
+      await rank({ store, tree, project, instances: here, dir, languages }),
+    );
     if (Deno.env.get("CAIRN_BENCH_KEEP_STORES") === "1") {
       await keepStore(store, join(`${dir}.stores`, commit));
     }
@@ -225,14 +208,17 @@ async function chronological(gitDir: string, commits: string[]): Promise<string[
 
 /** cairn's rankings (every mode) and the baselines' for the instances at the tree's commit. */
 async function rank(
-  store: string,
-  tree: string,
-  project: string,
-  instances: Instance[],
-  dir: string,
+  { store, tree, project, instances, dir, languages }: {
+    store: string;
+    tree: string;
+    project: string;
+    instances: Instance[];
+    dir: string;
+    languages: string[];
+  },
 ): Promise<Record<string, Record<System, Ranking>>> {
   const ranked = await rankWithCairn(store, project, instances, dir);
-  const baselines = await FileBaselines.build(tree);
+  const baselines = await FileBaselines.build(tree, languages);
   for (const instance of instances) {
     const files = ranked[instance.id]!;
     files.bm25 = { files: baselines.bm25Files(instance.query, 10), functions: [] };
@@ -251,13 +237,13 @@ async function rankWithCairn(
   await Deno.writeTextFile(
     batch,
     instances.flatMap((instance) =>
-      ASKS.map(({ system, mode, language }) =>
+      ASKS.map(({ system, mode, filtered }) =>
         JSON.stringify({
           id: `${instance.id}\t${system}`,
           query: instance.query.slice(0, MAX_QUERY_CHARS),
           project,
           include: ["code"],
-          ...(language ? { language } : {}),
+          ...(filtered ? { language: instance.language } : {}),
           mode,
         })
       )
@@ -307,88 +293,4 @@ async function rescore(work: string, run: RepoRun, instances: Instance[]): Promi
 
 function distinct(values: string[]): string[] {
   return [...new Set(values.filter(Boolean))];
-}
-
-interface Gold {
-  gold_files: string[];
-  gold_spans: Record<string, string[]>;
-}
-
-/** 1 when every wanted item is among the first `k`, else 0. */
-function allAt(ranked: string[], wanted: string[], k: number): number {
-  const top = new Set(ranked.slice(0, k));
-  return wanted.every((item) => top.has(item)) ? 1 : 0;
-}
-
-function report(runs: RepoRun[], gold: Map<string, Gold>, only: string[]): string {
-  const f = (x: number) => x.toFixed(3);
-  const ids = runs.flatMap((run) => Object.keys(run.rankings));
-  const withSpans = ids.filter((id) => Object.keys(gold.get(id)!.gold_spans).length > 0);
-  const spansOf = (id: string) =>
-    Object.entries(gold.get(id)!.gold_spans).flatMap(([file, names]) =>
-      names.map((name) => `${file}::${name}`)
-    );
-  const rankingOf = (id: string, system: System) =>
-    runs.find((run) => run.rankings[id])!.rankings[id]![system];
-  const names: Record<System, string> = {
-    hybrid: "cairn hybrid",
-    lexical: "cairn lexical",
-    vector: "cairn vector",
-    "hybrid-python": "cairn hybrid, Python files only",
-    bm25: "BM25 whole files",
-    grep: "grep (distinct query words)",
-  };
-  // Runs kept from before an ask was added have no ranking for it: left out of the table.
-  const asked = SYSTEMS.filter((system) => ids.every((id) => rankingOf(id, system)));
-  const rows = asked.map((system) => {
-    const file = [1, 3, 5, 10].map((k) =>
-      f(mean(ids.map((id) => allAt(rankingOf(id, system).files, gold.get(id)!.gold_files, k))))
-    );
-    const fn = ASKS.some((ask) => ask.system === system)
-      ? [5, 10].map((k) =>
-        f(mean(withSpans.map((id) => allAt(rankingOf(id, system).functions, spansOf(id), k))))
-      )
-      : ["–", "–"];
-    return `| ${names[system]} | ${file.join(" | ")} | ${fn.join(" | ")} |`;
-  });
-  const perRepo = runs.map((run) => {
-    const moves = run.moves.map((m) => m.seconds);
-    const changed = run.moves.map((m) => m.files);
-    return `| ${run.repo} | ${run.instances} | ${run.commits} | ${run.files} | ${run.chunks} | ` +
-      `${run.firstIndexSeconds.toFixed(0)} | ${run.firstChunkSeconds.toFixed(1)} | ` +
-      `${run.peakRssMiB.toFixed(0)} | ${run.noChangeSeconds.toFixed(1)} | ` +
-      (moves.length ? `${median(changed)} / ${median(moves).toFixed(1)}` : "–") + " |";
-  });
-  const truncated = runs.reduce((sum, run) => sum + run.truncatedQueries, 0);
-  const rescored = Deno.env.get("CAIRN_BENCH_RESCORE") === "1"
-    ? "\n\ncairn's rankings were asked again (CAIRN_BENCH_RESCORE) over the stores an earlier run " +
-      "kept at each base commit; the indexing figures are that run's."
-    : "";
-  const subset = only.length ? ` (subset: ${only.join(", ")})` : "";
-  const older = asked.includes("hybrid-python") ? "" : "\n\nThese rankings come from runs made " +
-    "before the asks without a language filter: there, cairn's rows were asked with " +
-    "`language: python` (`CAIRN_BENCH_RESCORE=1` asks again).";
-  return `## SWE-bench Lite code search (dev: ${ids.length} issues${subset})
-
-Each issue's whole text is the query, asked as a user asks: over every file the index holds, with no
-language filter (\`include: code\`); "Python files only" adds \`language: python\`, and the baselines
-read the tree's \`.py\` files. A file counts at k when
-every gold file is among the first k distinct files, a function when every
-\`file::name\` gold span is among the first k distinct \`file::name\` pairs
-(${withSpans.length} issues have spans). cairn returns chunks (up to ${LIMIT});
-the baselines rank whole \`.py\` files of the same tree.
-
-| system | file Acc@1 | Acc@3 | Acc@5 | Acc@10 | function Acc@5 | Acc@10 |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: |
-${rows.join("\n")}
-
-Indexing, per repository (wall times through the CLI, embeddings included; a
-move is the incremental \`cairn index\` after rewriting the files that differ
-between two base commits):
-
-| repository | issues | commits | files | chunks | first index s | of it before embeddings s | peak RSS MiB | no-change re-index s | move: median files / s |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-${perRepo.join("\n")}
-
-${truncated} issue texts longer than cairn's query limit (${MAX_QUERY_CHARS} characters) were cut to it.${rescored}${older}`;
 }

@@ -1,119 +1,138 @@
 /**
- * Tunes recall's weights for code on the stores a `deno task bench code` run
- * kept (CAIRN_BENCH_WORK=DIR CAIRN_BENCH_KEEP_STORES=1) for the repositories it
- * finished: every issue is asked in-process at its base commit with each
- * weight combination of a small grid, then scored (file Acc@1/5/10, function Acc@10; the gold read only for
- * scoring). Run: `deno run -A bench/tune_swebench.ts DIR`; CAIRN_TUNE_GRID
- * (a JSON array of weights) replaces the default grid.
+ * Tunes recall's fusion weights for code on the stores a code benchmark run
+ * kept (CAIRN_BENCH_WORK=DIR CAIRN_BENCH_KEEP_STORES=1 with `deno task bench
+ * code` or `mined`) for the repositories it finished, and says what the
+ * tuning is worth on repositories it did not see. Every issue is asked
+ * in-process at its base commit as a user asks (all code, no language
+ * filter) with each weight combination of a grid, once; the per-issue scores
+ * then give the shipped weights' figures, the in-sample best, and the
+ * leave-one-repository-out figures (bench/cross_validate.ts). The gold is read
+ * only for scoring. Rankings are saved as they come in DIR/tune-SET.rankings.jsonl,
+ * so an interrupted run resumes; delete that file after changing recall.
+ *
+ * CAIRN_TUNE_GRID (a JSON array of weights, each over the shipped ones)
+ * replaces the default grid; the shipped weights are always in it.
+ *
+ * @example
+ * ```sh
+ * deno run -A bench/tune_swebench.ts DIR --set mined
+ * CAIRN_TUNE_GRID='[{"vector":0.2},{"mention":0}]' deno run -A bench/tune_swebench.ts DIR
+ * ```
  * @module
  */
 import { join } from "node:path";
-import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
-import { CODE_WEIGHTS, DEFAULT_WEIGHTS, type SignalWeights } from "../src/recall/fuse.ts";
-import { openCairn } from "../src/service/cairn.ts";
-import { readJsonl } from "./cli.ts";
-import { benchFile } from "./data.ts";
-import { mean } from "./metrics.ts";
+import { parseArgs } from "node:util";
+import {
+  CODE_WEIGHTS,
+  DEFAULT_WEIGHTS,
+  type Signal,
+  type SignalWeights,
+} from "../src/recall/fuse.ts";
+import type { RepoRun } from "./code_run.ts";
+import { type Ranking, scoreIssue } from "./code_scores.ts";
+import { CODE_SETS, readGold, readInstances } from "./code_sets.ts";
+import { type GridPoint, heldOutScores, leaveOneRepositoryOut } from "./cross_validate.ts";
+import { gridRankings } from "./grid_rankings.ts";
+import { tuningReport } from "./tuning_report.ts";
+import { runInfo, writeSection } from "./report.ts";
 
-const [work] = Deno.args;
-if (!work) throw new Error("usage: deno run -A bench/tune_swebench.ts WORK_DIR");
-
-interface Instance {
-  id: string;
-  repo: string;
-  base_commit: string;
-  query: string;
+const { values, positionals } = parseArgs({
+  args: Deno.args,
+  options: { set: { type: "string", default: "code" } },
+  allowPositionals: true,
+});
+const [work] = positionals;
+const set = CODE_SETS[values.set];
+if (!work || !set) {
+  console.error(
+    "usage: deno run -A bench/tune_swebench.ts WORK_DIR [--set " +
+      `${Object.keys(CODE_SETS).join("|")}]`,
+  );
+  Deno.exit(2);
 }
 
-const grid: SignalWeights[] = JSON.parse(Deno.env.get("CAIRN_TUNE_GRID") ?? "[]");
-if (grid.length === 0) {
-  for (const vector of [0.1, 0.2, 0.4]) {
-    for (const lexical of [0.1, 0.2, 0.4]) {
-      for (const context of [0, 0.2, 0.4]) {
-        for (const graph of [0, 0.2]) {
-          for (const mention of [0, 0.15, 0.3, 0.6]) {
-            grid.push({ vector, lexical, context, graph, mention });
+const SHIPPED: SignalWeights = { ...DEFAULT_WEIGHTS, ...CODE_WEIGHTS };
+const grid = weightGrid();
+const instances = await readInstances(set);
+const cache = join(work, `tune-${set.suite}.rankings.jsonl`);
+const rankings = await gridRankings(work, instances, grid, cache);
+if (rankings.size === 0) {
+  console.error(
+    `no repository of ${set.data} finished with its stores kept in ${work}: run the benchmark ` +
+      `with CAIRN_BENCH_WORK=${work} CAIRN_BENCH_KEEP_STORES=1 first`,
+  );
+  Deno.exit(2);
+}
+
+// Only now read the answers.
+const gold = await readGold(set);
+const ids = [...rankings.keys()].sort();
+const repoOf = new Map(instances.map((i) => [i.id, i.repo]));
+const repos = ids.map((id) => repoOf.get(id)!);
+const points: GridPoint[] = grid.map((weights, g) => ({
+  changes: changesFrom(weights),
+  scores: ids.map((id) => scoreIssue(rankings.get(id)![g]!, gold.get(id)!)),
+}));
+const folds = leaveOneRepositoryOut(repos, points);
+const bm25 = await runBaseline(work, ids, repos);
+const body = tuningReport({
+  set,
+  grid: grid.map(describe),
+  repos,
+  points,
+  folds,
+  heldOut: heldOutScores(folds, points),
+  bm25: bm25 && ids.map((id) => scoreIssue(bm25.get(id)!, gold.get(id)!)),
+  shipped: (Object.keys(SHIPPED) as Signal[]).map((s) => `${s} ${SHIPPED[s]}`).join(", "),
+});
+console.log(body);
+const command = `deno run -A bench/tune_swebench.ts WORK --set ${set.suite}` +
+  (Deno.env.get("CAIRN_TUNE_GRID") ? " (CAIRN_TUNE_GRID set)" : "");
+await writeSection(`${set.section}-tuning`, { ...await runInfo(""), command }, body);
+
+/** CAIRN_TUNE_GRID's points or the default grid, each over the shipped weights, shipped first. */
+function weightGrid(): SignalWeights[] {
+  const given: Array<Partial<SignalWeights>> = JSON.parse(Deno.env.get("CAIRN_TUNE_GRID") ?? "[]");
+  if (given.length === 0) {
+    for (const vector of [0.1, 0.2, 0.4]) {
+      for (const lexical of [0.1, 0.2, 0.4]) {
+        for (const context of [0, 0.2, 0.4]) {
+          for (const graph of [0, 0.2]) {
+            for (const mention of [0, 0.15, 0.3, 0.6]) {
+              given.push({ vector, lexical, context, graph, mention });
+            }
           }
         }
       }
     }
   }
+  const all = [SHIPPED, ...given.map((weights) => ({ ...SHIPPED, ...weights }))];
+  const keys = all.map((weights) => JSON.stringify(weights));
+  return all.filter((_, i) => keys.indexOf(keys[i]!) === i);
 }
 
-const instances = await readJsonl<Instance>(
-  await benchFile("swebench-lite-dev", "instances.jsonl"),
-);
-const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
-const rankings = new Map<string, Array<{ files: string[]; functions: string[] }>>();
-for await (const entry of Deno.readDir(work)) {
-  if (!entry.name.endsWith(".stores")) continue;
-  const base = entry.name.slice(0, -".stores".length);
-  // A repository still being run shares its embedding cache with the stores kept so far.
-  if (!await exists(join(work, `${base}.json`))) continue;
-  const repo = base.replace("+", "/");
-  for await (const commit of Deno.readDir(join(work, entry.name))) {
-    const here = instances.filter((i) => i.repo === repo && i.base_commit === commit.name);
-    const app = await openCairn(join(work, entry.name, commit.name));
-    try {
-      for (const instance of here) {
-        const perWeights = [];
-        for (const weights of grid) {
-          const answer = await app.recall.run({
-            query: instance.query.slice(0, MAX_QUERY_CHARS),
-            project: repo.split("/")[1]!,
-            sources: ["code"],
-            language: "python",
-            limit: 50,
-            mode: "hybrid",
-            weights,
-          });
-          const code = answer.items.flatMap((item) => item.type === "code" ? [item.code] : []);
-          perWeights.push({
-            files: [...new Set(code.map((c) => c.path))],
-            functions: [...new Set(code.map((c) => `${c.path}::${c.name}`))],
-          });
-        }
-        rankings.set(instance.id, perWeights);
-      }
-    } finally {
-      await app.close();
-    }
-    console.error(`${repo} ${commit.name.slice(0, 8)}: ${here.length} issues`);
+function changesFrom(weights: SignalWeights): number {
+  return (Object.keys(SHIPPED) as Signal[]).filter((s) => weights[s] !== SHIPPED[s]).length;
+}
+
+/** The weights where they differ from the shipped ones: `vector 0.2, mention 0`, or `shipped`. */
+function describe(weights: SignalWeights): string {
+  const changed = (Object.keys(SHIPPED) as Signal[]).filter((s) => weights[s] !== SHIPPED[s]);
+  return changed.length ? changed.map((s) => `${s} ${weights[s]}`).join(", ") : "shipped";
+}
+
+/** BM25 over whole files from the benchmark's saved runs, when every issue has it. */
+async function runBaseline(
+  work: string,
+  ids: string[],
+  repos: string[],
+): Promise<Map<string, Ranking> | undefined> {
+  const bm25 = new Map<string, Ranking>();
+  for (const repo of new Set(repos)) {
+    const run = JSON.parse(
+      await Deno.readTextFile(join(work, `${repo.replace("/", "+")}.json`)),
+    ) as RepoRun;
+    for (const [id, systems] of Object.entries(run.rankings)) bm25.set(id, systems.bm25);
   }
-}
-
-// Only now read the answers.
-const gold = new Map(
-  (await readJsonl<{ id: string; gold_files: string[]; gold_spans: Record<string, string[]> }>(
-    await benchFile("swebench-lite-dev", "instances.jsonl"),
-  )).map((g) => [g.id, g]),
-);
-const allAt = (ranked: string[], wanted: string[], k: number) => {
-  const top = new Set(ranked.slice(0, k));
-  return wanted.every((item) => top.has(item)) ? 1 : 0;
-};
-const ids = [...rankings.keys()];
-const rows = grid.map((weights, g) => {
-  const at = (k: number) =>
-    mean(ids.map((id) => allAt(rankings.get(id)![g]!.files, gold.get(id)!.gold_files, k)));
-  const spans = ids.filter((id) => Object.keys(gold.get(id)!.gold_spans).length > 0);
-  const fn10 = mean(spans.map((id) => {
-    const wanted = Object.entries(gold.get(id)!.gold_spans).flatMap(([file, names]) =>
-      names.map((name) => `${file}::${name}`)
-    );
-    return allAt(rankings.get(id)![g]!.functions, wanted, 10);
-  }));
-  return { weights, a1: at(1), a5: at(5), a10: at(10), fn10 };
-});
-rows.sort((a, b) => b.a5 + b.fn10 - (a.a5 + a.fn10));
-console.log(`${ids.length} issues, best first; * marks the weights code has now`);
-const current = JSON.stringify({ ...DEFAULT_WEIGHTS, ...CODE_WEIGHTS });
-for (const row of rows) {
-  const weights = JSON.stringify(row.weights);
-  console.log(
-    `${weights === current ? "*" : " "} ${weights} file@1 ${row.a1.toFixed(3)} file@5 ${
-      row.a5.toFixed(3)
-    } @10 ${row.a10.toFixed(3)} ` +
-      `fn@10 ${row.fn10.toFixed(3)}`,
-  );
+  return ids.every((id) => bm25.get(id)) ? bm25 : undefined;
 }
