@@ -17,6 +17,7 @@ import { type Manifest, MANIFEST_FILE, readManifest, writeManifest } from "./man
 import { syncDir, writeAll } from "./durable_fs.ts";
 import { type Acknowledged, AcknowledgedFile, readAcknowledged } from "./acknowledged.ts";
 import { LogCorruptError } from "./log.ts";
+import { scanTail, TailIndex } from "./tail_index.ts";
 import type { Clock, EventLog, LogRecovery, RewriteStats } from "./log.ts";
 
 /** Options for {@linkcode FileLog.open}. */
@@ -45,6 +46,8 @@ export class FileLog implements EventLog {
   #head: number;
   #active: Deno.FsFile | undefined;
   #acknowledged: AcknowledgedFile | undefined;
+  /** Where the active segment's records start, for reads of the log's tail. */
+  #tail: TailIndex | undefined;
   #pending: PendingAppend[] = [];
   /** True while a flush, a rewrite or the close owns the active segment. */
   #busy = false;
@@ -58,10 +61,12 @@ export class FileLog implements EventLog {
     segments: Segment[],
     head: number,
     readonly recovery: LogRecovery,
+    tail: TailIndex | undefined,
   ) {
     this.#manifest = manifest;
     this.#segments = segments;
     this.#head = head;
+    this.#tail = tail;
   }
 
   /**
@@ -75,6 +80,7 @@ export class FileLog implements EventLog {
     const recovery: LogRecovery = {};
     const segments: Segment[] = [];
     let lastSeq = 0;
+    let tail: TailIndex | undefined;
     for (const [index, entry] of manifest.segments.entries()) {
       const path = join(dir, entry.file);
       const next = manifest.segments[index + 1];
@@ -105,10 +111,11 @@ export class FileLog implements EventLog {
       }
       lastSeq = checkOrder(path, scan, entry.firstSeq, lastSeq);
       segments.push({ file: entry.file, firstSeq: entry.firstSeq, bytes: length });
+      if (!next) tail = new TailIndex(entry.file, scan.records);
     }
     if (!options.readOnly) await removeLeftovers(dir, manifest);
     const head = Math.max(lastSeq, (manifest.segments.at(-1)?.firstSeq ?? 1) - 1, manifest.minHead);
-    const log = new FileLog(dir, options, manifest, segments, head, recovery);
+    const log = new FileLog(dir, options, manifest, segments, head, recovery, tail);
     if (options.readOnly) return log;
     if (segments.length > 0) await log.#openActive();
     log.#acknowledged = await AcknowledgedFile.open(dir);
@@ -144,8 +151,13 @@ export class FileLog implements EventLog {
       const next = segments[index + 1];
       if (next && next.firstSeq <= from) continue;
       const path = join(this.dir, segment.file);
-      const bytes = (await Deno.readFile(path)).subarray(0, segment.bytes);
-      const scan = scanSegment(bytes);
+      // The active segment is read from its record nearest `from`; the rest whole.
+      const start = next || this.#tail?.file !== segment.file
+        ? undefined
+        : this.#tail.startFor(from);
+      const scan = start
+        ? await scanTail(path, start.offset, segment.bytes)
+        : scanSegment((await Deno.readFile(path)).subarray(0, segment.bytes));
       if (scan.damage.length > 0) throw damageError(path, scan.damage[0]!, scan.records.length);
       lastSeq = checkOrder(path, scan, segment.firstSeq, lastSeq);
       for (const record of scan.records) {
@@ -180,6 +192,7 @@ export class FileLog implements EventLog {
       this.#active = undefined;
       this.#manifest = await commitGeneration(this.dir, segments, generation, this.#head);
       this.#segments = segments;
+      this.#tail = undefined;
       if (segments.length > 0) await this.#openActive();
       await this.#recordAcknowledged();
       return { ...counts, bytesBefore, bytesAfter: await this.size() };
@@ -228,6 +241,11 @@ export class FileLog implements EventLog {
     const last = this.#segments.at(-1)!;
     this.#active = await Deno.open(join(this.dir, last.file), { write: true });
     await this.#active.seek(last.bytes, Deno.SeekMode.Start);
+    if (this.#tail?.file !== last.file) {
+      const path = join(this.dir, last.file);
+      const scan = scanSegment((await Deno.readFile(path)).subarray(0, last.bytes));
+      this.#tail = new TailIndex(last.file, scan.records);
+    }
   }
 
   #recordAcknowledged(): Promise<void> {
@@ -260,8 +278,15 @@ export class FileLog implements EventLog {
           await this.#active!.seek(active.bytes, Deno.SeekMode.Start).catch(() => {});
           throw error;
         }
+        let offset = active.bytes;
         active.bytes += bytes.length;
         this.#head = seq;
+        if (this.#tail?.file === active.file) {
+          for (const [i, event] of stored.flat().entries()) {
+            this.#tail.note(event.seq, offset);
+            offset += records[i]!.length;
+          }
+        }
         batch.forEach((pending, i) => pending.resolve(stored[i]!));
       } catch (error) {
         for (const pending of batch) pending.reject(error);
@@ -284,6 +309,7 @@ export class FileLog implements EventLog {
     this.#active?.close();
     this.#active = file;
     this.#segments = segments;
+    this.#tail = new TailIndex(name);
   }
 }
 

@@ -1,5 +1,9 @@
 import type { NewEvent } from "../events/schema.ts";
 
+// No test reads or writes the user's shared embedding cache, however the tests are run (`deno task
+// test` sets this too): each test's counts of what was embedded are its own.
+if (Deno.env.get("CAIRN_CACHE_DIR") === undefined) Deno.env.set("CAIRN_CACHE_DIR", "off");
+
 /** A temporary directory removed when the returned disposable is disposed. */
 export async function tempDir(prefix = "cairn-test-"): Promise<AsyncDisposable & { path: string }> {
   const path = await Deno.makeTempDir({ prefix });

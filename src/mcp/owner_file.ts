@@ -5,17 +5,27 @@
  * @module
  */
 import { join } from "node:path";
-import { z } from "zod";
 
 /** Where the owner of a store listens. */
-export const OwnerRecord = z.object({
-  pid: z.number().int(),
-  port: z.number().int().min(1).max(65535),
-  started_at: z.string(),
-});
+export interface OwnerRecord {
+  pid: number;
+  port: number;
+  started_at: string;
+}
 
-/** Where the owner of a store listens. */
-export type OwnerRecord = z.infer<typeof OwnerRecord>;
+/**
+ * The owner record in `value` (the parsed `serve.json`), its other fields left
+ * out; undefined when it is not one. Checked by hand, not with zod: every
+ * command sent to the owner reads it, and loading zod took a third of such a
+ * command's start.
+ */
+function ownerRecordOf(value: unknown): OwnerRecord | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { pid, port, started_at } = value as Record<string, unknown>;
+  if (!Number.isInteger(pid) || typeof started_at !== "string") return undefined;
+  if (!Number.isInteger(port) || (port as number) < 1 || (port as number) > 65535) return undefined;
+  return { pid: pid as number, port: port as number, started_at };
+}
 
 /** The files that name a store's owner. */
 export function ownerFiles(storeDir: string) {
@@ -29,10 +39,7 @@ export function ownerFiles(storeDir: string) {
 /** The owner's record, or undefined when none was written or it is unreadable. */
 export async function readOwnerRecord(storeDir: string): Promise<OwnerRecord | undefined> {
   try {
-    const parsed = OwnerRecord.safeParse(
-      JSON.parse(await Deno.readTextFile(ownerFiles(storeDir).record)),
-    );
-    return parsed.success ? parsed.data : undefined;
+    return ownerRecordOf(JSON.parse(await Deno.readTextFile(ownerFiles(storeDir).record)));
   } catch {
     return undefined;
   }

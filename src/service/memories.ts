@@ -120,12 +120,13 @@ export class Memories {
   async remember(input: z.input<typeof RememberInput>): Promise<Remembered> {
     const data = RememberInput.parse(input);
     checkValidity(data);
+    // The text is embedded while the graph looks for the same text: the two use different cores,
+    // and the embedding is needed unless the text is known already.
+    const near = this.#near([{ content: data.content, project: data.project }]);
+    near.catch(() => {});
     const known = data.force ? undefined : await this.#sameText(data.content, data.project);
     if (known) return await this.#known(known);
-    const { same, contradictions } = sortOutNear(
-      data.content,
-      (await this.#near([{ content: data.content, project: data.project }]))[0]!,
-    );
+    const { same, contradictions } = sortOutNear(data.content, (await near)[0]!);
     if (same && !data.force) return await this.#known(same);
     const { force: _force, ...fields } = data;
     const id = newId("mem");

@@ -178,6 +178,55 @@ Deno.test("FileLog rolls segments and reads across them from any sequence number
   await log.close();
 });
 
+Deno.test("FileLog.read() of the active segment from any sequence number gives the same events after appends, a reopen and a rewrite", async () => {
+  await using tmp = await tempDir();
+  const seqs = (events: Array<{ seq: number }>) => events.map((e) => e.seq);
+  const from = (log: FileLog, seq: number) => collect(log.read(seq));
+  let log = await FileLog.open(tmp.path);
+  // Batches of several sizes, so noted records fall inside batches and at their starts.
+  for (let i = 0, size = 1; i < 150; i += size, size = (size % 7) + 1) {
+    await log.append(Array.from({ length: size }, (_, j) => remembered(`m${i + j}`)));
+  }
+  const head = log.head;
+  const all = await from(log, 1);
+  assert.equal(all.length, head);
+  const check = async (kept: typeof all) => {
+    for (let seq = 1; seq <= head + 1; seq++) {
+      assert.deepEqual(await from(log, seq), kept.filter((e) => e.seq >= seq), `from ${seq}`);
+    }
+  };
+  await check(all);
+  await log.close();
+  log = await FileLog.open(tmp.path);
+  await check(all);
+  await log.rewrite((event) => event.seq % 3 !== 0);
+  await check(all.filter((e) => e.seq % 3 !== 0));
+  await log.append([remembered("after")]);
+  assert.deepEqual(
+    seqs(await from(log, head - 1)),
+    [head - 1, head, head + 1].filter((s) => s % 3),
+  );
+  await log.close();
+});
+
+Deno.test("FileLog.read() from late in the active segment refuses damage there", async () => {
+  await using tmp = await tempDir();
+  const [segment] = await logWith(tmp.path, 100, 1 << 20);
+  const log = await FileLog.open(tmp.path);
+  const late = (await collect(log.read(90)))[0]!;
+  assert.equal(late.seq, 90);
+  const offset = scanSegment(await Deno.readFile(segment!)).records.find((r) => r.seq === 95)!
+    .offset;
+  await flipByte(segment!, offset + 25);
+  await assert.rejects(() => collect(log.read(90)), (error: unknown) => {
+    assert.ok(error instanceof LogCorruptError);
+    assert.equal(error.segment, segment);
+    assert.equal(error.offset, offset);
+    return true;
+  });
+  await log.close();
+});
+
 Deno.test("FileLog.rewrite() leaves no stray files and survives reopening", async () => {
   await using tmp = await tempDir();
   await logWith(tmp.path, 30, 500);

@@ -12,6 +12,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+// @ts-types="@modelcontextprotocol/sdk/shared/transport"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { localTools } from "../../src/mcp/handlers.ts";
 import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
 import { buildMcpServer } from "../../src/mcp/server.ts";
@@ -43,7 +45,26 @@ export async function stdioClient(
     ...(cwd ? { cwd } : {}),
   });
   await client.connect(transport);
+  notificationsFirst(transport);
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
+}
+
+/**
+ * Makes the client take each response after the notifications read before it.
+ * The SDK's client (1.32.2) handles a notification a microtask after reading
+ * it but a response at once, and forgets the call's progress handler then: a
+ * progress notification read in the same chunk as its call's answer (the test
+ * process was busy while both arrived) was dropped as "unknown token"
+ * (modelcontextprotocol/typescript-sdk#2580). cairn sends progress before the
+ * answer; this is the client keeping that order.
+ */
+function notificationsFirst(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    if ("method" in message) deliver(message, extra);
+    else queueMicrotask(() => deliver(message, extra));
+  };
 }
 
 /** An SDK client connected to the store's running owner over HTTP. */

@@ -159,8 +159,15 @@ Deno.test("two agents in different folders, with different allowed roots, share 
     assert.notEqual(first.isError, true, text(first));
     assert.match(text(first), new RegExp(`indexed project alpha \\(${folders[0]}\\)`));
     const owner = (await readOwnerRecord(store))!.pid;
-    const second = await b!.callTool({ name: "index_project", arguments: { path: "." } });
+    // Progress asked of the relay comes from the owner through it.
+    const heard: Array<string | undefined> = [];
+    const second = await b!.callTool(
+      { name: "index_project", arguments: { path: "." } },
+      undefined,
+      { onprogress: (p) => heard.push(p.message) },
+    );
     assert.notEqual(second.isError, true, text(second));
+    assert.deepEqual(heard, ["files 1/1 (100%), 1 chunks"]);
     assert.match(text(second), new RegExp(`indexed project beta \\(${folders[1]}\\)`));
     assert.equal((await readOwnerRecord(store))!.pid, owner, "one owner served both");
     const across = await b!.callTool({ name: "index_project", arguments: { path: folders[0] } });
