@@ -2,14 +2,15 @@
  * `deno task bench [suite]`: runs benchmark suites and records their figures in bench/RESULTS.md.
  * Suites: quality (LoCoMo, sessions, mixed and SWE-bench Lite); locomo (memories alone); sessions
  * (agent transcripts); mixed (memories, sessions and psf/requests in one store, each question asked
- * over its own source and over all); mcp (tools/list and recall through MCP);
- * code (SWE-bench Lite alone, optionally only the repositories named after it, e.g.
- * `psf/requests`); mined (the same on issue #28's mined dev set, bench/mine_issues.ts, optionally
- * only the repositories named); speed (event log, embeddings, memory queries at 10k, MCP); owner (one-shot
- * commands through the store's owner at 10k memories, and sphinx indexed while vectors fill in); index
- * (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file move); scale (one
- * code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top); tokens; crash
- * (SIGKILLs of every writing command: no acknowledged write lost, every store opens;
+ * over its own source and over all); mcp (tools/list and recall through MCP); code (SWE-bench Lite
+ * alone, optionally only the repositories named after it, e.g. `psf/requests`); mined (the same on
+ * issue #28's mined dev set, bench/mine_issues.ts, optionally only the repositories named); speed
+ * (event log, embeddings, memory queries at 10k, MCP); embed (every embedding variant's chunks/s on
+ * real code chunks against raw onnxruntime fp32; extra model folders in CAIRN_BENCH_MODELS); owner
+ * (one-shot commands through the store's owner at 10k memories, and sphinx indexed while vectors
+ * fill in); index (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file
+ * move); scale (one code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top);
+ * tokens; crash (SIGKILLs of every writing command: no acknowledged write lost, every store opens;
  * CAIRN_BENCH_CRASH_KILLS, CAIRN_BENCH_SEED); team (sync and shared vectors through a real
  * nats-server; skipped when none is installed); all (every suite but code and mined).
  * @module

@@ -11,7 +11,7 @@
  * @module
  */
 import { join } from "node:path";
-import { cairn, parseAnswers, recallBatchArgs, writeJsonl } from "./cli.ts";
+import { cairn, newStore, parseAnswers, recallBatchArgs, writeJsonl } from "./cli.ts";
 import { benchData } from "./data.ts";
 import { hitAt, mean, recallAt } from "./metrics.ts";
 import { runInfo, writeSection } from "./report.ts";
@@ -127,7 +127,7 @@ export async function benchSessions(): Promise<void> {
       fixtures++;
     }
     const questions = corpusQuestions(lines);
-    const store = join(work, "store");
+    const store = await newStore(join(work, "store"));
 
     let started = performance.now();
     const ingest = JSON.parse(
