@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { localServer } from "../embed/local_server.ts";
 import { bagOfWords as embed } from "../embed/bag_of_words.ts";
+import { shippedIdPattern } from "../embed/model_hub.ts";
 import { tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
 
@@ -47,10 +48,11 @@ Deno.test("config.json chooses an OpenAI-compatible embedder and a reranker; ree
   await config({});
   const refused = await run("recall", "deploy");
   assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /built with http:bow, not bge-small-en-v1.5; .*cairn reembed/);
+  const shipped = await shippedIdPattern();
+  assert.match(refused.stderr, new RegExp(`built with http:bow, not ${shipped}; .*cairn reembed`));
   const rebuilt = await run("reembed");
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
-  assert.match(rebuilt.stdout, /vectors rebuilt with bge-small-en-v1.5 .*2 memory/);
+  assert.match(rebuilt.stdout, new RegExp(`vectors rebuilt with ${shipped} .*2 memory`));
   const after = await run("search", "how and when do we deploy?", "--format", "json");
   assert.equal(after.code, 0, after.stderr);
   assert.equal(JSON.parse(after.stdout).results.length, 2);

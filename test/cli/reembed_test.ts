@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { shippedModelDir } from "../../src/embed/load.ts";
 import { bagOfWords, bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
 import { localServer } from "../embed/local_server.ts";
+import { shippedIdPattern } from "../embed/model_hub.ts";
 import { MAIN, tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
 import { serveHere } from "../mcp/serve_here.ts";
@@ -153,7 +154,7 @@ Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old mod
   assert.equal(resumed.code, 0, resumed.stderr);
   const report = resumed.stdout.match(
     new RegExp(
-      `vectors rebuilt with bge-small-en-v1\\.5 in [\\d.]+ s \\(continued an interrupted run ` +
+      `vectors rebuilt with ${await shippedIdPattern()} in [\\d.]+ s \\(continued an interrupted run ` +
         `from event (\\d+)\\): ${memories} memory`,
     ),
   );
@@ -167,8 +168,18 @@ Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old mod
   });
 
   const requests = embeddings.requests.length;
-  assert.match((await cliHere(["--store", store, "status"])).stdout, /model +bge-small-en-v1\.5/);
-  const found = await cliHere(["--store", store, "search", "when do we ship?", "--format", "json"]);
+  assert.match(
+    (await cliHere(["--store", store, "status"])).stdout,
+    new RegExp(`model +${await shippedIdPattern()}`),
+  );
+  const found = await cliHere([
+    "--store",
+    store,
+    "search",
+    "when do deploys happen?",
+    "--format",
+    "json",
+  ]);
   assert.equal(found.code, 0, found.stderr);
   assert.equal(JSON.parse(found.stdout).results[0].content, "Deploys happen on Tuesday mornings");
   assert.equal(embeddings.requests.length, requests, "the old endpoint is no longer used");

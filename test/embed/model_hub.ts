@@ -1,12 +1,17 @@
 import { join } from "node:path";
 import { shippedModelDir } from "../../src/embed/load.ts";
-import { type ModelManifest, parseManifest } from "../../src/embed/manifest.ts";
+import { modelId, type ModelManifest, parseManifest } from "../../src/embed/manifest.ts";
 import { localServer } from "./local_server.ts";
 
 /** The shipped model's manifest, as config.json would give it for a hub model. */
 export async function shippedManifest() {
   const where = join(shippedModelDir(), "manifest.json");
   return parseManifest(await Deno.readTextFile(where), where);
+}
+
+/** The default shipped model's id, escaped for a regular expression. */
+export async function shippedIdPattern(): Promise<string> {
+  return modelId(await shippedManifest()).replaceAll(".", "\\.");
 }
 
 /**

@@ -66,7 +66,8 @@ for (const name of SHIPPED_MODELS) {
       const [vector, short] = await embedder.embedDocuments([long, "a short text"]);
       assert.equal(vector!.length, 384);
       assert.ok(short);
-      assert.deepEqual(embedder.stats, { texts: 2, truncated: 1, batches: 1 });
+      const batches = embedder.manifest.max_batch === 1 ? 2 : 1;
+      assert.deepEqual(embedder.stats, { texts: 2, truncated: 1, batches });
       const max = embedder.manifest.max_tokens;
       assert.equal(embedder.queryCutAt(long), max);
       assert.equal(embedder.queryCutAt("a short query"), undefined);

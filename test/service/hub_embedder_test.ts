@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { DownloadProgress } from "../../src/embed/hub_download.ts";
+import { modelId } from "../../src/embed/manifest.ts";
 import { UserError } from "../../src/errors.ts";
 import { hubEmbedder, modelCacheDir } from "../../src/service/hub_embedder.ts";
 import { closedPort, localServer } from "../embed/local_server.ts";
@@ -18,7 +19,7 @@ Deno.test("hubEmbedder() downloads the model on first use with progress; a later
       store.path,
       (p) => progress.push(p),
     );
-    assert.equal(embedder.id, "bge-small-en-v1.5");
+    assert.equal(embedder.id, modelId(manifest));
     assert.equal(embedder.dims, 384);
     assert.equal(hub.requests.length, 0, "nothing is fetched before the model is used");
     try {
