@@ -21,5 +21,8 @@ export async function shippedModelFor(
 ): Promise<string> {
   const built = await builtWith(join(storeLayout(storeDir).projections, "vectors"))
     .catch(() => undefined);
-  return (built ? (await shipped()).get(built.id) : undefined) ?? shippedModelDir();
+  if (!built) return shippedModelDir();
+  // A models/ folder that cannot be listed (a binary's files, say) leaves the default.
+  const models = await shipped().catch(() => new Map<string, string>());
+  return models.get(built.id) ?? shippedModelDir();
 }
