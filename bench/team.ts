@@ -20,7 +20,7 @@ import { openCairn } from "../src/service/cairn.ts";
 import { loadTeamConfig } from "../src/team/config.ts";
 import { teamSyncFor } from "../src/team/sync.ts";
 import { TeamVectors } from "../src/team/team_vectors.ts";
-import { NATS_SERVER, NatsServer } from "../test/team/nats_server.ts";
+import { eventually, NATS_SERVER, NatsServer } from "../test/team/nats_server.ts";
 import { MissingBenchData } from "./data.ts";
 import { percentile, runInfo, writeSection } from "./report.ts";
 import { type StandInEmbedder, startStandInEmbedder } from "./stand_in_embedder.ts";
@@ -196,19 +196,6 @@ async function benchSync() {
     };
   } finally {
     await dispose(members, dirs);
-  }
-}
-
-/** Runs `work` until it resolves, for up to 30 s (a cluster elects its JetStream leader first). */
-async function eventually<T>(work: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await work();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
   }
 }
 

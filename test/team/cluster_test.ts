@@ -1,19 +1,6 @@
 import assert from "node:assert/strict";
 import { Member } from "./members.ts";
-import { NatsServer, SKIP_REASON } from "./nats_server.ts";
-
-/** Runs `work` until it resolves, for up to `ms` (a cluster elects its JetStream leader first). */
-async function eventually<T>(work: () => Promise<T>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await work();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
+import { eventually, NatsServer, SKIP_REASON } from "./nats_server.ts";
 
 /** A member's memories of `api`: the ids and texts, to compare members by. */
 async function memoriesOf(member: Member): Promise<string[]> {

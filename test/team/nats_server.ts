@@ -24,6 +24,19 @@ export const SKIP_REASON = NATS_SERVER
   : "nats-server is not installed (apt-get install nats-server); the team sync tests are skipped";
 if (SKIP_REASON) console.error(`test/team: ${SKIP_REASON}`);
 
+/** Runs `work` until it resolves, for up to 30 s (a cluster elects its JetStream leader first). */
+export async function eventually<T>(work: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
