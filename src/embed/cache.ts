@@ -146,6 +146,8 @@ export class EmbeddingCache {
       await this.file.syncData();
       const start = await this.file.seek(0, Deno.SeekMode.Current) - out.length;
       [...fresh.keys()].forEach((key, i) => this.#offsets.set(key, start + i * recordBytes));
+      // Nothing appended by others since the last scan: the next one need not read these back.
+      if (start === this.#scannedTo) this.#scannedTo += out.length;
     });
   }
 
