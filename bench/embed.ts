@@ -11,6 +11,7 @@ import { CachedEmbedder } from "../src/embed/cache.ts";
 import { DEFAULT_MODEL, shippedModelDir } from "../src/embed/load.ts";
 import { loadModelFolder } from "../src/embed/manifest.ts";
 import { OnnxEmbedder } from "../src/embed/onnx_embedder.ts";
+import { TextTokenizer } from "../src/embed/tokenizer.ts";
 import { feeds, openSession } from "../src/embed/onnx_session.ts";
 import { readSource, scan } from "../src/ingest/code/scan.ts";
 import { chunkFile } from "../src/ingest/code/source_file.ts";
@@ -113,9 +114,7 @@ async function variantRate(variant: Variant, inputs: string[]): Promise<number> 
 /** Raw onnxruntime fp32 over `inputs`, one text a run (no padding), on the main thread. */
 async function rawOneByOne(dir: string, inputs: string[]): Promise<number> {
   const folder = await loadModelFolder(dir, { verify: false });
-  const embedder = await OnnxEmbedder.open(dir, { verify: false }); // only for its tokenizer
-  const encoded = inputs.map((text) => embedder.tokenize(text).ids);
-  await embedder.close();
+  const encoded = await tokenIds(dir, inputs);
   const session = await openSession(join(dir, "model.onnx"), navigator.hardwareConcurrency || 1);
   const runs = encoded.map((ids) =>
     feeds(
@@ -236,9 +235,17 @@ function spread(runs: number[]): string {
   return `${f(median(runs))} (${f(Math.min(...runs))}-${f(Math.max(...runs))})`;
 }
 
+/** Each input's token ids as the model in `dir` reads them (no model is started). */
+async function tokenIds(dir: string, inputs: string[]): Promise<number[][]> {
+  const { manifest } = await loadModelFolder(dir, { verify: false });
+  const tokenizer = await TextTokenizer.open(
+    join(dir, manifest.tokenizer_file),
+    manifest.max_tokens,
+  );
+  return inputs.map((text) => tokenizer.encode(text).ids);
+}
+
 async function tokenCounts(dir: string, inputs: string[]): Promise<{ mean: number; max: number }> {
-  const embedder = await OnnxEmbedder.open(dir, { verify: false });
-  const counts = inputs.map((text) => embedder.tokenize(text).ids.length);
-  await embedder.close();
+  const counts = (await tokenIds(dir, inputs)).map((ids) => ids.length);
   return { mean: counts.reduce((a, b) => a + b, 0) / counts.length, max: Math.max(...counts) };
 }
