@@ -1,6 +1,7 @@
 /**
  * Each issue of a code benchmark run ranked by cairn, in-process, under
- * every fusion weight combination of a grid: asked as a user asks (all code,
+ * every setting of a grid (fusion weights and the factor that lowers tests
+ * and changelogs): asked as a user asks (all code,
  * no language filter) over the store kept at the issue's base commit. Each
  * ranking is appended to a cache file as it comes, so an interrupted run
  * resumes and a larger grid asks only its new points.
@@ -16,17 +17,24 @@ import type { Instance } from "./code_sets.ts";
 
 const SIGNALS: readonly Signal[] = ["vector", "lexical", "context", "graph", "mention"];
 
+/** One point of a tuning grid: what recall is asked with besides the question. */
+export interface RankingSetting {
+  weights: SignalWeights;
+  /** What files the query does not ask for are multiplied by (1: not lowered). */
+  lowerFactor: number;
+}
+
 /**
  * Every issue of `instances` whose repository the benchmark finished in
- * `work` (with its stores kept), ranked under each weight combination of
- * `grid` in order; the rankings already in `cache` are not asked again.
+ * `work` (with its stores kept), ranked under each setting of `grid` in
+ * order; the rankings already in `cache` are not asked again.
  * A repository still being run shares its embedding cache with the stores
  * kept so far, so only finished ones count.
  */
 export async function gridRankings(
   work: string,
   instances: readonly Instance[],
-  grid: readonly SignalWeights[],
+  grid: readonly RankingSetting[],
   cache: string,
 ): Promise<Map<string, Ranking[]>> {
   const saved = await readCache(cache);
@@ -38,11 +46,11 @@ export async function gridRankings(
     const ofRepo = instances.filter((i) => i.repo === repo);
     for (const commit of new Set(ofRepo.map((i) => i.base_commit))) {
       const here = ofRepo.filter((i) => i.base_commit === commit);
-      const missing = here.flatMap((instance) => grid.map((weights) => ({ instance, weights })))
-        .filter(({ instance, weights }) => !saved.has(cacheKey(instance.id, weights)));
+      const missing = here.flatMap((instance) => grid.map((setting) => ({ instance, setting })))
+        .filter(({ instance, setting }) => !saved.has(cacheKey(instance.id, setting)));
       if (missing.length) await rankAt(join(stores, commit), repo, missing, saved, cache);
       for (const i of here) {
-        rankings.set(i.id, grid.map((weights) => saved.get(cacheKey(i.id, weights))!));
+        rankings.set(i.id, grid.map((setting) => saved.get(cacheKey(i.id, setting))!));
       }
       console.error(`${repo} ${commit.slice(0, 8)}: ${here.length} issues, ${missing.length} asks`);
     }
@@ -53,28 +61,28 @@ export async function gridRankings(
 async function rankAt(
   store: string,
   repo: string,
-  asks: Array<{ instance: Instance; weights: SignalWeights }>,
+  asks: Array<{ instance: Instance; setting: RankingSetting }>,
   saved: Map<string, Ranking>,
   cache: string,
 ): Promise<void> {
   const app = await openCairn(store);
   try {
-    for (const { instance, weights } of asks) {
+    for (const { instance, setting } of asks) {
       const answer = await app.recall.run({
         query: instance.query.slice(0, MAX_QUERY_CHARS),
         project: repo.split("/")[1]!,
         sources: ["code"],
         limit: LIMIT,
         mode: "hybrid",
-        weights,
+        ...setting,
       });
       const code = answer.items.flatMap((item) => item.type === "code" ? [item.code] : []);
       const ranking = {
         files: [...new Set(code.map((c) => c.path))],
         functions: [...new Set(code.map((c) => `${c.path}::${c.name}`))],
       };
-      saved.set(cacheKey(instance.id, weights), ranking);
-      const line = { id: instance.id, weights, ...ranking };
+      saved.set(cacheKey(instance.id, setting), ranking);
+      const line = { id: instance.id, ...setting, ...ranking };
       await Deno.writeTextFile(cache, JSON.stringify(line) + "\n", { append: true });
     }
   } finally {
@@ -82,8 +90,8 @@ async function rankAt(
   }
 }
 
-function cacheKey(id: string, weights: SignalWeights): string {
-  return `${id}\t${SIGNALS.map((signal) => weights[signal]).join(",")}`;
+function cacheKey(id: string, { weights, lowerFactor }: RankingSetting): string {
+  return `${id}\t${SIGNALS.map((signal) => weights[signal]).join(",")}\t${lowerFactor}`;
 }
 
 async function readCache(file: string): Promise<Map<string, Ranking>> {
@@ -96,8 +104,8 @@ async function readCache(file: string): Promise<Map<string, Ranking>> {
     if (!line.trim()) continue;
     // A line cut short by an interrupted run is asked again.
     try {
-      const { id, weights, files, functions } = JSON.parse(line);
-      saved.set(cacheKey(id, weights), { files, functions });
+      const { id, weights, lowerFactor, files, functions } = JSON.parse(line);
+      saved.set(cacheKey(id, { weights, lowerFactor }), { files, functions });
     } catch {
       continue;
     }

@@ -1,22 +1,23 @@
 /**
- * Tunes recall's fusion weights for code on the stores a code benchmark run
+ * Tunes recall's fusion weights for code, and the rule that lowers tests and
+ * changelogs, on the stores a code benchmark run
  * kept (CAIRN_BENCH_WORK=DIR CAIRN_BENCH_KEEP_STORES=1 with `deno task bench
  * code` or `mined`) for the repositories it finished, and says what the
  * tuning is worth on repositories it did not see. Every issue is asked
  * in-process at its base commit as a user asks (all code, no language
- * filter) with each weight combination of a grid, once; the per-issue scores
+ * filter) with each setting of a grid, once; the per-issue scores
  * then give the shipped weights' figures, the in-sample best, and the
  * leave-one-repository-out figures (bench/cross_validate.ts). The gold is read
  * only for scoring. Rankings are saved as they come in DIR/tune-SET.rankings.jsonl,
  * so an interrupted run resumes; delete that file after changing recall.
  *
- * CAIRN_TUNE_GRID (a JSON array of weights, each over the shipped ones)
- * replaces the default grid; the shipped weights are always in it.
+ * CAIRN_TUNE_GRID (a JSON array of weights and `lowerFactor`s, each over the
+ * shipped ones) replaces the default grid; the shipped setting is always in it.
  *
  * @example
  * ```sh
  * deno run -A bench/tune_swebench.ts DIR --set mined
- * CAIRN_TUNE_GRID='[{"vector":0.2},{"mention":0}]' deno run -A bench/tune_swebench.ts DIR
+ * CAIRN_TUNE_GRID='[{"vector":0.2},{"lowerFactor":1}]' deno run -A bench/tune_swebench.ts DIR
  * ```
  * @module
  */
@@ -32,7 +33,8 @@ import type { RepoRun } from "./code_run.ts";
 import { type Ranking, scoreIssue } from "./code_scores.ts";
 import { CODE_SETS, readGold, readInstances } from "./code_sets.ts";
 import { type GridPoint, heldOutScores, leaveOneRepositoryOut } from "./cross_validate.ts";
-import { gridRankings } from "./grid_rankings.ts";
+import { gridRankings, type RankingSetting } from "./grid_rankings.ts";
+import { LOWERED_FILE_PRIOR } from "../src/recall/path_priors.ts";
 import { tuningReport } from "./tuning_report.ts";
 import { runInfo, writeSection } from "./report.ts";
 
@@ -51,8 +53,11 @@ if (!work || !set) {
   Deno.exit(2);
 }
 
-const SHIPPED: SignalWeights = { ...DEFAULT_WEIGHTS, ...CODE_WEIGHTS };
-const grid = weightGrid();
+const SHIPPED: RankingSetting = {
+  weights: { ...DEFAULT_WEIGHTS, ...CODE_WEIGHTS },
+  lowerFactor: LOWERED_FILE_PRIOR,
+};
+const grid = settingGrid();
 const instances = await readInstances(set);
 const cache = join(work, `tune-${set.suite}.rankings.jsonl`);
 const rankings = await gridRankings(work, instances, grid, cache);
@@ -69,56 +74,89 @@ const gold = await readGold(set);
 const ids = [...rankings.keys()].sort();
 const repoOf = new Map(instances.map((i) => [i.id, i.repo]));
 const repos = ids.map((id) => repoOf.get(id)!);
-const points: GridPoint[] = grid.map((weights, g) => ({
-  changes: changesFrom(weights),
+const points: GridPoint[] = grid.map((setting, g) => ({
+  changes: changesFrom(setting),
   scores: ids.map((id) => scoreIssue(rankings.get(id)![g]!, gold.get(id)!)),
 }));
 const folds = leaveOneRepositoryOut(repos, points);
 const bm25 = await runBaseline(work, ids, repos);
 const body = tuningReport({
   set,
-  grid: grid.map(describe),
+  grid: grid.map((setting) => describe(setting)),
   repos,
   points,
   folds,
   heldOut: heldOutScores(folds, points),
   bm25: bm25 && ids.map((id) => scoreIssue(bm25.get(id)!, gold.get(id)!)),
-  shipped: (Object.keys(SHIPPED) as Signal[]).map((s) => `${s} ${SHIPPED[s]}`).join(", "),
+  shipped: describe(SHIPPED, () => true),
 });
 console.log(body);
 const command = `deno run -A bench/tune_swebench.ts WORK --set ${set.suite}` +
   (Deno.env.get("CAIRN_TUNE_GRID") ? " (CAIRN_TUNE_GRID set)" : "");
 await writeSection(`${set.section}-tuning`, { ...await runInfo(""), command }, body);
 
-/** CAIRN_TUNE_GRID's points or the default grid, each over the shipped weights, shipped first. */
-function weightGrid(): SignalWeights[] {
-  const given: Array<Partial<SignalWeights>> = JSON.parse(Deno.env.get("CAIRN_TUNE_GRID") ?? "[]");
+/** A grid point as CAIRN_TUNE_GRID gives it: what differs from the shipped setting. */
+type SettingChange = Partial<SignalWeights> & { lowerFactor?: number };
+
+/**
+ * CAIRN_TUNE_GRID's points or the default grid (fusion weights, each with
+ * tests and changelogs lowered as shipped and not lowered), each over the
+ * shipped setting, shipped first.
+ */
+function settingGrid(): RankingSetting[] {
+  const given: SettingChange[] = JSON.parse(Deno.env.get("CAIRN_TUNE_GRID") ?? "[]");
   if (given.length === 0) {
     for (const vector of [0.1, 0.2, 0.4]) {
       for (const lexical of [0.1, 0.2, 0.4]) {
         for (const context of [0, 0.2, 0.4]) {
           for (const graph of [0, 0.2]) {
             for (const mention of [0, 0.15, 0.3, 0.6]) {
-              given.push({ vector, lexical, context, graph, mention });
+              for (const lowerFactor of [LOWERED_FILE_PRIOR, 1]) {
+                given.push({ vector, lexical, context, graph, mention, lowerFactor });
+              }
             }
           }
         }
       }
     }
   }
-  const all = [SHIPPED, ...given.map((weights) => ({ ...SHIPPED, ...weights }))];
-  const keys = all.map((weights) => JSON.stringify(weights));
+  const all = [
+    SHIPPED,
+    ...given.map(({ lowerFactor = SHIPPED.lowerFactor, ...weights }) => ({
+      weights: { ...SHIPPED.weights, ...weights },
+      lowerFactor,
+    })),
+  ];
+  const keys = all.map((setting) => JSON.stringify(setting));
   return all.filter((_, i) => keys.indexOf(keys[i]!) === i);
 }
 
-function changesFrom(weights: SignalWeights): number {
-  return (Object.keys(SHIPPED) as Signal[]).filter((s) => weights[s] !== SHIPPED[s]).length;
+const SIGNALS = Object.keys(SHIPPED.weights) as Signal[];
+
+function changesFrom(setting: RankingSetting): number {
+  return SIGNALS.filter((s) => setting.weights[s] !== SHIPPED.weights[s]).length +
+    (setting.lowerFactor === SHIPPED.lowerFactor ? 0 : 1);
 }
 
-/** The weights where they differ from the shipped ones: `vector 0.2, mention 0`, or `shipped`. */
-function describe(weights: SignalWeights): string {
-  const changed = (Object.keys(SHIPPED) as Signal[]).filter((s) => weights[s] !== SHIPPED[s]);
-  return changed.length ? changed.map((s) => `${s} ${weights[s]}`).join(", ") : "shipped";
+/**
+ * The settings `shown` picks, as the report says them: `vector 0.2, mention 0,
+ * tests and changelogs not lowered`; `shipped` when none differs.
+ */
+function describe(
+  setting: RankingSetting,
+  shown = (differs: boolean) => differs,
+): string {
+  const parts = SIGNALS
+    .filter((s) => shown(setting.weights[s] !== SHIPPED.weights[s]))
+    .map((s) => `${s} ${setting.weights[s]}`);
+  if (shown(setting.lowerFactor !== SHIPPED.lowerFactor)) {
+    parts.push(
+      setting.lowerFactor === 1
+        ? "tests and changelogs not lowered"
+        : `tests and changelogs × ${setting.lowerFactor}`,
+    );
+  }
+  return parts.length ? parts.join(", ") : "shipped";
 }
 
 /** BM25 over whole files from the benchmark's saved runs, when every issue has it. */

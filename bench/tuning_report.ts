@@ -1,6 +1,6 @@
 /**
  * The RESULTS section of a cross-validated tuning run (bench/tune_swebench.ts):
- * the shipped weights, the grid's in-sample best and the
+ * the shipped setting, the grid's in-sample best and the
  * leave-one-repository-out choice, overall and per repository, beside BM25
  * over whole files from the same benchmark run.
  * @module
@@ -12,7 +12,7 @@ import { bestPoint, type Fold, type GridPoint } from "./cross_validate.ts";
 /** What a tuning section is made from; the grid's first point is the shipped one. */
 export interface TuningResults {
   set: CodeSet;
-  /** Each grid point's weights, as said in the report (`vector 0.2, mention 0`). */
+  /** Each grid point's setting, as said in the report (`vector 0.2, mention 0`). */
   grid: readonly string[];
   /** Each issue's repository, in the order of the points' scores. */
   repos: readonly string[];
@@ -22,7 +22,7 @@ export interface TuningResults {
   heldOut: readonly IssueScore[];
   /** BM25 over whole files, per issue, when the benchmark's saved runs hold it. */
   bm25: readonly IssueScore[] | undefined;
-  /** The shipped weights in full. */
+  /** The shipped setting in full. */
   shipped: string;
 }
 
@@ -68,16 +68,17 @@ export function tuningReport(results: TuningResults): string {
       `| ${grid[i]} | ${f(s.file1)} | ${f(s.file5)} | ${f(s.file10)} | ${fn10(s)} |`
     );
   const count = new Set(repos).size;
-  return `## Code fusion weights cross-validated by repository (${set.title}: ${repos.length} issues, ${count} repositories)
+  return `## Code fusion weights and rules cross-validated by repository (${set.title}: ${repos.length} issues, ${count} repositories)
 
 Every issue was ranked in-process over the store kept at its base commit, as a user asks (all code,
-no language filter), once for each of ${points.length} weight combinations (the shipped ones first).
-For each repository, the combination with the highest file Acc@5 on the other repositories' issues
-(ties: function Acc@10, then the fewest changes from the shipped weights) was chosen and scored on
-the held-out repository's issues: "leave-one-repository-out" is the figure to report. The in-sample
-best was chosen on every issue, itself included.
+no language filter), once for each of ${points.length} settings (fusion weights, and whether tests and
+changelogs are lowered; the shipped setting first). For each repository, the setting with the highest
+file Acc@5 on the other repositories' issues (ties: function Acc@10, then the fewest changes from the
+shipped setting) was chosen and scored on the held-out repository's issues:
+"leave-one-repository-out" is the figure to report. The in-sample best was chosen on every issue,
+itself included.
 
-| weights | file Acc@1 | Acc@5 | Acc@10 | function Acc@10 | file Acc@5 − BM25 |
+| setting | file Acc@1 | Acc@5 | Acc@10 | function Acc@10 | file Acc@5 − BM25 |
 | --- | ---: | ---: | ---: | ---: | ---: |
 ${overall.join("\n")}
 
@@ -90,7 +91,7 @@ ${perRepo.join("\n")}
 
 The grid's best ten on every issue (in-sample):
 
-| weights | file Acc@1 | Acc@5 | Acc@10 | function Acc@10 |
+| setting | file Acc@1 | Acc@5 | Acc@10 | function Acc@10 |
 | --- | ---: | ---: | ---: | ---: |
 ${top.join("\n")}`;
 }

@@ -98,8 +98,9 @@ export async function recallWith(
     ask.weightsOf,
   );
   const lowered = new Map<string, string>();
-  if (codeAsked && lowerKinds.length > 0) {
-    fused = lowerFiles(fused, lowerKinds, deps.codePath, lowered);
+  const lowerFactor = request.lowerFactor ?? LOWERED_FILE_PRIOR;
+  if (codeAsked && lowerKinds.length > 0 && lowerFactor !== 1) {
+    fused = lowerFiles(fused, lowerKinds, lowerFactor, deps.codePath, lowered);
   }
   const named = new Set<string>();
   if (codeAsked && symbol !== undefined && deps.codeName) {
@@ -110,7 +111,7 @@ export async function recallWith(
     const raw = (signal: Signal) => scoreOf(signal, f.source, f.id);
     const components: HitComponents = { fused: f.score };
     const kind = f.source === "code" ? lowered.get(f.id) : undefined;
-    if (kind) components.prior = { kind, factor: LOWERED_FILE_PRIOR };
+    if (kind) components.prior = { kind, factor: lowerFactor };
     if (f.source === "code" && named.has(f.id)) components.namesSymbol = true;
     if (f.ranks.vector) components.vector = { rank: f.ranks.vector, distance: raw("vector") };
     if (f.ranks.lexical) components.lexical = { rank: f.ranks.lexical, score: raw("lexical") };
@@ -142,12 +143,13 @@ function rawScores(
 
 /**
  * Multiplies the fused score of chunks in files of the `kinds` the query does
- * not ask for (tests, changelogs) by LOWERED_FILE_PRIOR, records which kind
- * each lowered chunk was in `lowered`, and re-sorts.
+ * not ask for (tests, changelogs) by `factor`, records which kind each lowered
+ * chunk was in `lowered`, and re-sorts.
  */
 function lowerFiles(
   fused: SourceFused[],
   kinds: readonly LoweredKind[],
+  factor: number,
   pathOf: ((chunkId: string) => string | undefined) | undefined,
   lowered: Map<string, string>,
 ): SourceFused[] {
@@ -156,7 +158,7 @@ function lowerFiles(
     const kind = path === undefined ? undefined : kinds.find((k) => k.matches(path));
     if (!kind) return f;
     lowered.set(f.id, kind.label);
-    return { ...f, score: f.score * LOWERED_FILE_PRIOR };
+    return { ...f, score: f.score * factor };
   });
   return scored.sort(byScore);
 }

@@ -47,6 +47,11 @@ export interface RecallRequest {
   limit: number;
   mode: RecallMode;
   weights?: Partial<SignalWeights>;
+  /**
+   * What chunks of files the query does not ask for (tests, changelogs) are
+   * multiplied by: LOWERED_FILE_PRIOR unless given, 1 turns the rule off (tuning).
+   */
+  lowerFactor?: number;
   /** The asking agent's session: its turns still in its context (after its last compact boundary) are left out. */
   session?: string;
   /**

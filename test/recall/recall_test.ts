@@ -151,6 +151,12 @@ Deno.test("recallWith() lowers test files unless the query asks for tests", asyn
   assert.equal(plain.hits[1]!.components.prior?.kind, "test file");
   const tests = await recallWith([lexical], deps, ask("which test covers login"));
   assert.deepEqual(tests.hits.map((h) => h.id), ["t", "s"]);
+  // Tuning turns the rule off, or changes how much it lowers.
+  const off = await recallWith([lexical], deps, ask("how does login work", { lowerFactor: 1 }));
+  assert.deepEqual(off.hits.map((h) => h.id), ["t", "s"]);
+  assert.equal(off.hits[0]!.components.prior, undefined);
+  const mild = await recallWith([lexical], deps, ask("how does login work", { lowerFactor: 0.5 }));
+  assert.deepEqual(mild.hits[1]!.components.prior, { kind: "test file", factor: 0.5 });
 });
 
 Deno.test("recallWith() keeps the best part of a definition indexed in several parts", async () => {
