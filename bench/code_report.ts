@@ -1,8 +1,8 @@
 /**
  * The RESULTS section of a code benchmark run: every system's file and
- * function accuracy, the same by language (hybrid against BM25 over whole
- * files), hybrid minus BM25 per repository, and each repository's indexing
- * times.
+ * function accuracy, the same by language and by where the issues come from
+ * (hybrid against BM25 over whole files), hybrid minus BM25 per repository,
+ * and each repository's indexing times.
  * @module
  */
 import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
@@ -33,6 +33,7 @@ export function codeReport(results: CodeRunResults): string {
   const { set, runs, gold, instances, languages, only } = results;
   const ids = runs.flatMap((run) => Object.keys(run.rankings));
   const languageOf = new Map(instances.map((i) => [i.id, i.language]));
+  const sourceOf = new Map(instances.map((i) => [i.id, i.source ?? "issue"]));
   const repoOf = new Map(runs.flatMap((run) => Object.keys(run.rankings).map((id) => [id, run])));
   const scoresOf = (system: System, of: readonly string[]): IssueScore[] =>
     of.map((id) => scoreIssue(repoOf.get(id)!.rankings[id]![system], gold.get(id)!));
@@ -75,7 +76,9 @@ chunks (up to ${LIMIT}).
 | system | file Acc@1 | Acc@3 | Acc@5 | Acc@10 | function Acc@5 | Acc@10 |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
-${byLanguage(ids, languageOf, scoresOf)}${byRepository(runs, languageOf, scoresOf)}
+${byGroup("language", ids, languageOf, scoresOf)}${byGroup("source", ids, sourceOf, scoresOf)}${
+    byRepository(runs, languageOf, scoresOf)
+  }
 
 Indexing, per repository (wall times through the CLI, embeddings included; a
 move is the incremental \`cairn index\` after rewriting the files that differ
@@ -90,24 +93,33 @@ ${notes(runs, asked)}`;
 
 type ScoresOf = (system: System, ids: readonly string[]) => IssueScore[];
 
-/** Hybrid against BM25 over whole files, language by language (nothing when there is one). */
-function byLanguage(ids: string[], languageOf: Map<string, string>, scoresOf: ScoresOf): string {
-  const languages = [...new Set(ids.map((id) => languageOf.get(id)!))].sort();
-  if (languages.length < 2) return "";
-  const rows = languages.map((language) => {
-    const here = ids.filter((id) => languageOf.get(id) === language);
+/**
+ * Hybrid against BM25 over whole files, group by group (a language, where the
+ * issues come from); nothing when every issue is in one group.
+ */
+function byGroup(
+  kind: "language" | "source",
+  ids: string[],
+  groupOf: Map<string, string>,
+  scoresOf: ScoresOf,
+): string {
+  const groups = [...new Set(ids.map((id) => groupOf.get(id)!))].sort();
+  if (groups.length < 2) return "";
+  const rows = groups.map((group) => {
+    const here = ids.filter((id) => groupOf.get(id) === group);
     const hybrid = summarize(scoresOf("hybrid", here));
     const bm25 = summarize(scoresOf("bm25", here));
     const fn = hybrid.withSpans ? `${f(hybrid.fn10)} (${hybrid.withSpans})` : "–";
-    return `| ${language} | ${here.length} | ` +
+    return `| ${group} | ${here.length} | ` +
       [hybrid.file1, hybrid.file5, hybrid.file10, bm25.file1, bm25.file5, bm25.file10].map(f)
         .join(" | ") +
       ` | ${signed(hybrid.file5 - bm25.file5)} | ${fn} |`;
   });
+  const heading = kind === "language" ? "By language" : "By where the issues come from";
   return `
-By language (file Acc@k; function Acc@10 over the issues with spans, their number in brackets):
+${heading} (file Acc@k; function Acc@10 over the issues with spans, their number in brackets):
 
-| language | issues | hybrid @1 | @5 | @10 | BM25 @1 | @5 | @10 | hybrid − BM25 @5 | hybrid function @10 |
+| ${kind} | issues | hybrid @1 | @5 | @10 | BM25 @1 | @5 | @10 | hybrid − BM25 @5 | hybrid function @10 |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
 `;

@@ -53,6 +53,8 @@ export interface Instance {
   language: string;
   base_commit: string;
   query: string;
+  /** Where a mined instance comes from: `multi-swe-bench` (an issue) or `fix-commit` (a message). */
+  source?: string;
 }
 
 /** What an issue's fix changed: read only to score rankings. */
@@ -67,12 +69,13 @@ export async function readInstances(set: CodeSet): Promise<Instance[]> {
   const rows = await readJsonl<Instance & { language?: string }>(
     await benchFile(set.data, "instances.jsonl"),
   );
-  return rows.map(({ id, repo, language, base_commit, query }) => ({
+  return rows.map(({ id, repo, language, base_commit, query, source }) => ({
     id,
     repo,
     language: language ?? set.language,
     base_commit,
     query,
+    ...(source ? { source } : {}),
   }));
 }
 

@@ -33,11 +33,11 @@ function run(repo: string, ids: string[], cairn: Ranking, bm25: Ranking): RepoRu
   };
 }
 
-Deno.test("codeReport() breaks file accuracy down by language and hybrid − BM25 by repository", () => {
+Deno.test("codeReport() breaks file accuracy down by language, by source and hybrid − BM25 by repository", () => {
   const instances = [
-    { id: "g1", repo: "o/go", language: "go", base_commit: "c", query: "q" },
-    { id: "g2", repo: "o/go", language: "go", base_commit: "c", query: "q" },
-    { id: "p1", repo: "o/py", language: "python", base_commit: "c", query: "q" },
+    { id: "g1", repo: "o/go", language: "go", base_commit: "c", query: "q", source: "fix-commit" },
+    { id: "g2", repo: "o/go", language: "go", base_commit: "c", query: "q", source: "issue" },
+    { id: "p1", repo: "o/py", language: "python", base_commit: "c", query: "q", source: "issue" },
   ];
   const gold = new Map([
     ["g1", { gold_files: ["gold.x"], gold_spans: {} }],
@@ -61,6 +61,14 @@ Deno.test("codeReport() breaks file accuracy down by language and hybrid − BM2
   assert.match(
     report,
     /\| python \| 1 \| 0\.000 \| 0\.000 \| 0\.000 \| 1\.000 \| 1\.000 \| 1\.000 \| −1\.000 \| 0\.000 \(1\) \|/,
+  );
+  assert.match(
+    report,
+    /\| fix-commit \| 1 \| 1\.000 \| 1\.000 \| 1\.000 \| 0\.000 \| 0\.000 \| 0\.000 \| \+1\.000 \| – \|/,
+  );
+  assert.match(
+    report,
+    /\| issue \| 2 \| 0\.500 \| 0\.500 \| 0\.500 \| 0\.500 \| 0\.500 \| 0\.500 \| \+0\.000 \| 0\.000 \(1\) \|/,
   );
   assert.match(report, /\| o\/go \| go \| 2 \| 1\.000 \| 0\.000 \| \+1\.000 \|/);
   assert.match(report, /\| o\/py \| python \| 1 \| 0\.000 \| 1\.000 \| −1\.000 \|/);
