@@ -1,27 +1,36 @@
 /**
  * Each issue of a code benchmark run ranked by cairn, in-process, under
- * every setting of a grid (fusion weights and the factor that lowers tests
- * and changelogs): asked as a user asks (all code,
- * no language filter) over the store kept at the issue's base commit. Each
+ * every setting of a grid (fusion weights, and how much tests, changelogs
+ * and documentation are lowered): asked as a user asks (all code, no
+ * language filter) over the store kept at the issue's base commit. Each
  * ranking is appended to a cache file as it comes, so an interrupted run
  * resumes and a larger grid asks only its new points.
+ *
+ * An issue's retrievals are made once and reused by every setting, as far as
+ * the setting cannot change them: only the graph walk, seeded by a fusion,
+ * depends on the weights; lowering files comes after every retrieval.
  * @module
  */
 import { join } from "node:path";
-import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
+import { MAX_QUERY_CHARS, recall, type RecallDeps, retrieversOf } from "../src/recall/recall.ts";
 import type { Signal, SignalWeights } from "../src/recall/fuse.ts";
+import type { LoweredKindName } from "../src/recall/path_priors.ts";
+import type { Candidates, Retriever } from "../src/recall/retriever.ts";
 import { openCairn } from "../src/service/cairn.ts";
 import { LIMIT } from "./code_run.ts";
 import type { Ranking } from "./code_scores.ts";
 import type { Instance } from "./code_sets.ts";
 
 const SIGNALS: readonly Signal[] = ["vector", "lexical", "context", "graph", "mention"];
+const KINDS: readonly LoweredKindName[] = ["test", "changelog", "documentation"];
+/** The deepest place any score reads (Acc@10): a saved ranking keeps no more. */
+const SAVED_PLACES = 10;
 
 /** One point of a tuning grid: what recall is asked with besides the question. */
 export interface RankingSetting {
   weights: SignalWeights;
-  /** What files the query does not ask for are multiplied by (1: not lowered). */
-  lowerFactor: number;
+  /** What each kind of file the query does not ask for is multiplied by (1: not lowered). */
+  lowerFactors: Record<LoweredKindName, number>;
 }
 
 /**
@@ -67,31 +76,68 @@ async function rankAt(
 ): Promise<void> {
   const app = await openCairn(store);
   try {
-    for (const { instance, setting } of asks) {
-      const answer = await app.recall.run({
-        query: instance.query.slice(0, MAX_QUERY_CHARS),
-        project: repo.split("/")[1]!,
-        sources: ["code"],
-        limit: LIMIT,
-        mode: "hybrid",
-        ...setting,
-      });
-      const code = answer.items.flatMap((item) => item.type === "code" ? [item.code] : []);
-      const ranking = {
-        files: [...new Set(code.map((c) => c.path))],
-        functions: [...new Set(code.map((c) => `${c.path}::${c.name}`))],
-      };
-      saved.set(cacheKey(instance.id, setting), ranking);
-      const line = { id: instance.id, ...setting, ...ranking };
-      await Deno.writeTextFile(cache, JSON.stringify(line) + "\n", { append: true });
+    for (const instance of new Set(asks.map((ask) => ask.instance))) {
+      const deps = reusingQueryVectors(app.recall.deps);
+      const retrievers = retrieversOf(deps).map(reusingRetrievals);
+      for (const { setting } of asks.filter((ask) => ask.instance === instance)) {
+        const { hits } = await recall(deps, {
+          query: instance.query.slice(0, MAX_QUERY_CHARS),
+          project: repo.split("/")[1]!,
+          sources: ["code"],
+          limit: LIMIT,
+          mode: "hybrid",
+          ...setting,
+        }, retrievers);
+        const code = hits.map((hit) => ({
+          path: deps.codePath!(hit.id)!,
+          name: deps.codeName!(hit.id),
+        }));
+        const ranking = {
+          files: [...new Set(code.map((c) => c.path))].slice(0, SAVED_PLACES),
+          functions: [...new Set(code.map((c) => `${c.path}::${c.name}`))].slice(0, SAVED_PLACES),
+        };
+        saved.set(cacheKey(instance.id, setting), ranking);
+        const line = { id: instance.id, ...setting, ...ranking };
+        await Deno.writeTextFile(cache, JSON.stringify(line) + "\n", { append: true });
+      }
     }
   } finally {
     await app.close();
   }
 }
 
-function cacheKey(id: string, { weights, lowerFactor }: RankingSetting): string {
-  return `${id}\t${SIGNALS.map((signal) => weights[signal]).join(",")}\t${lowerFactor}`;
+/** `deps` with each text embedded once. */
+function reusingQueryVectors(deps: RecallDeps): RecallDeps {
+  const { embedQuery } = deps;
+  if (!embedQuery) return deps;
+  const vectors = new Map<string, Promise<Float32Array>>();
+  return {
+    ...deps,
+    embedQuery: (text) => {
+      if (!vectors.has(text)) vectors.set(text, embedQuery(text));
+      return vectors.get(text)!;
+    },
+  };
+}
+
+/** `retriever` answering each question once; the graph walk once per weights (they seed it). */
+function reusingRetrievals(retriever: Retriever): Retriever {
+  const found = new Map<string, Promise<Candidates>>();
+  return {
+    signal: retriever.signal,
+    reads: retriever.reads,
+    retrieve(ask, earlier) {
+      const { query, weights } = ask.request;
+      const key = retriever.signal === "graph" ? `${query}\0${JSON.stringify(weights)}` : query;
+      if (!found.has(key)) found.set(key, retriever.retrieve(ask, earlier));
+      return found.get(key)!;
+    },
+  };
+}
+
+function cacheKey(id: string, { weights, lowerFactors }: RankingSetting): string {
+  return `${id}\t${SIGNALS.map((signal) => weights[signal]).join(",")}\t` +
+    KINDS.map((kind) => lowerFactors[kind]).join(",");
 }
 
 async function readCache(file: string): Promise<Map<string, Ranking>> {
@@ -104,8 +150,8 @@ async function readCache(file: string): Promise<Map<string, Ranking>> {
     if (!line.trim()) continue;
     // A line cut short by an interrupted run is asked again.
     try {
-      const { id, weights, lowerFactor, files, functions } = JSON.parse(line);
-      saved.set(cacheKey(id, { weights, lowerFactor }), { files, functions });
+      const { id, weights, lowerFactors, files, functions } = JSON.parse(line);
+      saved.set(cacheKey(id, { weights, lowerFactors }), { files, functions });
     } catch {
       continue;
     }

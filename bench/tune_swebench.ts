@@ -1,6 +1,6 @@
 /**
- * Tunes recall's fusion weights for code, and the rule that lowers tests and
- * changelogs, on the stores a code benchmark run
+ * Tunes recall's fusion weights for code, and the rules that lower tests and
+ * documentation, on the stores a code benchmark run
  * kept (CAIRN_BENCH_WORK=DIR CAIRN_BENCH_KEEP_STORES=1 with `deno task bench
  * code` or `mined`) for the repositories it finished, and says what the
  * tuning is worth on repositories it did not see. Every issue is asked
@@ -11,13 +11,13 @@
  * only for scoring. Rankings are saved as they come in DIR/tune-SET.rankings.jsonl,
  * so an interrupted run resumes; delete that file after changing recall.
  *
- * CAIRN_TUNE_GRID (a JSON array of weights and `lowerFactor`s, each over the
+ * CAIRN_TUNE_GRID (a JSON array of weights and `lowerFactors`, each over the
  * shipped ones) replaces the default grid; the shipped setting is always in it.
  *
  * @example
  * ```sh
  * deno run -A bench/tune_swebench.ts DIR --set mined
- * CAIRN_TUNE_GRID='[{"vector":0.2},{"lowerFactor":1}]' deno run -A bench/tune_swebench.ts DIR
+ * CAIRN_TUNE_GRID='[{"vector":0.2},{"lowerFactors":{"test":1}}]' deno run -A bench/tune_swebench.ts DIR
  * ```
  * @module
  */
@@ -34,7 +34,7 @@ import { type Ranking, scoreIssue } from "./code_scores.ts";
 import { CODE_SETS, readGold, readInstances } from "./code_sets.ts";
 import { type GridPoint, heldOutScores, leaveOneRepositoryOut } from "./cross_validate.ts";
 import { gridRankings, type RankingSetting } from "./grid_rankings.ts";
-import { LOWERED_FILE_PRIOR } from "../src/recall/path_priors.ts";
+import { LOWERED_FILE_PRIOR, type LoweredKindName } from "../src/recall/path_priors.ts";
 import { tuningReport } from "./tuning_report.ts";
 import { runInfo, writeSection } from "./report.ts";
 
@@ -55,8 +55,13 @@ if (!work || !set) {
 
 const SHIPPED: RankingSetting = {
   weights: { ...DEFAULT_WEIGHTS, ...CODE_WEIGHTS },
-  lowerFactor: LOWERED_FILE_PRIOR,
+  lowerFactors: {
+    test: LOWERED_FILE_PRIOR,
+    changelog: LOWERED_FILE_PRIOR,
+    documentation: LOWERED_FILE_PRIOR,
+  },
 };
+const KINDS = Object.keys(SHIPPED.lowerFactors) as LoweredKindName[];
 const grid = settingGrid();
 const instances = await readInstances(set);
 const cache = join(work, `tune-${set.suite}.rankings.jsonl`);
@@ -96,12 +101,14 @@ const command = `deno run -A bench/tune_swebench.ts WORK --set ${set.suite}` +
 await writeSection(`${set.section}-tuning`, { ...await runInfo(""), command }, body);
 
 /** A grid point as CAIRN_TUNE_GRID gives it: what differs from the shipped setting. */
-type SettingChange = Partial<SignalWeights> & { lowerFactor?: number };
+type SettingChange = Partial<SignalWeights> & {
+  lowerFactors?: Partial<Record<LoweredKindName, number>>;
+};
 
 /**
  * CAIRN_TUNE_GRID's points or the default grid (fusion weights, each with
- * tests and changelogs lowered as shipped and not lowered), each over the
- * shipped setting, shipped first.
+ * tests and documentation lowered as shipped or not), each over the shipped
+ * setting, shipped first.
  */
 function settingGrid(): RankingSetting[] {
   const given: SettingChange[] = JSON.parse(Deno.env.get("CAIRN_TUNE_GRID") ?? "[]");
@@ -111,8 +118,11 @@ function settingGrid(): RankingSetting[] {
         for (const context of [0, 0.2, 0.4]) {
           for (const graph of [0, 0.2]) {
             for (const mention of [0, 0.15, 0.3, 0.6]) {
-              for (const lowerFactor of [LOWERED_FILE_PRIOR, 1]) {
-                given.push({ vector, lexical, context, graph, mention, lowerFactor });
+              for (const test of [LOWERED_FILE_PRIOR, 1]) {
+                for (const documentation of [LOWERED_FILE_PRIOR, 1]) {
+                  const lowerFactors = { test, documentation };
+                  given.push({ vector, lexical, context, graph, mention, lowerFactors });
+                }
               }
             }
           }
@@ -122,9 +132,9 @@ function settingGrid(): RankingSetting[] {
   }
   const all = [
     SHIPPED,
-    ...given.map(({ lowerFactor = SHIPPED.lowerFactor, ...weights }) => ({
+    ...given.map(({ lowerFactors, ...weights }) => ({
       weights: { ...SHIPPED.weights, ...weights },
-      lowerFactor,
+      lowerFactors: { ...SHIPPED.lowerFactors, ...lowerFactors },
     })),
   ];
   const keys = all.map((setting) => JSON.stringify(setting));
@@ -135,12 +145,12 @@ const SIGNALS = Object.keys(SHIPPED.weights) as Signal[];
 
 function changesFrom(setting: RankingSetting): number {
   return SIGNALS.filter((s) => setting.weights[s] !== SHIPPED.weights[s]).length +
-    (setting.lowerFactor === SHIPPED.lowerFactor ? 0 : 1);
+    KINDS.filter((kind) => setting.lowerFactors[kind] !== SHIPPED.lowerFactors[kind]).length;
 }
 
 /**
  * The settings `shown` picks, as the report says them: `vector 0.2, mention 0,
- * tests and changelogs not lowered`; `shipped` when none differs.
+ * test not lowered`; `shipped` when none differs.
  */
 function describe(
   setting: RankingSetting,
@@ -149,12 +159,10 @@ function describe(
   const parts = SIGNALS
     .filter((s) => shown(setting.weights[s] !== SHIPPED.weights[s]))
     .map((s) => `${s} ${setting.weights[s]}`);
-  if (shown(setting.lowerFactor !== SHIPPED.lowerFactor)) {
-    parts.push(
-      setting.lowerFactor === 1
-        ? "tests and changelogs not lowered"
-        : `tests and changelogs × ${setting.lowerFactor}`,
-    );
+  for (const kind of KINDS) {
+    const factor = setting.lowerFactors[kind];
+    if (!shown(factor !== SHIPPED.lowerFactors[kind])) continue;
+    parts.push(factor === 1 ? `${kind} not lowered` : `${kind} × ${factor}`);
   }
   return parts.length ? parts.join(", ") : "shipped";
 }

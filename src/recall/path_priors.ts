@@ -1,18 +1,22 @@
 /**
  * Files that code recall lowers unless the query is about them. Asked "where
  * is X done?", an agent wants the implementation: a test that exercises X
- * shares its words, and a changelog mentions everything the project ever
- * changed; either would crowd the code out (docs/decisions.md has the
- * measurements).
+ * shares its words, a changelog mentions everything the project ever
+ * changed, and the documentation explains X in the same words; each would
+ * crowd the code out (docs/decisions.md has the measurements).
  * @module
  */
 
 /** What a lowered file's fused score is multiplied by. */
 export const LOWERED_FILE_PRIOR = 0.25;
 
+/** The kinds of file recall lowers. */
+export type LoweredKindName = "test" | "changelog" | "documentation";
+
 /** A kind of file recall lowers: how its path looks, and how a query asks for it. */
 export interface LoweredKind {
-  /** How `--format debug` names it: `test file`, `changelog`. */
+  name: LoweredKindName;
+  /** How `--format debug` names it: `test file`, `changelog`, `documentation`. */
   label: string;
   matches(path: string): boolean;
   askedFor(query: string): boolean;
@@ -38,6 +42,10 @@ const CHANGELOG_FOLDER =
   /(^|\/)(change[_-]?logs?|changelog\.d|changes|newsfragments|release[_-]?notes)\//i;
 const ABOUT_CHANGES =
   /\b(change ?logs?|changes|history|news|releases?|released|release notes|versions?|what'?s new|deprecat\w*)\b/i;
+/** Markup prose; a `.txt` is as often a requirements list or CMake's as prose, so it is left alone. */
+const DOCUMENTATION_FILE = /\.(md|markdown|mdx|rst|adoc)$/i;
+const ABOUT_DOCUMENTATION =
+  /\b(docs?|documentation|documented|documents?|readme|guides?|tutorials?|manual|markdown)\b/i;
 
 /** Whether a project-relative path is a test (by folder or by file name). */
 export function isTestPath(path: string): boolean {
@@ -49,14 +57,37 @@ export function isChangelogPath(path: string): boolean {
   return PROSE.test(path) && (CHANGELOG_FILE.test(path) || CHANGELOG_FOLDER.test(path));
 }
 
+/** Whether a project-relative path is prose markup (Markdown, reStructuredText, AsciiDoc). */
+export function isDocumentationPath(path: string): boolean {
+  return DOCUMENTATION_FILE.test(path);
+}
+
+/** In order: a changelog is prose too, and is named for what it is. */
 const KINDS: readonly LoweredKind[] = [
-  { label: "test file", matches: isTestPath, askedFor: (query) => ABOUT_TESTS.test(query) },
   {
+    name: "test",
+    label: "test file",
+    matches: isTestPath,
+    askedFor: (query) => ABOUT_TESTS.test(query),
+  },
+  {
+    name: "changelog",
     label: "changelog",
     matches: isChangelogPath,
     askedFor: (query) => ABOUT_CHANGES.test(query),
   },
+  {
+    name: "documentation",
+    label: "documentation",
+    matches: isDocumentationPath,
+    askedFor: (query) => ABOUT_DOCUMENTATION.test(query),
+  },
 ];
+
+/** The kind of file at `path` that recall may lower (the first that matches), if any. */
+export function loweredKindOf(path: string): LoweredKind | undefined {
+  return KINDS.find((kind) => kind.matches(path));
+}
 
 /** The kinds of file that `query` does not ask for: recall lowers those. */
 export function loweredKinds(query: string): LoweredKind[] {

@@ -6,7 +6,13 @@
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { Signal } from "./fuse.ts";
 import { byScore, evidenceOf, fuseAcrossSources, type SourceFused } from "./fuse_sources.ts";
-import { LOWERED_FILE_PRIOR, type LoweredKind, loweredKinds } from "./path_priors.ts";
+import {
+  LOWERED_FILE_PRIOR,
+  type LoweredKind,
+  type LoweredKindName,
+  loweredKindOf,
+  loweredKinds,
+} from "./path_priors.ts";
 import { namesSymbol, symbolOf } from "./symbol_query.ts";
 import { askOf, type RankingDeps } from "./ask.ts";
 import { type Candidates, retrieveAll, type Retriever } from "./retriever.ts";
@@ -62,12 +68,17 @@ export function retrieversOf(deps: RecallDeps): Retriever[] {
  * candidates (personalized PageRank from the best hits) of every source are
  * fused with weighted RRF in lists that rank all sources together by their
  * evidence (see fuse_sources.ts), so one order holds across memories, code and turns.
+ * `retrievers` are the store's own unless given (tuning reuses their answers).
  */
-export function recall(deps: RecallDeps, request: RecallRequest): Promise<RecallResult> {
+export function recall(
+  deps: RecallDeps,
+  request: RecallRequest,
+  retrievers: readonly Retriever[] = retrieversOf(deps),
+): Promise<RecallResult> {
   const { embedQuery, ...rest } = deps;
   // Without a vector index there is nothing to search by meaning.
   const ranking = deps.vectors && embedQuery ? deps : rest;
-  return recallWith(retrieversOf(deps), ranking, request);
+  return recallWith(retrievers, ranking, request);
 }
 
 /**
@@ -97,10 +108,9 @@ export async function recallWith(
     MODE_SIGNALS[request.mode],
     ask.weightsOf,
   );
-  const lowered = new Map<string, string>();
-  const lowerFactor = request.lowerFactor ?? LOWERED_FILE_PRIOR;
-  if (codeAsked && lowerKinds.length > 0 && lowerFactor !== 1) {
-    fused = lowerFiles(fused, lowerKinds, lowerFactor, deps.codePath, lowered);
+  const lowered = new Map<string, { kind: string; factor: number }>();
+  if (codeAsked && lowerKinds.length > 0) {
+    fused = lowerFiles(fused, lowerKinds, request.lowerFactors ?? {}, deps.codePath, lowered);
   }
   const named = new Set<string>();
   if (codeAsked && symbol !== undefined && deps.codeName) {
@@ -110,8 +120,8 @@ export async function recallWith(
   const ranked = fused.map((f): RankedHit => {
     const raw = (signal: Signal) => scoreOf(signal, f.source, f.id);
     const components: HitComponents = { fused: f.score };
-    const kind = f.source === "code" ? lowered.get(f.id) : undefined;
-    if (kind) components.prior = { kind, factor: lowerFactor };
+    const prior = f.source === "code" ? lowered.get(f.id) : undefined;
+    if (prior) components.prior = prior;
     if (f.source === "code" && named.has(f.id)) components.namesSymbol = true;
     if (f.ranks.vector) components.vector = { rank: f.ranks.vector, distance: raw("vector") };
     if (f.ranks.lexical) components.lexical = { rank: f.ranks.lexical, score: raw("lexical") };
@@ -143,21 +153,23 @@ function rawScores(
 
 /**
  * Multiplies the fused score of chunks in files of the `kinds` the query does
- * not ask for (tests, changelogs) by `factor`, records which kind each lowered
- * chunk was in `lowered`, and re-sorts.
+ * not ask for (tests, changelogs, documentation) by their factor (of
+ * `factors`, else LOWERED_FILE_PRIOR), records which kind each lowered chunk
+ * was and by how much in `lowered`, and re-sorts.
  */
 function lowerFiles(
   fused: SourceFused[],
   kinds: readonly LoweredKind[],
-  factor: number,
+  factors: Partial<Record<LoweredKindName, number>>,
   pathOf: ((chunkId: string) => string | undefined) | undefined,
-  lowered: Map<string, string>,
+  lowered: Map<string, { kind: string; factor: number }>,
 ): SourceFused[] {
   const scored = fused.map((f) => {
     const path = f.source === "code" ? pathOf?.(f.id) : undefined;
-    const kind = path === undefined ? undefined : kinds.find((k) => k.matches(path));
-    if (!kind) return f;
-    lowered.set(f.id, kind.label);
+    const kind = path === undefined ? undefined : loweredKindOf(path);
+    const factor = kind && kinds.includes(kind) ? factors[kind.name] ?? LOWERED_FILE_PRIOR : 1;
+    if (factor === 1) return f;
+    lowered.set(f.id, { kind: kind!.label, factor });
     return { ...f, score: f.score * factor };
   });
   return scored.sort(byScore);

@@ -1,3 +1,4 @@
+import type { LoweredKindName } from "./path_priors.ts";
 import type { SignalWeights } from "./fuse.ts";
 
 /** What recall searches: stored memories, indexed code, past agent sessions. */
@@ -48,10 +49,11 @@ export interface RecallRequest {
   mode: RecallMode;
   weights?: Partial<SignalWeights>;
   /**
-   * What chunks of files the query does not ask for (tests, changelogs) are
-   * multiplied by: LOWERED_FILE_PRIOR unless given, 1 turns the rule off (tuning).
+   * What chunks of each kind of file the query does not ask for (tests,
+   * changelogs, documentation) are multiplied by: LOWERED_FILE_PRIOR unless
+   * given, 1 turns the kind's rule off (tuning).
    */
-  lowerFactor?: number;
+  lowerFactors?: Partial<Record<LoweredKindName, number>>;
   /** The asking agent's session: its turns still in its context (after its last compact boundary) are left out. */
   session?: string;
   /**

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { isChangelogPath, isTestPath, loweredKinds } from "../../src/recall/path_priors.ts";
+import {
+  isChangelogPath,
+  isDocumentationPath,
+  isTestPath,
+  loweredKindOf,
+  loweredKinds,
+} from "../../src/recall/path_priors.ts";
 
 Deno.test("isTestPath() knows test folders and each ecosystem's test file names", () => {
   for (
@@ -58,14 +64,30 @@ Deno.test("isChangelogPath() knows changelogs, release notes and news fragments,
 Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, not for words containing it", () => {
   const lowered = (query: string) => loweredKinds(query).map((kind) => kind.label);
   for (const query of ["why does this test fail", "unit tests for the parser", "the db fixture"]) {
-    assert.deepEqual(lowered(query), ["changelog"], query);
+    assert.deepEqual(lowered(query), ["changelog", "documentation"], query);
   }
   for (
     const query of ["what changed in release 2.0", "the changelog of the parser", "deprecated"]
   ) {
-    assert.deepEqual(lowered(query), ["test file"], query);
+    assert.deepEqual(lowered(query), ["test file", "documentation"], query);
   }
-  for (const query of ["pytest crashes on import", "latest patch", "attestation of builds"]) {
+  for (const query of ["is this documented?", "the README's example", "docs for retry"]) {
     assert.deepEqual(lowered(query), ["test file", "changelog"], query);
   }
+  for (const query of ["pytest crashes on import", "latest patch", "attestation of builds"]) {
+    assert.deepEqual(lowered(query), ["test file", "changelog", "documentation"], query);
+  }
+});
+
+Deno.test("isDocumentationPath() knows prose markup, not code or plain text files", () => {
+  for (const path of ["README.md", "docs/usage.rst", "guide/intro.mdx", "manual/index.adoc"]) {
+    assert.ok(isDocumentationPath(path), path);
+  }
+  for (const path of ["src/docs.py", "requirements.txt", "CMakeLists.txt", "Makefile"]) {
+    assert.ok(!isDocumentationPath(path), path);
+  }
+  // A changelog is prose too, and is known as a changelog first.
+  assert.equal(loweredKindOf("CHANGELOG.md")?.name, "changelog");
+  assert.equal(loweredKindOf("docs/testing.md")?.name, "documentation");
+  assert.equal(loweredKindOf("tests/README.md")?.name, "test");
 });

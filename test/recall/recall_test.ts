@@ -151,12 +151,38 @@ Deno.test("recallWith() lowers test files unless the query asks for tests", asyn
   assert.equal(plain.hits[1]!.components.prior?.kind, "test file");
   const tests = await recallWith([lexical], deps, ask("which test covers login"));
   assert.deepEqual(tests.hits.map((h) => h.id), ["t", "s"]);
-  // Tuning turns the rule off, or changes how much it lowers.
-  const off = await recallWith([lexical], deps, ask("how does login work", { lowerFactor: 1 }));
+  // Tuning turns a kind's rule off, or changes how much it lowers.
+  const off = await recallWith(
+    [lexical],
+    deps,
+    ask("how does login work", { lowerFactors: { test: 1 } }),
+  );
   assert.deepEqual(off.hits.map((h) => h.id), ["t", "s"]);
   assert.equal(off.hits[0]!.components.prior, undefined);
-  const mild = await recallWith([lexical], deps, ask("how does login work", { lowerFactor: 0.5 }));
+  const mild = await recallWith(
+    [lexical],
+    deps,
+    ask("how does login work", { lowerFactors: { test: 0.5, documentation: 1 } }),
+  );
   assert.deepEqual(mild.hits[1]!.components.prior, { kind: "test file", factor: 0.5 });
+});
+
+Deno.test("recallWith() lowers documentation for code questions, and a changelog as a changelog", async () => {
+  const paths: Record<string, string> = {
+    d: "docs/login.md",
+    c: "CHANGELOG.md",
+    s: "src/auth.py",
+  };
+  const deps: RankingDeps = { ...MODEL, codePath: (id) => paths[id] };
+  const lexical = fixed("lexical", { code: [one("d", 0.9), one("c", 0.8), one("s", 0.5)] });
+  const code = await recallWith([lexical], deps, ask("how does login work"));
+  assert.deepEqual(code.hits.map((h) => h.id), ["s", "d", "c"]);
+  assert.equal(code.hits[1]!.components.prior?.kind, "documentation");
+  const docs = await recallWith([lexical], deps, ask("where do the docs explain login"));
+  assert.deepEqual(docs.hits.map((h) => h.id), ["d", "s", "c"]);
+  // Asked what changed, the changelog keeps its score; it is not lowered as documentation.
+  const changes = await recallWith([lexical], deps, ask("login changes in the last release"));
+  assert.deepEqual(changes.hits.map((h) => h.id), ["c", "s", "d"]);
 });
 
 Deno.test("recallWith() keeps the best part of a definition indexed in several parts", async () => {
