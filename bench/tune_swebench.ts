@@ -61,6 +61,7 @@ const SHIPPED: RankingSetting = {
     documentation: LOWERED_FILE_PRIOR,
   },
 };
+const SIGNALS = Object.keys(SHIPPED.weights) as Signal[];
 const KINDS = Object.keys(SHIPPED.lowerFactors) as LoweredKindName[];
 const grid = settingGrid();
 const instances = await readInstances(set);
@@ -115,7 +116,7 @@ function settingGrid(): RankingSetting[] {
   if (given.length === 0) {
     for (const vector of [0.1, 0.2, 0.4]) {
       for (const lexical of [0.1, 0.2, 0.4]) {
-        for (const context of [0, 0.2, 0.4]) {
+        for (const context of [0, 0.1, 0.2, 0.4]) {
           for (const graph of [0, 0.2]) {
             for (const mention of [0, 0.15, 0.3, 0.6]) {
               for (const test of [LOWERED_FILE_PRIOR, 1]) {
@@ -140,8 +141,6 @@ function settingGrid(): RankingSetting[] {
   const keys = all.map((setting) => JSON.stringify(setting));
   return all.filter((_, i) => keys.indexOf(keys[i]!) === i);
 }
-
-const SIGNALS = Object.keys(SHIPPED.weights) as Signal[];
 
 function changesFrom(setting: RankingSetting): number {
   return SIGNALS.filter((s) => setting.weights[s] !== SHIPPED.weights[s]).length +
