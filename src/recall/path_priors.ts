@@ -44,6 +44,8 @@ const ABOUT_CHANGES =
   /\b(change ?logs?|changes|history|news|releases?|released|release notes|versions?|what'?s new|deprecat\w*)\b/i;
 /** Markup prose; a `.txt` is as often a requirements list or CMake's as prose, so it is left alone. */
 const DOCUMENTATION_FILE = /\.(md|markdown|mdx|rst|adoc)$/i;
+/** A documentation folder: what it holds, code included, shows or explains the project's code. */
+const DOCUMENTATION_FOLDER = /(^|\/)(docs?|documentation)\//i;
 const ABOUT_DOCUMENTATION =
   /\b(docs?|documentation|documented|documents?|readme|guides?|tutorials?|manual|markdown)\b/i;
 
@@ -57,9 +59,13 @@ export function isChangelogPath(path: string): boolean {
   return PROSE.test(path) && (CHANGELOG_FILE.test(path) || CHANGELOG_FOLDER.test(path));
 }
 
-/** Whether a project-relative path is prose markup (Markdown, reStructuredText, AsciiDoc). */
+/**
+ * Whether a project-relative path is documentation: prose markup (Markdown,
+ * reStructuredText, AsciiDoc), or any file in a documentation folder (a
+ * message's example, a docs site's configuration).
+ */
 export function isDocumentationPath(path: string): boolean {
-  return DOCUMENTATION_FILE.test(path);
+  return DOCUMENTATION_FILE.test(path) || DOCUMENTATION_FOLDER.test(path);
 }
 
 /** In order: a changelog is prose too, and is named for what it is. */

@@ -79,11 +79,27 @@ Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, 
   }
 });
 
-Deno.test("isDocumentationPath() knows prose markup, not code or plain text files", () => {
-  for (const path of ["README.md", "docs/usage.rst", "guide/intro.mdx", "manual/index.adoc"]) {
-    assert.ok(isDocumentationPath(path), path);
-  }
-  for (const path of ["src/docs.py", "requirements.txt", "CMakeLists.txt", "Makefile"]) {
+Deno.test("isDocumentationPath() knows prose markup and documentation folders, not code or plain text", () => {
+  for (
+    const path of [
+      "README.md",
+      "docs/usage.rst",
+      "guide/intro.mdx",
+      "manual/index.adoc",
+      "doc/data/messages/u/unused-import/bad.py",
+      "docs/conf.py",
+    ]
+  ) assert.ok(isDocumentationPath(path), path);
+  for (
+    const path of [
+      "src/docs.py",
+      "requirements.txt",
+      "CMakeLists.txt",
+      "Makefile",
+      "src/docstring/parse.py",
+      "lib/doctor.js",
+    ]
+  ) {
     assert.ok(!isDocumentationPath(path), path);
   }
   // A changelog is prose too, and is known as a changelog first.
