@@ -22,11 +22,14 @@ export interface LoweredKind {
   askedFor(query: string): boolean;
 }
 
-const TEST_FOLDER = /(^|\/)(tests?|testing|__tests__|specs?|e2e)\//i;
+/** Test folders, and the fixtures tests read (Go's `testdata`, Jest's `__mocks__`). */
+const TEST_FOLDER =
+  /(^|\/)(tests?|testing|__tests__|specs?|e2e|testdata|fixtures?|__fixtures__|__mocks__)\//i;
 const TEST_FILE = new RegExp(
   [
     String.raw`(^|/)test_[^/]*$`, // Python: test_models.py
     String.raw`(^|/)conftest\.py$`, // pytest fixtures
+    String.raw`(^|/)tests?\.rs$`, // Rust: a module's unit tests in src/parser/tests.rs
     String.raw`_(test|spec)\.[a-z]+$`, // Go, Ruby, Python: models_test.go, user_spec.rb
     String.raw`\.(test|spec)\.[a-z]+$`, // JavaScript, TypeScript: app.test.ts
     String.raw`[a-z0-9](Test|Tests|IT)\.(java|kt|cs|php)$`, // JUnit, xUnit, PHPUnit: FooTest.java

@@ -22,6 +22,10 @@ Deno.test("isTestPath() knows test folders and each ecosystem's test file names"
       "lib/api.spec.js",
       "src/main/java/org/shop/CartTest.java",
       "Shop.Tests/CartTests.cs",
+      "internal/parse/testdata/broken.go",
+      "test/fixtures/app.js",
+      "src/__mocks__/fs.ts",
+      "src/parser/tests.rs",
     ]
   ) assert.ok(isTestPath(path), path);
   for (
@@ -33,6 +37,8 @@ Deno.test("isTestPath() knows test folders and each ecosystem's test file names"
       "docs/testing.md",
       "src/latest.py",
       "lib/inspect.js",
+      "src/contests.rs",
+      "src/fixture_loader.py",
     ]
   ) assert.ok(!isTestPath(path), path);
 });
