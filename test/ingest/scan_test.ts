@@ -55,6 +55,9 @@ Deno.test("scan() skips dependency and build folders, lock files, minified files
     "logo.png": new Uint8Array([137, 80, 78, 71]),
     "big.txt": "x".repeat(MAX_FILE_BYTES + 1),
     "main.rs": "fn main() {}\n",
+    // A linked worktree's `.git` file, and a submodule's.
+    ".git": "gitdir: /src/main/.git/worktrees/fix\n",
+    "lib/.git": "gitdir: ../.git/modules/lib\n",
   });
   const { files, skipped } = await scan(tmp.path);
   assert.deepEqual(files.map((file) => file.path), ["main.rs"]);

@@ -178,6 +178,8 @@ async function walk(
   await addRules(rules, root, dir);
   entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const entry of entries) {
+    // A linked worktree's or a submodule's `.git` is a file naming where its repository is.
+    if (entry.name === ".git") continue;
     const path = dir ? `${dir}/${entry.name}` : entry.name;
     let isDirectory = entry.isDirectory;
     let isFile = entry.isFile;
