@@ -3,7 +3,10 @@
  * snapshots lack their largest blobs, so a checkout of some commits fails.
  * The first commit is written whole; moving to the next rewrites only the
  * files that differ, so unchanged files keep their modification times as in
- * a real checkout.
+ * a real checkout. To git the tree is a checkout of the commit (`git log` in
+ * it reads the history up to it, as `cairn index` does): its `.git` file
+ * names a repository of its own beside it, which borrows the mirror's objects
+ * and whose HEAD is the commit.
  * @module
  */
 import { dirname, join } from "node:path";
@@ -22,10 +25,20 @@ export interface TreeChange {
   missing: number;
 }
 
-/** Writes the tree of `commit` into the empty folder `dest`. */
+/** Writes the tree of `commit` into the empty folder `dest`, a checkout of it to git. */
 export async function writeTree(gitDir: string, commit: string, dest: string): Promise<TreeChange> {
   const entries = parseLsTree(await git(gitDir, ["ls-tree", "-r", "-z", commit]));
-  return await writeBlobs(gitDir, entries, dest, 0);
+  const change = await writeBlobs(gitDir, entries, dest, 0);
+  const own = `${dest}.git`;
+  await git(own, ["init", "--quiet", "--bare"]);
+  await git(own, ["config", "core.bare", "false"]);
+  await Deno.writeTextFile(
+    join(own, "objects", "info", "alternates"),
+    `${join(gitDir, "objects")}\n`,
+  );
+  await Deno.writeTextFile(join(dest, ".git"), `gitdir: ${own}\n`);
+  await git(own, ["update-ref", "--no-deref", "HEAD", commit]);
+  return change;
 }
 
 /** Turns `dest`, holding the tree of `from`, into the tree of `to`. */
@@ -48,7 +61,14 @@ export async function moveTree(
     } else changed.add(path);
   }
   const all = parseLsTree(await git(gitDir, ["ls-tree", "-r", "-z", to]));
-  return await writeBlobs(gitDir, all.filter((entry) => changed.has(entry.path)), dest, removed);
+  const change = await writeBlobs(
+    gitDir,
+    all.filter((entry) => changed.has(entry.path)),
+    dest,
+    removed,
+  );
+  await git(`${dest}.git`, ["update-ref", "--no-deref", "HEAD", to]);
+  return change;
 }
 
 /** Seconds since the epoch at which `commit` was made. */

@@ -117,7 +117,7 @@ function settingGrid(): RankingSetting[] {
     for (const vector of [0.1, 0.2, 0.4]) {
       for (const lexical of [0.1, 0.2, 0.4]) {
         for (const context of [0, 0.1, 0.2, 0.4]) {
-          for (const graph of [0, 0.2]) {
+          for (const graph of [0, 0.2, 0.4]) {
             for (const mention of [0, 0.15, 0.3, 0.6]) {
               for (const test of [LOWERED_FILE_PRIOR, 1]) {
                 for (const documentation of [LOWERED_FILE_PRIOR, 1]) {

@@ -24,6 +24,7 @@ export interface CompactionPlan {
  * entity so that replaying the compacted log builds the same projections:
  * - a file's or a turn's events are superseded by its last one, and a file that
  *   was removed (a turn that was retracted) leaves no event at all;
+ * - a project's history is superseded by the last one read;
  * - only the last position of a transcript is kept;
  * - a deleted project loses its earlier registration and file events;
  * - a deleted entity loses its earlier creation, observations and relations
@@ -63,7 +64,7 @@ export async function planCompaction(
     }
     if (
       event.type === "file.indexed" || event.type === "file.removed" ||
-      event.type === "project.registered"
+      event.type === "project.registered" || event.type === "project.history_read"
     ) {
       fileProjectOf.set(event.seq, event.data.project);
     }
@@ -102,6 +103,8 @@ function supersessionKey(event: StoredEvent): { key?: string; ends?: boolean } {
       };
     case "transcript.advanced":
       return { key: `transcript\0${event.data.path}`, ends: false };
+    case "project.history_read":
+      return { key: `history\0${event.data.project}`, ends: false };
     default:
       return {};
   }

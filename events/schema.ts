@@ -8,7 +8,13 @@ import {
   RelationDeleted,
 } from "./kinds/graph.ts";
 import { MemoryForgotten, MemoryPurged, MemoryRemembered, MemoryRevised } from "./kinds/memory.ts";
-import { FileIndexed, FileRemoved, ProjectDeleted, ProjectRegistered } from "./kinds/code.ts";
+import {
+  FileIndexed,
+  FileRemoved,
+  ProjectDeleted,
+  ProjectHistoryRead,
+  ProjectRegistered,
+} from "./kinds/code.ts";
 import { TranscriptAdvanced, TurnIngested, TurnRetracted } from "./kinds/session.ts";
 import { TeamSynced } from "./kinds/team.ts";
 import { Origin } from "./origin.ts";
@@ -29,6 +35,7 @@ export const Event = z.discriminatedUnion("type", [
   ProjectDeleted,
   FileIndexed,
   FileRemoved,
+  ProjectHistoryRead,
   TurnIngested,
   TurnRetracted,
   TranscriptAdvanced,

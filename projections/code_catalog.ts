@@ -31,6 +31,8 @@ export interface ProjectPlace {
    * events.)
    */
   lastIndexed: string | null;
+  /** The commit its history was last read from (see `project.history_read`). */
+  historyHead?: string;
 }
 
 /** An indexed project: its place and its files, by path, in the order they were first indexed. */
@@ -107,6 +109,13 @@ export class CodeCatalog extends KeyedProjection<Value> {
           if (git_root) project.gitRoot = git_root;
           else delete project.gitRoot;
           ops.push([projectKey(name), placeOf(project)]);
+          break;
+        }
+        case "project.history_read": {
+          const project = this.#projects.get(event.data.project);
+          if (!project) break;
+          project.historyHead = event.data.head;
+          ops.push([projectKey(event.data.project), placeOf(project)]);
           break;
         }
         case "project.deleted": {
@@ -199,5 +208,6 @@ function placeOf(project: Project): ProjectPlace {
     root: project.root,
     ...(project.gitRoot ? { gitRoot: project.gitRoot } : {}),
     lastIndexed: project.lastIndexed,
+    ...(project.historyHead ? { historyHead: project.historyHead } : {}),
   };
 }

@@ -62,3 +62,26 @@ export const FileRemoved = z.object({
   v: z.literal(1),
   data: z.object({ project: z.string().min(1), path: z.string().min(1) }),
 });
+
+/**
+ * A project's history was read: which of its indexed files its last commits
+ * changed together (see `src/ingest/code/history.ts`); it supersedes the
+ * project's earlier history.
+ */
+export const ProjectHistoryRead = z.object({
+  type: z.literal("project.history_read"),
+  v: z.literal(1),
+  data: z.object({
+    project: z.string().min(1),
+    /** The commit the history was read from. */
+    head: z.string().min(1),
+    /** How many commits were read. */
+    commits: z.number().int().nonnegative(),
+    /** Each file's most frequent partners (not symmetric: a hub keeps only its own five). */
+    pairs: z.array(z.object({
+      file: z.string().min(1),
+      partner: z.string().min(1),
+      commits: z.number().int().positive(),
+    })),
+  }),
+});

@@ -139,6 +139,29 @@ function references(
   return new Map([...refs].map(([id, mine]) => [id, [...mine.values()]]));
 }
 
+/**
+ * Sets each file's partners (the files changed most often with it) to those
+ * of its project's latest history, most frequent first; a file the history
+ * gives none has none (partners the graph does not hold are kept: the walk
+ * finds nothing there).
+ */
+export async function applyProjectHistory(
+  db: KuzuDb,
+  data: EventOf<"project.history_read">["data"],
+): Promise<void> {
+  const { project, pairs } = data;
+  await db.run("MATCH (f:File {project: $project}) SET f.partners = NULL", { project });
+  const partners = new Map<string, string[]>();
+  for (const pair of pairs) {
+    const key = fileKey(project, pair.file);
+    partners.set(key, [...partners.get(key) ?? [], fileKey(project, pair.partner)]);
+  }
+  if (partners.size === 0) return;
+  await db.run("UNWIND $files AS x MATCH (f:File {key: x.key}) SET f.partners = x.partners", {
+    files: [...partners].map(([key, list]) => ({ key, partners: list })),
+  });
+}
+
 /** Takes every file of a project (and its chunks and symbols) out of the graph. */
 export async function removeProject(db: KuzuDb, project: string): Promise<void> {
   await db.run("MATCH (c:Chunk {project: $project}) DETACH DELETE c", { project });

@@ -4,6 +4,7 @@ import type { EventOf, StoredEvent } from "../../events/schema.ts";
 import type { Projection } from "../projection.ts";
 import {
   applyFileEvents,
+  applyProjectHistory,
   applyTurnIngested,
   type FileEvent,
   fileKey,
@@ -25,7 +26,7 @@ const DIGEST_QUERIES = {
     ORDER BY m.id`,
   entities:
     "MATCH (e:Entity) RETURN e.name, e.entity_type, e.project, e.observations ORDER BY e.name",
-  files: "MATCH (f:File) RETURN f.key, f.language ORDER BY f.key",
+  files: "MATCH (f:File) RETURN f.key, f.language, f.partners ORDER BY f.key",
   chunks:
     "MATCH (c:Chunk) RETURN c.id, c.project, c.path, c.name, c.kind, c.start_line, c.end_line ORDER BY c.id",
   symbols: "MATCH (s:Symbol) RETURN s.key ORDER BY s.key",
@@ -50,7 +51,7 @@ const DIGEST_QUERIES = {
  */
 export class GraphProjection implements Projection {
   readonly name = "graph";
-  readonly version = 5;
+  readonly version = 6;
   #names = new NameMatcher();
   /** What each memory names in code; loaded when code is first indexed in this process. */
   #mentions: CodeMentionIndex | undefined;
@@ -163,6 +164,8 @@ export class GraphProjection implements Projection {
         return await this.#relate(event.data.from, event.data.to, event.data.relation_type);
       case "project.deleted":
         return await removeProject(this.db, event.data.project);
+      case "project.history_read":
+        return await applyProjectHistory(this.db, event.data);
       case "turn.ingested":
         return await applyTurnIngested(this.db, event.data);
       case "turn.retracted":

@@ -95,6 +95,12 @@ export function reportLines(report: IndexReport): string[] {
     `indexed project ${report.project} (${report.root}): ${report.indexed} files indexed, ` +
     `${report.unchanged} unchanged, ${report.removed} removed, ${report.skipped} skipped; ` +
     `${report.chunks} chunks in ${report.seconds.toFixed(2)} s${rate}`,
+    ...(report.history
+      ? [
+        `history: ${report.history.pairs} pairs of files changed together in the last ` +
+        `${report.history.commits} commits`,
+      ]
+      : []),
     ...skippedLines(report),
   ];
 }

@@ -50,8 +50,8 @@ const ALL_SOURCES: readonly Source[] = ["memory", "code", "turn"];
  * two hops out: seeds reach the entities, files and symbols they name or
  * touch; those reach the other memories, chunks and turns attached to
  * them, of the sources in `reach` only (a code question need not fetch the
- * turns that touched its files). A relation between entities counts as no
- * extra hop. Node ids: `memory:<id>`, `code:<chunk id>`, `turn:<session>:<line>`,
+ * turns that touched its files). A relation between entities, and files
+ * that change together, count as no extra hop. Node ids: `memory:<id>`, `code:<chunk id>`, `turn:<session>:<line>`,
  * `entity:<name>`, `file:<key>`, `symbol:<key>`. Forgotten memories stay out.
  */
 export async function neighbourhood(
@@ -82,6 +82,10 @@ export async function neighbourhood(
   const entities = reached.get("entity") ?? new Set();
   for (const related of await walk({ from: "entity", to: "entity" }, [...entities])) {
     entities.add(related);
+  }
+  const reachedFiles = reached.get("file") ?? new Set();
+  for (const partner of await walk({ from: "file", to: "file" }, [...reachedFiles])) {
+    reachedFiles.add(partner);
   }
   for (const hop of SECOND_HOPS) {
     if (reach.includes(hop.to as Source)) await walk(hop, [...reached.get(hop.from) ?? []]);

@@ -4,6 +4,7 @@ import { sha256Hex } from "../../events/blobs.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { type CatalogFile, CodeCatalog } from "../../projections/code_catalog.ts";
 import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
+import { headCommit, readCoChanges } from "../ingest/code/history.ts";
 import { type BlobProgress, compactStore } from "./compact.ts";
 import { boundedFileName } from "../../events/file_names.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
@@ -50,6 +51,8 @@ export interface IndexReport {
   skippedExamples: SkippedFile[];
   /** Chunks written this run. */
   chunks: number;
+  /** The repository's history when it was read this run: commits read, pairs of files changed together. */
+  history?: { commits: number; pairs: number };
   seconds: number;
   /** When the run ended, ISO 8601. */
   finishedAt: string;
@@ -249,10 +252,37 @@ export class CodeIndex {
       })));
     }
     report.removed = gone.length;
+    if (repository) {
+      const history = await this.#readHistory(name, root, report.indexed + report.removed > 0);
+      if (history) report.history = history;
+    }
     report.seconds = (performance.now() - started) / 1000;
     report.finishedAt = new Date().toISOString();
     await this.#saveRun(report);
     return report;
+  }
+
+  /**
+   * Reads which of the project's files change together from its repository
+   * at `root` and logs it, when its checked-out commit moved since the last
+   * reading or `changed` files came or went; what was read, if anything.
+   */
+  async #readHistory(
+    name: string,
+    root: string,
+    changed: boolean,
+  ): Promise<IndexReport["history"]> {
+    const head = await headCommit(root);
+    const project = (await this.#catalog()).project(name)!;
+    if (head === undefined || (head === project.historyHead && !changed)) return undefined;
+    const history = await readCoChanges(root, head, (path) => project.files.has(path));
+    if (!history) return undefined;
+    await this.store.append([{
+      type: "project.history_read",
+      v: 1,
+      data: { project: name, ...history },
+    }]);
+    return { commits: history.commits, pairs: history.pairs.length };
   }
 
   /** Every indexed project's name and folders (sessions are matched to them). */

@@ -119,3 +119,14 @@ Deno.test("planCompaction() names the purged memories, whose content must leave 
   await log.rewrite((event) => event.seq === 1);
   assert.equal((await planCompaction(log.read())).purged.size, 0);
 });
+
+Deno.test("planCompaction() keeps a project's last history, and none once the project is deleted", async () => {
+  const history = (project: string): NewEvent => ({
+    type: "project.history_read",
+    v: 1,
+    data: { project, head: "c".repeat(40), commits: 2, pairs: [] },
+  });
+  const deleted: NewEvent = { type: "project.deleted", v: 1, data: { project: "p" } };
+  assert.deepEqual(await dropped([history("p"), history("q"), history("p")]), [1]);
+  assert.deepEqual(await dropped([history("p"), history("q"), deleted]), [1]);
+});

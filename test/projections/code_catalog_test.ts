@@ -40,6 +40,10 @@ function indexed(project: string, path: string, hash: string, chunks = 1, chunke
   } satisfies NewEvent;
 }
 
+function history(project: string, head: string): NewEvent {
+  return { type: "project.history_read", v: 1, data: { project, head, commits: 1, pairs: [] } };
+}
+
 function removed(project: string, path: string): NewEvent {
   return { type: "file.removed", v: 1, data: { project, path } };
 }
@@ -59,6 +63,8 @@ async function codeEvents(): Promise<StoredEvent[]> {
       [{ type: "project.deleted", v: 1, data: { project: "tmp" } } satisfies NewEvent],
       // The same repository at a new root, and a file indexed again after its removal.
       [registered("shop", "/work/shop", "/work/shop"), indexed("shop", "b.ts", "7")],
+      // Histories read: the last stands; one of a project never seen is skipped.
+      [history("shop", "c1"), history("ghost", "c2"), history("shop", "c3")],
       [registered("tmp", "/tmp/t2"), { type: "memory.forgotten", v: 1, data: { id: "m" } }],
     ] as NewEvent[][]
   ) await log.append(batch);
@@ -69,7 +75,13 @@ async function codeEvents(): Promise<StoredEvent[]> {
 function foldedFromLog(events: readonly StoredEvent[]) {
   const known = new Map<
     string,
-    { root: string; gitRoot?: string; files: Map<string, unknown>; lastIndexed: string | null }
+    {
+      root: string;
+      gitRoot?: string;
+      files: Map<string, unknown>;
+      lastIndexed: string | null;
+      historyHead?: string;
+    }
   >();
   const projectOf = (name: string) => {
     let project = known.get(name);
@@ -103,6 +115,11 @@ function foldedFromLog(events: readonly StoredEvent[]) {
       case "file.removed":
         known.get(event.data.project)?.files.delete(event.data.path);
         break;
+      case "project.history_read": {
+        const project = known.get(event.data.project);
+        if (project) project.historyHead = event.data.head;
+        break;
+      }
     }
   }
   return known;

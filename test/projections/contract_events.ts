@@ -164,6 +164,22 @@ async function story(cairn: Cairn, dir: string): Promise<void> {
   await write(shop, { "src/cart.py": PY("add_item") + "\n" + PY("remove_item", "return None") });
   await Deno.remove(join(shop, "src/old.py"));
   await code.index({ path: shop });
+  // Its history as git would tell it (the test's repository has none), read twice: the last stands.
+  const history = (commits: number): NewEvent => ({
+    type: "project.history_read",
+    v: 1,
+    data: {
+      project: "shop",
+      head: "c".repeat(40),
+      commits,
+      pairs: [
+        { file: "src/cart.py", partner: "src/pay.ts", commits },
+        { file: "src/pay.ts", partner: "src/cart.py", commits },
+        { file: "src/cart.py", partner: "src/gone.py", commits },
+      ],
+    },
+  });
+  await cairn.store.append([history(2), history(3)]);
   await Deno.writeTextFile(
     transcript,
     tool("Edit", { file_path: `${shop}/src/cart.py` }, shop, 3) +

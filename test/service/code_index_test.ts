@@ -7,7 +7,10 @@ import { UserError } from "../../src/errors.ts";
 import { Store } from "../../src/service/store.ts";
 import { openCairn } from "../../src/service/cairn.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { neighbourhood } from "../../src/recall/graph_neighbourhood.ts";
+import { reportLines } from "../../src/ops/code_ops.ts";
 import { collect, tempDir } from "../helpers.ts";
+import { gitCommit, gitInit, hasGit } from "../ingest/git_repo.ts";
 
 const FUNCTION = (name: string) =>
   `def ${name}(value):\n    # ${name} is long enough to be a chunk of its own in the index\n    return value\n`;
@@ -276,4 +279,61 @@ Deno.test("CodeIndex.deleteProject() tells how many of the project's blobs are r
   } finally {
     await cairn.close();
   }
+});
+
+Deno.test({
+  name:
+    "CodeIndex.index() reads which files change together from git, again only when the commit moves, and the walk follows them",
+  ignore: !hasGit(),
+  async fn() {
+    await using tmp = await tempDir();
+    const repo = join(tmp.path, "finder");
+    await gitInit(repo);
+    const versions = ["one", "two", "three"];
+    for (const version of versions) {
+      await write(repo, {
+        "src/cli.py": FUNCTION(`parse_${version}`),
+        "src/walk.py": FUNCTION(`walk_${version}`),
+        "src/unrelated.py": FUNCTION("unrelated"),
+      });
+      await gitCommit(repo, `add the ${version} option`);
+    }
+    const cairn = await openCairn(join(tmp.path, "store"), { embedder: new FakeEmbedder() });
+    try {
+      const first = await cairn.code.index({ path: repo });
+      assert.deepEqual(first.history, { commits: 3, pairs: 2 });
+      assert.ok(
+        reportLines(first).includes(
+          "history: 2 pairs of files changed together in the last 3 commits",
+        ),
+      );
+      const events: StoredEvent[] = await collect(cairn.store.log.read());
+      const read = events.filter((event) => event.type === "project.history_read");
+      assert.equal(read.length, 1);
+      assert.ok(read[0]!.type === "project.history_read");
+      assert.deepEqual(read[0]!.data.pairs, [
+        { file: "src/cli.py", partner: "src/walk.py", commits: 3 },
+        { file: "src/walk.py", partner: "src/cli.py", commits: 3 },
+      ]);
+      // From a chunk of cli.py, the walk reaches walk.py and its chunk, not unrelated.py.
+      const { graph, codeFiles } = cairn.recall.deps;
+      const cli = codeFiles!.chunksOf("finder\0src/cli.py");
+      const edges = await neighbourhood(graph, { code: cli }, ["code"], codeFiles);
+      const reached = new Set(edges.map(([, b]) => b));
+      assert.ok(reached.has("file:finder\0src/walk.py"));
+      assert.ok(
+        codeFiles!.chunksOf("finder\0src/walk.py").every((id) => reached.has(`code:${id}`)),
+      );
+      assert.ok(![...reached].some((node) => node.includes("unrelated")));
+
+      const again = await cairn.code.index({ path: repo });
+      assert.equal(again.history, undefined, "same commit, same files: not read again");
+      await write(repo, { "src/cli.py": FUNCTION("parse_four") });
+      await gitCommit(repo, "four");
+      const moved = await cairn.code.index({ path: repo });
+      assert.deepEqual(moved.history, { commits: 4, pairs: 2 });
+    } finally {
+      await cairn.close();
+    }
+  },
 });

@@ -32,6 +32,9 @@ const HOPS = {
       `MATCH (b:Memory)-[:MENTIONS]->(a:Entity) WHERE a.name IN $ids AND b.forgotten_at = "" RETURN a.name AS a, b.id AS b`,
   },
   file: {
+    // The files changed most often with them.
+    file:
+      "MATCH (a:File) WHERE a.key IN $ids AND a.partners IS NOT NULL UNWIND a.partners AS b RETURN a.key AS a, b AS b",
     code: "MATCH (a:File)-[:CONTAINS]->(b:Chunk) WHERE a.key IN $ids RETURN a.key AS a, b.id AS b",
     turn: "MATCH (b:Turn)-[:TOUCHED]->(a:File) WHERE a.key IN $ids RETURN a.key AS a, b.key AS b",
     memory:
