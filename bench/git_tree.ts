@@ -4,9 +4,8 @@
  * The first commit is written whole; moving to the next rewrites only the
  * files that differ, so unchanged files keep their modification times as in
  * a real checkout. To git the tree is a checkout of the commit (`git log` in
- * it reads the history up to it, as `cairn index` does): its `.git` file
- * names a repository of its own beside it, which borrows the mirror's objects
- * and whose HEAD is the commit.
+ * it reads the history up to it, as `cairn index` does): its `.git` is a
+ * repository of its own that borrows the mirror's objects, its HEAD the commit.
  * @module
  */
 import { dirname, join } from "node:path";
@@ -29,14 +28,12 @@ export interface TreeChange {
 export async function writeTree(gitDir: string, commit: string, dest: string): Promise<TreeChange> {
   const entries = parseLsTree(await git(gitDir, ["ls-tree", "-r", "-z", commit]));
   const change = await writeBlobs(gitDir, entries, dest, 0);
-  const own = `${dest}.git`;
-  await git(own, ["init", "--quiet", "--bare"]);
-  await git(own, ["config", "core.bare", "false"]);
+  const own = join(dest, ".git");
+  await git(own, ["init", "--quiet"]);
   await Deno.writeTextFile(
     join(own, "objects", "info", "alternates"),
     `${join(gitDir, "objects")}\n`,
   );
-  await Deno.writeTextFile(join(dest, ".git"), `gitdir: ${own}\n`);
   await git(own, ["update-ref", "--no-deref", "HEAD", commit]);
   return change;
 }
@@ -67,7 +64,7 @@ export async function moveTree(
     dest,
     removed,
   );
-  await git(`${dest}.git`, ["update-ref", "--no-deref", "HEAD", to]);
+  await git(join(dest, ".git"), ["update-ref", "--no-deref", "HEAD", to]);
   return change;
 }
 
