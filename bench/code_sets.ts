@@ -5,6 +5,7 @@
  * `gold_spans`, and optionally `language`).
  * @module
  */
+import { parseArgs } from "node:util";
 import { readJsonl } from "./cli.ts";
 import { type BenchDataSet, benchFile } from "./data.ts";
 
@@ -85,4 +86,26 @@ export async function readGold(set: CodeSet): Promise<Map<string, Gold>> {
     await benchFile(set.data, "instances.jsonl"),
   );
   return new Map(rows.map(({ id, gold_files, gold_spans }) => [id, { gold_files, gold_spans }]));
+}
+
+/**
+ * The work folder and the code set a script over a benchmark's kept stores is
+ * given (`SCRIPT WORK_DIR [--set code|mined]`); prints its usage and exits
+ * when they are not.
+ */
+export function workDirAndSet(script: string): { work: string; set: CodeSet } {
+  const { values, positionals } = parseArgs({
+    args: Deno.args,
+    options: { set: { type: "string", default: "code" } },
+    allowPositionals: true,
+  });
+  const [work] = positionals;
+  const set = CODE_SETS[values.set];
+  if (!work || !set) {
+    console.error(
+      `usage: deno run -A bench/${script} WORK_DIR [--set ${Object.keys(CODE_SETS).join("|")}]`,
+    );
+    Deno.exit(2);
+  }
+  return { work, set };
 }

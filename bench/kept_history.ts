@@ -14,26 +14,13 @@
  * @module
  */
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { fileKey } from "../projections/graph/code_graph.ts";
 import { readCoChanges } from "../src/ingest/code/history.ts";
 import { openCairn } from "../src/service/cairn.ts";
-import { CODE_SETS, readInstances } from "./code_sets.ts";
+import { readInstances, workDirAndSet } from "./code_sets.ts";
 import { mirrorOf } from "./data.ts";
 
-const { values, positionals } = parseArgs({
-  args: Deno.args,
-  options: { set: { type: "string", default: "code" } },
-  allowPositionals: true,
-});
-const [work] = positionals;
-const set = CODE_SETS[values.set];
-if (!work || !set) {
-  console.error(
-    `usage: deno run -A bench/kept_history.ts WORK_DIR [--set ${Object.keys(CODE_SETS).join("|")}]`,
-  );
-  Deno.exit(2);
-}
+const { work, set } = workDirAndSet("kept_history.ts");
 
 const instances = await readInstances(set);
 for (const repo of [...new Set(instances.map((i) => i.repo))].sort()) {

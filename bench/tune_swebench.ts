@@ -22,7 +22,6 @@
  * @module
  */
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import {
   CODE_WEIGHTS,
   DEFAULT_WEIGHTS,
@@ -31,27 +30,14 @@ import {
 } from "../src/recall/fuse.ts";
 import type { RepoRun } from "./code_run.ts";
 import { type Ranking, scoreIssue } from "./code_scores.ts";
-import { CODE_SETS, readGold, readInstances } from "./code_sets.ts";
+import { readGold, readInstances, workDirAndSet } from "./code_sets.ts";
 import { type GridPoint, heldOutScores, leaveOneRepositoryOut } from "./cross_validate.ts";
 import { gridRankings, type RankingSetting } from "./grid_rankings.ts";
 import { LOWERED_FILE_PRIOR, type LoweredKindName } from "../src/recall/path_priors.ts";
 import { tuningReport } from "./tuning_report.ts";
 import { runInfo, writeSection } from "./report.ts";
 
-const { values, positionals } = parseArgs({
-  args: Deno.args,
-  options: { set: { type: "string", default: "code" } },
-  allowPositionals: true,
-});
-const [work] = positionals;
-const set = CODE_SETS[values.set];
-if (!work || !set) {
-  console.error(
-    "usage: deno run -A bench/tune_swebench.ts WORK_DIR [--set " +
-      `${Object.keys(CODE_SETS).join("|")}]`,
-  );
-  Deno.exit(2);
-}
+const { work, set } = workDirAndSet("tune_swebench.ts");
 
 const SHIPPED: RankingSetting = {
   weights: { ...DEFAULT_WEIGHTS, ...CODE_WEIGHTS },
