@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { checkAllowedPath } from "../service/allowed_roots.ts";
-import { lagText, lagWithin, type VectorLag, waitingCount } from "../recall/vector_lag.ts";
+import { lagText, lagWithin, plural, type VectorLag, waitingCount } from "../recall/vector_lag.ts";
 import type { IndexReport, ProjectStatus } from "../service/code_index.ts";
 import { skippedLines, statusLines } from "../service/index_status.ts";
 import { formatProjects, listProjects, MAX_PROJECTS } from "../service/project_list.ts";
@@ -97,8 +97,8 @@ export function reportLines(report: IndexReport): string[] {
     `${report.chunks} chunks in ${report.seconds.toFixed(2)} s${rate}`,
     ...(report.history
       ? [
-        `history: ${report.history.pairs} pairs of files changed together in the last ` +
-        `${report.history.commits} commits`,
+        `history: ${plural(report.history.pairs, "pair")} of files changed together in the ` +
+        `last ${plural(report.history.commits, "commit")}`,
       ]
       : []),
     ...skippedLines(report),

@@ -51,7 +51,7 @@ export interface IndexReport {
   skippedExamples: SkippedFile[];
   /** Chunks written this run. */
   chunks: number;
-  /** The repository's history when it was read this run: commits read, pairs of files changed together. */
+  /** The repository's history when it was read this run: commits read, pairs of files paired up. */
   history?: { commits: number; pairs: number };
   seconds: number;
   /** When the run ended, ISO 8601. */
@@ -174,6 +174,8 @@ export class CodeIndex {
     };
     found.skipped.forEach(skip);
     const seen = new Set<string>();
+    /** Files new to the project: with those removed, they change which files can pair up. */
+    let added = 0;
     // Batches go through a pipeline: while one batch's events are appended and projected and the
     // next one's chunk texts written (disk and Kùzu work), the one after is read and chunked.
     let writing: Promise<void> | undefined;
@@ -216,6 +218,7 @@ export class CodeIndex {
             continue;
           }
           seen.add(file.path);
+          if (!project.files.has(file.path)) added++;
           pending.push({ file, hash, chunked });
         }
         const checked = Math.min(at + FILES_PER_BATCH, found.files.length);
@@ -253,7 +256,7 @@ export class CodeIndex {
     }
     report.removed = gone.length;
     if (repository) {
-      const history = await this.#readHistory(name, root, report.indexed + report.removed > 0);
+      const history = await this.#readHistory(name, root, added + gone.length > 0);
       if (history) report.history = history;
     }
     report.seconds = (performance.now() - started) / 1000;
@@ -265,7 +268,8 @@ export class CodeIndex {
   /**
    * Reads which of the project's files change together from its repository
    * at `root` and logs it, when its checked-out commit moved since the last
-   * reading or `changed` files came or went; what was read, if anything.
+   * reading or files came or went (`changed`); an edit alone changes no pair,
+   * so a watched folder's saves read nothing. What was read, if anything.
    */
   async #readHistory(
     name: string,
@@ -282,7 +286,8 @@ export class CodeIndex {
       v: 1,
       data: { project: name, ...history },
     }]);
-    return { commits: history.commits, pairs: history.pairs.length };
+    const pairs = new Set(history.pairs.map((pair) => [pair.file, pair.partner].sort().join("\0")));
+    return { commits: history.commits, pairs: pairs.size };
   }
 
   /** Every indexed project's name and folders (sessions are matched to them). */

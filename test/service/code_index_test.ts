@@ -301,10 +301,10 @@ Deno.test({
     const cairn = await openCairn(join(tmp.path, "store"), { embedder: new FakeEmbedder() });
     try {
       const first = await cairn.code.index({ path: repo });
-      assert.deepEqual(first.history, { commits: 3, pairs: 2 });
+      assert.deepEqual(first.history, { commits: 3, pairs: 1 });
       assert.ok(
         reportLines(first).includes(
-          "history: 2 pairs of files changed together in the last 3 commits",
+          "history: 1 pair of files changed together in the last 3 commits",
         ),
       );
       const events: StoredEvent[] = await collect(cairn.store.log.read());
@@ -328,10 +328,14 @@ Deno.test({
 
       const again = await cairn.code.index({ path: repo });
       assert.equal(again.history, undefined, "same commit, same files: not read again");
-      await write(repo, { "src/cli.py": FUNCTION("parse_four") });
+      // An edit (a watched folder's save) changes no pair; a new file may.
+      await write(repo, { "src/cli.py": FUNCTION("parse_edited") });
+      assert.equal((await cairn.code.index({ path: repo })).history, undefined);
+      await write(repo, { "src/new.py": FUNCTION("fresh") });
+      assert.deepEqual((await cairn.code.index({ path: repo })).history, { commits: 3, pairs: 1 });
       await gitCommit(repo, "four");
       const moved = await cairn.code.index({ path: repo });
-      assert.deepEqual(moved.history, { commits: 4, pairs: 2 });
+      assert.deepEqual(moved.history, { commits: 4, pairs: 1 });
     } finally {
       await cairn.close();
     }
