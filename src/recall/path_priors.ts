@@ -98,7 +98,13 @@ export function loweredKindOf(path: string): LoweredKind | undefined {
   return KINDS.find((kind) => kind.matches(path));
 }
 
-/** The kinds of file that `query` does not ask for: recall lowers those. */
+/**
+ * The kinds of file that `query` does not ask for: recall lowers those. A
+ * query of several lines (an issue, a commit message) asks for what its
+ * first line names: a body that mentions the tests it ran or the docs it
+ * read is still asking about the code.
+ */
 export function loweredKinds(query: string): LoweredKind[] {
-  return KINDS.filter((kind) => !kind.askedFor(query));
+  const subject = query.trim().split("\n", 1)[0]!;
+  return KINDS.filter((kind) => !kind.askedFor(subject));
 }

@@ -83,6 +83,15 @@ Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, 
   for (const query of ["pytest crashes on import", "latest patch", "attestation of builds"]) {
     assert.deepEqual(lowered(query), ["test file", "changelog", "documentation"], query);
   }
+  // An issue asks for what its first line names, whatever its body mentions.
+  assert.deepEqual(
+    lowered("Wrapping drops wide characters\n\nSteps: run the tests; the docs say it wraps."),
+    ["test file", "changelog", "documentation"],
+  );
+  assert.deepEqual(lowered("Flaky test of the pager\n\nIt fails on macOS."), [
+    "changelog",
+    "documentation",
+  ]);
 });
 
 Deno.test("isDocumentationPath() knows prose markup and documentation folders, not code or plain text", () => {
