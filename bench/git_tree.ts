@@ -28,13 +28,7 @@ export interface TreeChange {
 export async function writeTree(gitDir: string, commit: string, dest: string): Promise<TreeChange> {
   const entries = parseLsTree(await git(gitDir, ["ls-tree", "-r", "-z", commit]));
   const change = await writeBlobs(gitDir, entries, dest, 0);
-  const own = join(dest, ".git");
-  await git(own, ["init", "--quiet"]);
-  await Deno.writeTextFile(
-    join(own, "objects", "info", "alternates"),
-    `${join(gitDir, "objects")}\n`,
-  );
-  await git(own, ["update-ref", "--no-deref", "HEAD", commit]);
+  await checkoutOf(gitDir, commit, dest);
   return change;
 }
 
@@ -64,8 +58,23 @@ export async function moveTree(
     dest,
     removed,
   );
-  await git(join(dest, ".git"), ["update-ref", "--no-deref", "HEAD", to]);
+  await checkoutOf(gitDir, to, dest);
   return change;
+}
+
+/**
+ * Makes `dest` a checkout of `commit` to git: its `.git` (made when missing,
+ * as in a tree written before trees were checkouts) borrows the objects of
+ * `gitDir`, and its HEAD is `commit`.
+ */
+async function checkoutOf(gitDir: string, commit: string, dest: string): Promise<void> {
+  const own = join(dest, ".git");
+  await git(own, ["init", "--quiet"]);
+  await Deno.writeTextFile(
+    join(own, "objects", "info", "alternates"),
+    `${join(gitDir, "objects")}\n`,
+  );
+  await git(own, ["update-ref", "--no-deref", "HEAD", commit]);
 }
 
 /** Seconds since the epoch at which `commit` was made. */
