@@ -13,14 +13,25 @@ const ENV = {
   GIT_COMMITTER_EMAIL: "test@example.invalid",
 };
 
-/** Whether the `git` command can be run here (tests that need it are skipped, and say so, without). */
-export function hasGit(): boolean {
+function gitRuns(): boolean {
   try {
     return new Deno.Command("git", { args: ["--version"], stdout: "null", stderr: "null" })
       .outputSync().success;
   } catch {
     return false;
   }
+}
+
+const HAS_GIT = gitRuns();
+
+/**
+ * A test that needs the `git` command: `name` as is where git runs, else
+ * skipped, its name saying why.
+ */
+export function needsGit(name: string): { name: string; ignore: boolean } {
+  return HAS_GIT
+    ? { name, ignore: false }
+    : { name: `${name} (skipped: the git command is absent; apt-get install git)`, ignore: true };
 }
 
 /** Runs `git` in `dir`; throws with git's message when it fails. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { coChangesOf, headCommit, readCoChanges } from "../../src/ingest/code/history.ts";
 import { tempDir } from "../helpers.ts";
-import { gitCommit, gitInit, hasGit } from "./git_repo.ts";
+import { gitCommit, gitInit, needsGit } from "./git_repo.ts";
 
 Deno.test("coChangesOf() pairs files changed together twice, leaving sweeps and unindexed files out", () => {
   const sweep = Array.from({ length: 11 }, (_, i) => `src/f${i}.rs`);
@@ -38,8 +38,9 @@ Deno.test("coChangesOf() keeps a file's five most frequent partners", () => {
 });
 
 Deno.test({
-  name: "readCoChanges() reads a real repository's history as of a commit, paths relative to it",
-  ignore: !hasGit(),
+  ...needsGit(
+    "readCoChanges() reads a real repository's history as of a commit, paths relative to it",
+  ),
   async fn() {
     await using tmp = await tempDir();
     const repo = join(tmp.path, "shop");
@@ -74,8 +75,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "headCommit() is undefined outside a repository and in one with no commit",
-  ignore: !hasGit(),
+  ...needsGit("headCommit() is undefined outside a repository and in one with no commit"),
   async fn() {
     await using tmp = await tempDir();
     assert.equal(await headCommit(tmp.path), undefined);

@@ -10,7 +10,7 @@ import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { neighbourhood } from "../../src/recall/graph_neighbourhood.ts";
 import { reportLines } from "../../src/ops/code_ops.ts";
 import { collect, tempDir } from "../helpers.ts";
-import { gitCommit, gitInit, hasGit } from "../ingest/git_repo.ts";
+import { gitCommit, gitInit, needsGit } from "../ingest/git_repo.ts";
 
 const FUNCTION = (name: string) =>
   `def ${name}(value):\n    # ${name} is long enough to be a chunk of its own in the index\n    return value\n`;
@@ -282,9 +282,9 @@ Deno.test("CodeIndex.deleteProject() tells how many of the project's blobs are r
 });
 
 Deno.test({
-  name:
+  ...needsGit(
     "CodeIndex.index() reads which files change together from git, again only when the commit moves, and the walk follows them",
-  ignore: !hasGit(),
+  ),
   async fn() {
     await using tmp = await tempDir();
     const repo = join(tmp.path, "finder");
