@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { fileKey } from "../projections/graph/code_graph.ts";
 import { readCoChanges } from "../src/ingest/code/history.ts";
 import { openCairn } from "../src/service/cairn.ts";
+import { pairsUp } from "../src/service/code_index.ts";
 import { readInstances, workDirAndSet } from "./code_sets.ts";
 import { mirrorOf } from "./data.ts";
 
@@ -34,7 +35,8 @@ for (const repo of [...new Set(instances.map((i) => i.repo))].sort()) {
     try {
       if (!(await cairn.code.projects()).some((p) => p.name === project)) continue;
       const { codeFiles } = cairn.recall.deps;
-      const indexed = (path: string) => codeFiles!.chunksOf(fileKey(project, path)).length > 0;
+      const indexed = (path: string) =>
+        codeFiles!.chunksOf(fileKey(project, path)).length > 0 && pairsUp(path);
       const history = await readCoChanges(gitDir, commit, indexed);
       if (!history) throw new Error(`git could not read ${repo}'s history at ${commit}`);
       await cairn.store.append([

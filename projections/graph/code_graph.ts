@@ -140,26 +140,33 @@ function references(
 }
 
 /**
- * Sets each file's partners (the files changed most often with it) to those
- * of its project's latest history, most frequent first; a file the history
- * gives none has none (partners the graph does not hold are kept: the walk
- * finds nothing there).
+ * Sets each file's partners (the files changed most often with it, most
+ * frequent first) to those of its project's latest history; a file the
+ * history gives none has none. Keyed by file, whether or not the file is in
+ * the graph: the walk finds its chunks through the file when they are.
  */
 export async function applyProjectHistory(
   db: KuzuDb,
   data: EventOf<"project.history_read">["data"],
 ): Promise<void> {
   const { project, pairs } = data;
-  await db.run("MATCH (f:File {project: $project}) SET f.partners = NULL", { project });
+  await clearPartners(db, project);
   const partners = new Map<string, string[]>();
   for (const pair of pairs) {
     const key = fileKey(project, pair.file);
     partners.set(key, [...partners.get(key) ?? [], fileKey(project, pair.partner)]);
   }
   if (partners.size === 0) return;
-  await db.run("UNWIND $files AS x MATCH (f:File {key: x.key}) SET f.partners = x.partners", {
-    files: [...partners].map(([key, list]) => ({ key, partners: list })),
-  });
+  await db.run(
+    `UNWIND $files AS x MERGE (p:FilePartners {key: x.key})
+     SET p.project = $project, p.partners = x.partners`,
+    { project, files: [...partners].map(([key, list]) => ({ key, partners: list })) },
+  );
+}
+
+/** Forgets a project's partners (set to null, never deleted: see `schema.ts`). */
+function clearPartners(db: KuzuDb, project: string): Promise<unknown> {
+  return db.run("MATCH (p:FilePartners {project: $project}) SET p.partners = NULL", { project });
 }
 
 /** Takes every file of a project (and its chunks and symbols) out of the graph. */
@@ -167,6 +174,7 @@ export async function removeProject(db: KuzuDb, project: string): Promise<void> 
   await db.run("MATCH (c:Chunk {project: $project}) DETACH DELETE c", { project });
   await db.run("MATCH (f:File {project: $project}) DETACH DELETE f", { project });
   await db.run("MATCH (s:Symbol {project: $project}) DETACH DELETE s", { project });
+  await clearPartners(db, project);
 }
 
 /** Puts a session turn into the graph, linked to the files it touched. */

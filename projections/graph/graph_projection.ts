@@ -26,7 +26,9 @@ const DIGEST_QUERIES = {
     ORDER BY m.id`,
   entities:
     "MATCH (e:Entity) RETURN e.name, e.entity_type, e.project, e.observations ORDER BY e.name",
-  files: "MATCH (f:File) RETURN f.key, f.language, f.partners ORDER BY f.key",
+  files: "MATCH (f:File) RETURN f.key, f.language ORDER BY f.key",
+  partners:
+    "MATCH (p:FilePartners) WHERE p.partners IS NOT NULL RETURN p.key, p.partners ORDER BY p.key",
   chunks:
     "MATCH (c:Chunk) RETURN c.id, c.project, c.path, c.name, c.kind, c.start_line, c.end_line ORDER BY c.id",
   symbols: "MATCH (s:Symbol) RETURN s.key ORDER BY s.key",
@@ -51,7 +53,7 @@ const DIGEST_QUERIES = {
  */
 export class GraphProjection implements Projection {
   readonly name = "graph";
-  readonly version = 6;
+  readonly version = 7;
   #names = new NameMatcher();
   /** What each memory names in code; loaded when code is first indexed in this process. */
   #mentions: CodeMentionIndex | undefined;

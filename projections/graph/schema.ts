@@ -3,10 +3,12 @@ import type { KuzuDb } from "./kuzu.ts";
 /**
  * The graph's tables. Absent strings are stored as "" (Kùzu cannot infer the
  * type of a null parameter); a memory's project "" means global. A file's
- * `partners` are the keys of the files changed most often with it (null
- * until its project's history is read: a relation table would have to be
- * emptied and refilled, and Kùzu loses track of relations deleted in a
- * transaction that created them after a reopen). Keys of code
+ * `FilePartners` are the keys of the files changed most often with it, kept
+ * apart from `File` (a history is applied whether or not its files are in
+ * the graph yet: a compacted log moves edited files' events after it) and
+ * set whole, null when a later history gives none (a relation table would
+ * have to be emptied and refilled, and Kùzu loses track of relations deleted
+ * in a transaction that created them after a reopen). Keys of code
  * and session nodes carry their project (`<project>\0<path>`), so two projects
  * never share a node.
  */
@@ -18,7 +20,9 @@ const DDL = [
   `CREATE NODE TABLE IF NOT EXISTS Entity(name STRING, entity_type STRING, project STRING,
     observations STRING[], PRIMARY KEY(name))`,
   `CREATE NODE TABLE IF NOT EXISTS File(key STRING, project STRING, path STRING, language STRING,
-    partners STRING[], PRIMARY KEY(key))`,
+    PRIMARY KEY(key))`,
+  `CREATE NODE TABLE IF NOT EXISTS FilePartners(key STRING, project STRING, partners STRING[],
+    PRIMARY KEY(key))`,
   `CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING, project STRING, path STRING, name STRING,
     kind STRING, start_line INT64, end_line INT64, PRIMARY KEY(id))`,
   "CREATE NODE TABLE IF NOT EXISTS Symbol(key STRING, project STRING, name STRING, PRIMARY KEY(key))",

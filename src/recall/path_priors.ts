@@ -6,6 +6,7 @@
  * crowd the code out (docs/decisions.md has the measurements).
  * @module
  */
+import { languageOf } from "../ingest/code/languages.ts";
 
 /** What a lowered file's fused score is multiplied by. */
 export const LOWERED_FILE_PRIOR = 0.25;
@@ -47,7 +48,7 @@ const ABOUT_CHANGES =
   /\b(change ?logs?|changes|history|news|releases?|released|release notes|versions?|what'?s new|deprecat\w*)\b/i;
 /** Markup prose; a `.txt` is as often a requirements list or CMake's as prose, so it is left alone. */
 const DOCUMENTATION_FILE = /\.(md|markdown|mdx|rst|adoc)$/i;
-/** A documentation folder: what it holds, code included, shows or explains the project's code. */
+/** A documentation folder. */
 const DOCUMENTATION_FOLDER = /(^|\/)(docs?|documentation)\//i;
 const ABOUT_DOCUMENTATION =
   /\b(docs?|documentation|documented|documents?|readme|guides?|tutorials?|manual|markdown)\b/i;
@@ -64,11 +65,13 @@ export function isChangelogPath(path: string): boolean {
 
 /**
  * Whether a project-relative path is documentation: prose markup (Markdown,
- * reStructuredText, AsciiDoc), or any file in a documentation folder (a
- * message's example, a docs site's configuration).
+ * reStructuredText, AsciiDoc), or a file in a documentation folder that is
+ * not source code (release notes as text, man pages, images' sources; a Go
+ * package named `doc` is code).
  */
 export function isDocumentationPath(path: string): boolean {
-  return DOCUMENTATION_FILE.test(path) || DOCUMENTATION_FOLDER.test(path);
+  return DOCUMENTATION_FILE.test(path) ||
+    (DOCUMENTATION_FOLDER.test(path) && languageOf(path) === undefined);
 }
 
 /** In order: a changelog is prose too, and is named for what it is. */

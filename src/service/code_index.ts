@@ -5,6 +5,8 @@ import type { NewEvent } from "../../events/schema.ts";
 import { type CatalogFile, CodeCatalog } from "../../projections/code_catalog.ts";
 import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
 import { headCommit, readCoChanges } from "../ingest/code/history.ts";
+import { languageOf } from "../ingest/code/languages.ts";
+import { loweredKindOf } from "../recall/path_priors.ts";
 import { type BlobProgress, compactStore } from "./compact.ts";
 import { boundedFileName } from "../../events/file_names.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
@@ -28,6 +30,16 @@ export const IndexInput = z.object({
     })
     .optional(),
 });
+
+/**
+ * Whether a file takes part in the pairs of files changed together: source
+ * code only. A changelog, a test, the docs, a manifest or a CI config changes
+ * with everything, and would take the partner places of the code that
+ * changes with it.
+ */
+export function pairsUp(path: string): boolean {
+  return languageOf(path) !== undefined && loweredKindOf(path) === undefined;
+}
 
 /** Files per append: one group commit, and the blobs of their chunks written before it. */
 export const FILES_PER_BATCH = 200;
@@ -279,7 +291,11 @@ export class CodeIndex {
     const head = await headCommit(root);
     const project = (await this.#catalog()).project(name)!;
     if (head === undefined || (head === project.historyHead && !changed)) return undefined;
-    const history = await readCoChanges(root, head, (path) => project.files.has(path));
+    const history = await readCoChanges(
+      root,
+      head,
+      (path) => project.files.has(path) && pairsUp(path),
+    );
     if (!history) return undefined;
     await this.store.append([{
       type: "project.history_read",

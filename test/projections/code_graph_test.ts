@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { planCompaction } from "../../events/compaction.ts";
 import { MemoryLog } from "../../events/memory_log.ts";
-import type { NewEvent } from "../../events/schema.ts";
+import type { NewEvent, StoredEvent } from "../../events/schema.ts";
 import { MemoryCheckpoints } from "../../projections/checkpoints.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { ProjectionRunner } from "../../projections/runner.ts";
@@ -250,4 +252,49 @@ Deno.test("GraphProjection re-indexes files a batch already wrote, after an even
   } finally {
     await graph.close();
   }
+});
+
+Deno.test("GraphProjection keeps files' partners when a compacted log moves edited files after their history", async () => {
+  await using tmp = await tempDir();
+  const history = (pairs: Array<[string, string]>): NewEvent => ({
+    type: "project.history_read",
+    v: 1,
+    data: {
+      project: "app",
+      head: "c".repeat(40),
+      commits: 9,
+      pairs: pairs.map(([file, partner]) => ({ file, partner, commits: 3 })),
+    },
+  });
+  const log = new MemoryLog();
+  await log.append([
+    indexed("cli.py", [["app:cli.py:1-2", "parse", 1, 2]]),
+    indexed("walk.py", [["app:walk.py:1-2", "walk", 1, 2]]),
+    history([["cli.py", "walk.py"], ["walk.py", "cli.py"]]),
+    // Edited since: compaction keeps this event, after the history.
+    indexed("cli.py", [["app:cli.py:1-3", "parse", 1, 3]]),
+  ]);
+  const { drop } = await planCompaction(log.read());
+  const all: StoredEvent[] = await collect(log.read());
+  const partners = async (events: StoredEvent[], dir: string) => {
+    const graph = await GraphProjection.open(join(tmp.path, dir));
+    try {
+      await graph.apply(events);
+      const rows = await graph.database.run(
+        "MATCH (p:FilePartners) WHERE p.partners IS NOT NULL RETURN p.key AS key, p.partners AS partners ORDER BY key",
+      );
+      return { rows, digest: await graph.digest() };
+    } finally {
+      await graph.close();
+    }
+  };
+  const whole = await partners(all, "whole");
+  const compacted = await partners(all.filter((event) => !drop.has(event.seq)), "compacted");
+  assert.deepEqual(drop, new Set([1]));
+  assert.deepEqual(whole.rows, [
+    { key: "app\0cli.py", partners: ["app\0walk.py"] },
+    { key: "app\0walk.py", partners: ["app\0cli.py"] },
+  ]);
+  assert.deepEqual(compacted.rows, whole.rows);
+  assert.equal(compacted.digest, whole.digest);
 });

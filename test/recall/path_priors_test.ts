@@ -94,15 +94,15 @@ Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, 
   ]);
 });
 
-Deno.test("isDocumentationPath() knows prose markup and documentation folders, not code or plain text", () => {
+Deno.test("isDocumentationPath() knows prose markup and what documentation folders hold besides code", () => {
   for (
     const path of [
       "README.md",
       "docs/usage.rst",
       "guide/intro.mdx",
       "manual/index.adoc",
-      "doc/data/messages/u/unused-import/bad.py",
-      "docs/conf.py",
+      "doc/releases/v0.12.0.txt",
+      "docs/fd.1",
     ]
   ) assert.ok(isDocumentationPath(path), path);
   for (
@@ -113,6 +113,8 @@ Deno.test("isDocumentationPath() knows prose markup and documentation folders, n
       "Makefile",
       "src/docstring/parse.py",
       "lib/doctor.js",
+      "doc/man_docs.go",
+      "docs/conf.py",
     ]
   ) {
     assert.ok(!isDocumentationPath(path), path);

@@ -34,7 +34,7 @@ const HOPS = {
   file: {
     // The files changed most often with them.
     file:
-      "MATCH (a:File) WHERE a.key IN $ids AND a.partners IS NOT NULL UNWIND a.partners AS b RETURN a.key AS a, b AS b",
+      "MATCH (a:FilePartners) WHERE a.key IN $ids AND a.partners IS NOT NULL UNWIND a.partners AS b RETURN a.key AS a, b AS b",
     code: "MATCH (a:File)-[:CONTAINS]->(b:Chunk) WHERE a.key IN $ids RETURN a.key AS a, b.id AS b",
     turn: "MATCH (b:Turn)-[:TOUCHED]->(a:File) WHERE a.key IN $ids RETURN a.key AS a, b.key AS b",
     memory:
