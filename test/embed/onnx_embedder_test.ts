@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { EmbedderError } from "../../src/embed/embedder.ts";
 import { DEFAULT_MODEL, shippedModelDir } from "../../src/embed/load.ts";
 import { OnnxEmbedder } from "../../src/embed/onnx_embedder.ts";
-import { stopInferenceWorkers } from "../../src/embed/worker_pool.ts";
+import { loadModelFolder } from "../../src/embed/manifest.ts";
+import { stopInferenceWorkers, WorkerPool } from "../../src/embed/worker_pool.ts";
 import { tempDir } from "../helpers.ts";
 import { embedderContract } from "./embedder_contract.ts";
 import { SHIPPED_MODELS } from "./shipped_models.ts";
@@ -91,17 +92,22 @@ for (const name of SHIPPED_MODELS) {
 
 Deno.test("stopInferenceWorkers() lets a model still loading finish before the process may exit", async () => {
   // Exiting while onnxruntime reads the model lets it parse freed memory and abort the process.
-  let loaded = false;
-  const opening = OnnxEmbedder.open(shippedModelDir(DEFAULT_MODEL), { verify: false }).then(
-    (embedder) => {
-      loaded = true;
-      return embedder;
-    },
-  );
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  const dir = shippedModelDir(DEFAULT_MODEL);
+  const { manifest } = await loadModelFolder(dir, { verify: false });
+  // The workers exist, loading, as soon as start() is called: stopping them now must wait for the
+  // load, which then succeeds (a worker stopped mid-load would reject it, or abort the process).
+  const starting = WorkerPool.start(1, {
+    type: "init",
+    modelPath: join(dir, manifest.model_file),
+    threads: 1,
+    inputs: manifest.inputs,
+    output: manifest.output,
+    pooling: manifest.pooling,
+    dims: manifest.dims,
+  });
   await stopInferenceWorkers();
-  assert.ok(loaded, "the load ran to its end before the workers stopped");
-  await (await opening).close();
+  const pool = await starting;
+  await pool.close();
 });
 
 Deno.test("OnnxEmbedder.close() in the middle of a batch waits for it, rejecting it as closed", async () => {
