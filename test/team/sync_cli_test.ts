@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { cli, tempDir } from "../helpers.ts";
 import { watchProcess } from "../cli/watch_process.ts";
-import { NatsServer, SKIP_REASON } from "./nats_server.ts";
+import { eventually, NatsServer, SKIP_REASON } from "./nats_server.ts";
 
 const ignore = SKIP_REASON !== undefined;
 
@@ -116,9 +116,12 @@ Deno.test({
         listed = (await cli(["--store", b.path, "list", "--project", "api"], withOwner)).stdout;
       }
       assert.match(listed, /The API rate limit is 100\/s/);
-      assert.match(
-        await Deno.readTextFile(`${b.path}/serve.log`),
-        /team sync published 0, took in 1/,
+      // The owner logs its pass once the pass is over, a moment after the memory can be listed.
+      await eventually(async () =>
+        assert.match(
+          await Deno.readTextFile(`${b.path}/serve.log`),
+          /team sync published 0, took in 1/,
+        )
       );
     } finally {
       await cli(["--store", b.path, "stop"], withOwner);
