@@ -45,6 +45,7 @@ const SHIPPED: RankingSetting = {
     test: LOWERED_FILE_PRIOR,
     changelog: LOWERED_FILE_PRIOR,
     documentation: LOWERED_FILE_PRIOR,
+    tooling: LOWERED_FILE_PRIOR,
   },
 };
 const SIGNALS = Object.keys(SHIPPED.weights) as Signal[];
@@ -94,7 +95,7 @@ type SettingChange = Partial<SignalWeights> & {
 
 /**
  * CAIRN_TUNE_GRID's points or the default grid (fusion weights, each with
- * tests and documentation lowered as shipped or not), each over the shipped
+ * tests, documentation and tooling files lowered as shipped or not), each over the shipped
  * setting, shipped first.
  */
 function settingGrid(): RankingSetting[] {
@@ -107,8 +108,10 @@ function settingGrid(): RankingSetting[] {
             for (const mention of [0, 0.15, 0.3, 0.6]) {
               for (const test of [LOWERED_FILE_PRIOR, 1]) {
                 for (const documentation of [LOWERED_FILE_PRIOR, 1]) {
-                  const lowerFactors = { test, documentation };
-                  given.push({ vector, lexical, context, graph, mention, lowerFactors });
+                  for (const tooling of [LOWERED_FILE_PRIOR, 1]) {
+                    const lowerFactors = { test, documentation, tooling };
+                    given.push({ vector, lexical, context, graph, mention, lowerFactors });
+                  }
                 }
               }
             }

@@ -43,6 +43,40 @@ export function evidenceOf(
   }]));
 }
 
+/** Every id one source's evidence holds, once each. */
+export function evidenceIds(evidence: SourceEvidence): Set<string> {
+  return new Set([
+    ...evidence.vector.map(([id]) => id),
+    ...evidence.lexical.map(([id]) => id),
+    ...evidence.context.flatMap((group) => group.ids),
+    ...evidence.graph.map(([id]) => id),
+    ...evidence.mention.flat(),
+  ]);
+}
+
+/** `evidence` with the code chunks `dropped` says to leave out taken from every list. */
+export function withoutChunks(
+  evidence: ReadonlyMap<Source, SourceEvidence>,
+  dropped: (id: string) => boolean,
+): Map<Source, SourceEvidence> {
+  const code = evidence.get("code");
+  if (!code) return new Map(evidence);
+  const kept = <T extends readonly [string, number]>(list: ReadonlyArray<T>) =>
+    list.filter(([id]) => !dropped(id));
+  return new Map(evidence).set("code", {
+    vector: kept(code.vector),
+    lexical: kept(code.lexical),
+    context: code.context.map((group) => ({
+      ...group,
+      ids: group.ids.filter((id) => !dropped(id)),
+    }))
+      .filter((group) => group.ids.length > 0),
+    graph: kept(code.graph),
+    mention: code.mention.map((ids) => ids.filter((id) => !dropped(id)))
+      .filter((ids) => ids.length > 0),
+  });
+}
+
 /** One candidate of the fused list: its source, its id within the source, and how it scored. */
 export interface SourceFused extends Fused {
   source: Source;

@@ -3,7 +3,9 @@
  * is X done?", an agent wants the implementation: a test that exercises X
  * shares its words, a changelog mentions everything the project ever
  * changed, and the documentation explains X in the same words; each would
- * crowd the code out (docs/decisions.md has the measurements).
+ * crowd the code out, and a build, CI or packaging file (a bundler's config,
+ * a bug-report template, the licence) shares an issue's generic words
+ * (docs/decisions.md has the measurements).
  * @module
  */
 import { languageOf } from "../ingest/code/languages.ts";
@@ -12,12 +14,12 @@ import { languageOf } from "../ingest/code/languages.ts";
 export const LOWERED_FILE_PRIOR = 0.25;
 
 /** The kinds of file recall lowers. */
-export type LoweredKindName = "test" | "changelog" | "documentation";
+export type LoweredKindName = "test" | "changelog" | "documentation" | "tooling";
 
 /** A kind of file recall lowers: how its path looks, and how a query asks for it. */
 export interface LoweredKind {
   name: LoweredKindName;
-  /** How `--format debug` names it: `test file`, `changelog`, `documentation`. */
+  /** How `--format debug` names it: `test file`, `changelog`, `documentation`, `tooling file`. */
   label: string;
   matches(path: string): boolean;
   askedFor(query: string): boolean;
@@ -53,6 +55,39 @@ const DOCUMENTATION_FOLDER = /(^|\/)(docs?|documentation)\//i;
 const ABOUT_DOCUMENTATION =
   /\b(docs?|documentation|documented|documents?|readme|guides?|tutorials?|manual|markdown)\b/i;
 
+/** A hidden file or folder at any depth: `.github/`, `.eslintrc.json`, `.gitignore`. */
+const HIDDEN = /(^|\/)\.[^/.][^/]*(\/|$)/;
+/** Manifests, lock files and build files, by their conventional names. */
+const BUILD_FILE = new RegExp(
+  String.raw`(^|/)(` +
+    [
+      String.raw`package(-lock)?\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-(lock|workspace)\.yaml`,
+      String.raw`bun\.lockb?|deno\.(json|jsonc|lock)|lerna\.json|nx\.json|turbo\.json`,
+      String.raw`[jt]sconfig[^/]*\.json`,
+      String.raw`cargo\.(toml|lock)|go\.(mod|sum|work)`,
+      String.raw`pyproject\.toml|setup\.cfg|tox\.ini|(requirements|constraints)[^/]*\.(txt|in)`,
+      String.raw`pipfile(\.lock)?|poetry\.lock|uv\.lock|manifest\.in`,
+      String.raw`gemfile(\.lock)?|[^/]+\.gemspec|composer\.(json|lock)`,
+      String.raw`pom\.xml|(build|settings)\.gradle(\.kts)?|gradle\.properties`,
+      String.raw`(gnu)?makefile|cmakelists\.txt|justfile|taskfile\.ya?ml`,
+      String.raw`dockerfile[^/]*|docker-compose[^/]*\.ya?ml`,
+      String.raw`renovate\.json|codecov\.ya?ml|mkdocs\.ya?ml|netlify\.toml|vercel\.json`,
+      String.raw`(gulp|grunt)file\.[cm]?[jt]s|[^/]+\.(config|conf)\.([cm]?[jt]s|json)`,
+    ].join("|") +
+    ")$",
+  "i",
+);
+/** The licence and the repository's people, in whatever form (`LICENSE-MIT`, `AUTHORS.txt`). */
+const PROJECT_FILE =
+  /(^|\/)(licen[cs]e|copying|notice|authors|contributors|codeowners|funding)([._-][^/]*)?$/i;
+const ABOUT_TOOLING = new RegExp(
+  String.raw`\b(ci|workflows?|github actions?|builds?|bundl(e|es|er|ing)|packag(e|es|ing)|` +
+    String.raw`dependenc(y|ies)|deps|install(s|ed|ing|ation)?|lint(s|er|ing)?|eslint|prettier|` +
+    String.raw`tsconfig|licen[cs]es?|licensing|docker\w*|makefile|tox|pyproject|npm|yarn|pnpm|` +
+    String.raw`cargo|pip|poetry|pre-commit|publish(es|ed|ing)?)\b`,
+  "i",
+);
+
 /** Whether a project-relative path is a test (by folder or by file name). */
 export function isTestPath(path: string): boolean {
   return TEST_FOLDER.test(path) || TEST_FILE.test(path);
@@ -74,6 +109,17 @@ export function isDocumentationPath(path: string): boolean {
     (DOCUMENTATION_FOLDER.test(path) && languageOf(path) === undefined);
 }
 
+/**
+ * Whether a project-relative path is a build, CI or packaging file, or one
+ * about the repository rather than the product: hidden files and folders
+ * (CI workflows, issue templates, linters' settings), manifests and lock
+ * files, build files and bundlers' configs, the licence.
+ */
+export function isToolingPath(path: string): boolean {
+  return HIDDEN.test(path) || BUILD_FILE.test(path) ||
+    (PROJECT_FILE.test(path) && languageOf(path) === undefined);
+}
+
 /** In order: a changelog is prose too, and is named for what it is. */
 const KINDS: readonly LoweredKind[] = [
   {
@@ -93,6 +139,12 @@ const KINDS: readonly LoweredKind[] = [
     label: "documentation",
     matches: isDocumentationPath,
     askedFor: (query) => ABOUT_DOCUMENTATION.test(query),
+  },
+  {
+    name: "tooling",
+    label: "tooling file",
+    matches: isToolingPath,
+    askedFor: (query) => ABOUT_TOOLING.test(query),
   },
 ];
 

@@ -5,7 +5,15 @@
  */
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { Signal } from "./fuse.ts";
-import { byScore, evidenceOf, fuseAcrossSources, type SourceFused } from "./fuse_sources.ts";
+import {
+  byScore,
+  evidenceIds,
+  evidenceOf,
+  fuseAcrossSources,
+  type SourceEvidence,
+  type SourceFused,
+  withoutChunks,
+} from "./fuse_sources.ts";
 import {
   LOWERED_FILE_PRIOR,
   type LoweredKind,
@@ -103,15 +111,13 @@ export async function recallWith(
   const codeAsked = request.sources.includes("code");
   const lowerKinds = loweredKinds(request.query);
   const symbol = symbolOf(request.query);
-  let fused = fuseAcrossSources(
-    evidenceOf(found, request.sources),
-    MODE_SIGNALS[request.mode],
-    ask.weightsOf,
-  );
-  const lowered = new Map<string, { kind: string; factor: number }>();
-  if (codeAsked && lowerKinds.length > 0) {
-    fused = lowerFiles(fused, lowerKinds, request.lowerFactors ?? {}, deps.codePath, lowered);
-  }
+  const evidence = evidenceOf(found, request.sources);
+  const fuse = (of: ReadonlyMap<Source, SourceEvidence>) =>
+    fuseAcrossSources(of, MODE_SIGNALS[request.mode], ask.weightsOf);
+  const lowered = codeAsked && lowerKinds.length > 0
+    ? loweredChunks(evidence.get("code"), lowerKinds, request.lowerFactors ?? {}, deps.codePath)
+    : new Map<string, { kind: string; factor: number }>();
+  let fused = lowered.size === 0 ? fuse(evidence) : lowerFiles(evidence, lowered, fuse);
   const named = new Set<string>();
   if (codeAsked && symbol !== undefined && deps.codeName) {
     fused = definitionsFirst(fused, symbol, deps.codeName, named);
@@ -152,27 +158,43 @@ function rawScores(
 }
 
 /**
- * Multiplies the fused score of chunks in files of the `kinds` the query does
- * not ask for (tests, changelogs, documentation) by their factor (of
- * `factors`, else LOWERED_FILE_PRIOR), records which kind each lowered chunk
- * was and by how much in `lowered`, and re-sorts.
+ * The code chunks of `evidence` in files of the `kinds` the query does not
+ * ask for (tests, changelogs, documentation, tooling), each with its kind's
+ * label and factor (of `factors`, else LOWERED_FILE_PRIOR; 1 leaves a kind alone).
  */
-function lowerFiles(
-  fused: SourceFused[],
+function loweredChunks(
+  evidence: SourceEvidence | undefined,
   kinds: readonly LoweredKind[],
   factors: Partial<Record<LoweredKindName, number>>,
   pathOf: ((chunkId: string) => string | undefined) | undefined,
-  lowered: Map<string, { kind: string; factor: number }>,
-): SourceFused[] {
-  const scored = fused.map((f) => {
-    const path = f.source === "code" ? pathOf?.(f.id) : undefined;
+): Map<string, { kind: string; factor: number }> {
+  const lowered = new Map<string, { kind: string; factor: number }>();
+  if (!evidence || !pathOf) return lowered;
+  for (const id of evidenceIds(evidence)) {
+    const path = pathOf(id);
     const kind = path === undefined ? undefined : loweredKindOf(path);
     const factor = kind && kinds.includes(kind) ? factors[kind.name] ?? LOWERED_FILE_PRIOR : 1;
-    if (factor === 1) return f;
-    lowered.set(f.id, { kind: kind!.label, factor });
-    return { ...f, score: f.score * factor };
-  });
-  return scored.sort(byScore);
+    if (factor !== 1) lowered.set(id, { kind: kind!.label, factor });
+  }
+  return lowered;
+}
+
+/**
+ * Fusion with the `lowered` chunks set apart: every other candidate is ranked
+ * in lists without them (a changelog that matches every word takes no place
+ * from the code), and each lowered chunk keeps its fused score among all,
+ * multiplied by its factor.
+ */
+function lowerFiles(
+  evidence: ReadonlyMap<Source, SourceEvidence>,
+  lowered: ReadonlyMap<string, { factor: number }>,
+  fuse: (evidence: ReadonlyMap<Source, SourceEvidence>) => SourceFused[],
+): SourceFused[] {
+  const isLowered = (source: Source, id: string) => source === "code" && lowered.has(id);
+  const apart = fuse(withoutChunks(evidence, (id) => lowered.has(id)));
+  const kept = fuse(evidence).filter((f) => isLowered(f.source, f.id))
+    .map((f) => ({ ...f, score: f.score * lowered.get(f.id)!.factor }));
+  return [...apart, ...kept].sort(byScore);
 }
 
 /**

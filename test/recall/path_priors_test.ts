@@ -3,6 +3,7 @@ import {
   isChangelogPath,
   isDocumentationPath,
   isTestPath,
+  isToolingPath,
   loweredKindOf,
   loweredKinds,
 } from "../../src/recall/path_priors.ts";
@@ -67,30 +68,36 @@ Deno.test("isChangelogPath() knows changelogs, release notes and news fragments,
   ) assert.ok(!isChangelogPath(path), path);
 });
 
+const ALL = ["test file", "changelog", "documentation", "tooling file"];
+
 Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, not for words containing it", () => {
   const lowered = (query: string) => loweredKinds(query).map((kind) => kind.label);
   for (const query of ["why does this test fail", "unit tests for the parser", "the db fixture"]) {
-    assert.deepEqual(lowered(query), ["changelog", "documentation"], query);
+    assert.deepEqual(lowered(query), ["changelog", "documentation", "tooling file"], query);
   }
   for (
     const query of ["what changed in release 2.0", "the changelog of the parser", "deprecated"]
   ) {
-    assert.deepEqual(lowered(query), ["test file", "documentation"], query);
+    assert.deepEqual(lowered(query), ["test file", "documentation", "tooling file"], query);
   }
   for (const query of ["is this documented?", "the README's example", "docs for retry"]) {
-    assert.deepEqual(lowered(query), ["test file", "changelog"], query);
+    assert.deepEqual(lowered(query), ["test file", "changelog", "tooling file"], query);
   }
-  for (const query of ["pytest crashes on import", "latest patch", "attestation of builds"]) {
+  for (const query of ["pytest crashes on import", "latest patch", "specific IDs"]) {
+    assert.deepEqual(lowered(query), ALL, query);
+  }
+  for (const query of ["the CI workflow fails", "attestation of builds", "bump a dependency"]) {
     assert.deepEqual(lowered(query), ["test file", "changelog", "documentation"], query);
   }
   // An issue asks for what its first line names, whatever its body mentions.
   assert.deepEqual(
     lowered("Wrapping drops wide characters\n\nSteps: run the tests; the docs say it wraps."),
-    ["test file", "changelog", "documentation"],
+    ALL,
   );
-  assert.deepEqual(lowered("Flaky test of the pager\n\nIt fails on macOS."), [
+  assert.deepEqual(lowered("Flaky test of the pager\n\nIt fails on macOS in CI."), [
     "changelog",
     "documentation",
+    "tooling file",
   ]);
 });
 
@@ -123,4 +130,51 @@ Deno.test("isDocumentationPath() knows prose markup and what documentation folde
   assert.equal(loweredKindOf("CHANGELOG.md")?.name, "changelog");
   assert.equal(loweredKindOf("docs/testing.md")?.name, "documentation");
   assert.equal(loweredKindOf("tests/README.md")?.name, "test");
+});
+
+Deno.test("isToolingPath() knows build, CI and packaging files and the licence, never product code", () => {
+  for (
+    const path of [
+      ".github/workflows/ci.yml",
+      ".github/ISSUE_TEMPLATE/bug_report.md",
+      "web/.eslintrc.json",
+      ".gitignore",
+      "package.json",
+      "packages/core/package-lock.json",
+      "Cargo.toml",
+      "go.sum",
+      "pyproject.toml",
+      "setup.cfg",
+      "tox.ini",
+      "requirements-dev.txt",
+      "Makefile",
+      "CMakeLists.txt",
+      "Dockerfile.dev",
+      "tsconfig.build.json",
+      "rollup.config.js",
+      "karma.sauce.conf.js",
+      "vite.config.mts",
+      "LICENSE",
+      "LICENSE-MIT",
+      "COPYING.LESSER",
+      "AUTHORS.txt",
+    ]
+  ) assert.ok(isToolingPath(path), path);
+  for (
+    const path of [
+      "src/config.ts",
+      "lib/package.js",
+      "src/click/_compat.py",
+      "setup.py",
+      "src/notice.ts",
+      "licensing/check.go",
+      "src/build/mod.rs",
+      "app/config/settings.py",
+      "docs/conf.py",
+    ]
+  ) assert.ok(!isToolingPath(path), path);
+  // A test's or the documentation's own files are known as those first.
+  assert.equal(loweredKindOf("tests/.eslintrc.json")?.name, "test");
+  assert.equal(loweredKindOf("CONTRIBUTING.md")?.name, "documentation");
+  assert.equal(loweredKindOf(".github/workflows/ci.yml")?.name, "tooling");
 });

@@ -185,6 +185,34 @@ Deno.test("recallWith() lowers documentation for code questions, and a changelog
   assert.deepEqual(changes.hits.map((h) => h.id), ["c", "s", "d"]);
 });
 
+Deno.test("recallWith() ranks the code without the lowered files: twenty pages of docs take no place from it", async () => {
+  const docs = Array.from({ length: 20 }, (_, i) => `d${i}`);
+  const paths: Record<string, string> = {
+    s: "src/card.js",
+    ...Object.fromEntries(docs.map((id) => [id, `docs/readme_${id}.md`])),
+  };
+  const deps: RankingDeps = { ...MODEL, codePath: (id) => paths[id] };
+  const vector = fixed("vector", {
+    code: [...docs.map((id, i) => one(id, 0.1 + i / 1000)), one("s", 0.3)],
+  });
+  const lexical = fixed("lexical", {
+    code: [...docs.map((id, i) => one(id, 0.9 - i / 1000)), one("s", 0.5)],
+  });
+  const { hits } = await recallWith(
+    [vector, lexical],
+    deps,
+    ask("the card's language overlaps its stars"),
+  );
+  assert.equal(hits[0]!.id, "s");
+  // Its ranks are its places among what was not lowered; each page keeps its own, and its factor.
+  assert.deepEqual([hits[0]!.components.vector?.rank, hits[0]!.components.lexical?.rank], [1, 1]);
+  assert.deepEqual(hits[1]!.components.prior, { kind: "documentation", factor: 0.25 });
+  assert.equal(hits[1]!.components.vector?.rank, 1);
+  // Asked for the docs, the pages come first again.
+  const asked = await recallWith([vector, lexical], deps, ask("the readme of the card"));
+  assert.deepEqual(asked.hits.slice(0, 2).map((h) => h.id), ["d0", "d1"]);
+});
+
 Deno.test("recallWith() keeps the best part of a definition indexed in several parts", async () => {
   const deps: RankingDeps = {
     ...MODEL,
