@@ -1,7 +1,7 @@
 /**
  * Each issue of a code benchmark run ranked by cairn, in-process, under
  * every setting of a grid (fusion weights, and how much tests, changelogs,
- * documentation and tooling files are lowered): asked as a user asks (all code, no
+ * documentation, tooling files and examples are lowered): asked as a user asks (all code, no
  * language filter) over the store kept at the issue's base commit. Each
  * ranking is appended to a cache file as it comes, so an interrupted run
  * resumes and a larger grid asks only its new points.
@@ -22,7 +22,13 @@ import type { Ranking } from "./code_scores.ts";
 import type { Instance } from "./code_sets.ts";
 
 const SIGNALS: readonly Signal[] = ["vector", "lexical", "context", "graph", "mention"];
-const KINDS: readonly LoweredKindName[] = ["test", "changelog", "documentation", "tooling"];
+const KINDS: readonly LoweredKindName[] = [
+  "test",
+  "changelog",
+  "documentation",
+  "tooling",
+  "example",
+];
 /** The deepest place any score reads (Acc@10): a saved ranking keeps no more. */
 const SAVED_PLACES = 10;
 

@@ -46,6 +46,7 @@ const SHIPPED: RankingSetting = {
     changelog: LOWERED_FILE_PRIOR,
     documentation: LOWERED_FILE_PRIOR,
     tooling: LOWERED_FILE_PRIOR,
+    example: LOWERED_FILE_PRIOR,
   },
 };
 const SIGNALS = Object.keys(SHIPPED.weights) as Signal[];
@@ -95,7 +96,7 @@ type SettingChange = Partial<SignalWeights> & {
 
 /**
  * CAIRN_TUNE_GRID's points or the default grid (fusion weights, each with
- * tests, documentation and tooling files lowered as shipped or not), each over the shipped
+ * tests, documentation, tooling files and examples lowered as shipped or not), each over the shipped
  * setting, shipped first.
  */
 function settingGrid(): RankingSetting[] {
@@ -109,8 +110,10 @@ function settingGrid(): RankingSetting[] {
               for (const test of [LOWERED_FILE_PRIOR, 1]) {
                 for (const documentation of [LOWERED_FILE_PRIOR, 1]) {
                   for (const tooling of [LOWERED_FILE_PRIOR, 1]) {
-                    const lowerFactors = { test, documentation, tooling };
-                    given.push({ vector, lexical, context, graph, mention, lowerFactors });
+                    for (const example of [LOWERED_FILE_PRIOR, 1]) {
+                      const lowerFactors = { test, documentation, tooling, example };
+                      given.push({ vector, lexical, context, graph, mention, lowerFactors });
+                    }
                   }
                 }
               }

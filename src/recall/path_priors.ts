@@ -3,8 +3,9 @@
  * is X done?", an agent wants the implementation: a test that exercises X
  * shares its words, a changelog mentions everything the project ever
  * changed, and the documentation explains X in the same words; each would
- * crowd the code out, and a build, CI or packaging file (a bundler's config,
- * a bug-report template, the licence) shares an issue's generic words
+ * crowd the code out; a build, CI or packaging file (a bundler's config,
+ * a bug-report template, the licence) shares an issue's generic words, and
+ * an example or a benchmark uses the very API the question is about
  * (docs/decisions.md has the measurements).
  * @module
  */
@@ -14,12 +15,12 @@ import { languageOf } from "../ingest/code/languages.ts";
 export const LOWERED_FILE_PRIOR = 0.25;
 
 /** The kinds of file recall lowers. */
-export type LoweredKindName = "test" | "changelog" | "documentation" | "tooling";
+export type LoweredKindName = "test" | "changelog" | "documentation" | "tooling" | "example";
 
 /** A kind of file recall lowers: how its path looks, and how a query asks for it. */
 export interface LoweredKind {
   name: LoweredKindName;
-  /** How `--format debug` names it: `test file`, `changelog`, `documentation`, `tooling file`. */
+  /** How `--format debug` names it: `test file`, `changelog`, `documentation`, `tooling file`, `example`. */
   label: string;
   matches(path: string): boolean;
   askedFor(query: string): boolean;
@@ -55,6 +56,8 @@ const DOCUMENTATION_FOLDER = /(^|\/)(docs?|documentation)\//i;
 const ABOUT_DOCUMENTATION =
   /\b(docs?|documentation|documented|documents?|readme|guides?|tutorials?|manual|markdown)\b/i;
 
+/** A folder of the project's own scripts: `scripts/release.sh`, `scripts/lint`. */
+const SCRIPTS_FOLDER = /(^|\/)scripts\//i;
 /** A hidden file or folder at any depth: `.github/`, `.eslintrc.json`, `.gitignore`. */
 const HIDDEN = /(^|\/)\.[^/.][^/]*(\/|$)/;
 /** Manifests, lock files and build files, by their conventional names. */
@@ -84,9 +87,13 @@ const ABOUT_TOOLING = new RegExp(
   String.raw`\b(ci|workflows?|github actions?|builds?|bundl(e|es|er|ing)|packag(e|es|ing)|` +
     String.raw`dependenc(y|ies)|deps|install(s|ed|ing|ation)?|lint(s|er|ing)?|eslint|prettier|` +
     String.raw`tsconfig|licen[cs]es?|licensing|docker\w*|makefile|tox|pyproject|npm|yarn|pnpm|` +
-    String.raw`cargo|pip|poetry|pre-commit|publish(es|ed|ing)?)\b`,
+    String.raw`cargo|pip|poetry|pre-commit|publish(es|ed|ing)?|scripts?)\b`,
   "i",
 );
+
+/** Examples, demos and benchmarks: code that uses the product, kept beside it. */
+const EXAMPLE_FOLDER = /(^|\/)(examples?|samples|demos?|benchmarks?|bench(es)?)\//i;
+const ABOUT_EXAMPLES = /\b(examples?|samples?|demos?|benchmarks?|bench(es)?)\b/i;
 
 /** Whether a project-relative path is a test (by folder or by file name). */
 export function isTestPath(path: string): boolean {
@@ -112,12 +119,18 @@ export function isDocumentationPath(path: string): boolean {
 /**
  * Whether a project-relative path is a build, CI or packaging file, or one
  * about the repository rather than the product: hidden files and folders
- * (CI workflows, issue templates, linters' settings), manifests and lock
- * files, build files and bundlers' configs, the licence.
+ * (CI workflows, issue templates, linters' settings), the `scripts/`
+ * folder, manifests and lock files, build files and bundlers' configs, the
+ * licence.
  */
 export function isToolingPath(path: string): boolean {
-  return HIDDEN.test(path) || BUILD_FILE.test(path) ||
+  return HIDDEN.test(path) || SCRIPTS_FOLDER.test(path) || BUILD_FILE.test(path) ||
     (PROJECT_FILE.test(path) && languageOf(path) === undefined);
+}
+
+/** Whether a project-relative path is in an examples, demos or benchmarks folder. */
+export function isExamplePath(path: string): boolean {
+  return EXAMPLE_FOLDER.test(path);
 }
 
 /** In order: a changelog is prose too, and is named for what it is. */
@@ -145,6 +158,12 @@ const KINDS: readonly LoweredKind[] = [
     label: "tooling file",
     matches: isToolingPath,
     askedFor: (query) => ABOUT_TOOLING.test(query),
+  },
+  {
+    name: "example",
+    label: "example",
+    matches: isExamplePath,
+    askedFor: (query) => ABOUT_EXAMPLES.test(query),
   },
 ];
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   isChangelogPath,
   isDocumentationPath,
+  isExamplePath,
   isTestPath,
   isToolingPath,
   loweredKindOf,
@@ -68,26 +69,37 @@ Deno.test("isChangelogPath() knows changelogs, release notes and news fragments,
   ) assert.ok(!isChangelogPath(path), path);
 });
 
-const ALL = ["test file", "changelog", "documentation", "tooling file"];
+const ALL = ["test file", "changelog", "documentation", "tooling file", "example"];
 
 Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, not for words containing it", () => {
   const lowered = (query: string) => loweredKinds(query).map((kind) => kind.label);
   for (const query of ["why does this test fail", "unit tests for the parser", "the db fixture"]) {
-    assert.deepEqual(lowered(query), ["changelog", "documentation", "tooling file"], query);
+    assert.deepEqual(
+      lowered(query),
+      ["changelog", "documentation", "tooling file", "example"],
+      query,
+    );
   }
   for (
     const query of ["what changed in release 2.0", "the changelog of the parser", "deprecated"]
   ) {
-    assert.deepEqual(lowered(query), ["test file", "documentation", "tooling file"], query);
+    assert.deepEqual(
+      lowered(query),
+      ["test file", "documentation", "tooling file", "example"],
+      query,
+    );
   }
-  for (const query of ["is this documented?", "the README's example", "docs for retry"]) {
-    assert.deepEqual(lowered(query), ["test file", "changelog", "tooling file"], query);
+  for (const query of ["is this documented?", "the README's section", "docs for retry"]) {
+    assert.deepEqual(lowered(query), ["test file", "changelog", "tooling file", "example"], query);
   }
   for (const query of ["pytest crashes on import", "latest patch", "specific IDs"]) {
     assert.deepEqual(lowered(query), ALL, query);
   }
   for (const query of ["the CI workflow fails", "attestation of builds", "bump a dependency"]) {
-    assert.deepEqual(lowered(query), ["test file", "changelog", "documentation"], query);
+    assert.deepEqual(lowered(query), ["test file", "changelog", "documentation", "example"], query);
+  }
+  for (const query of ["the blog example crashes", "a demo of streaming", "benchmarks are slow"]) {
+    assert.deepEqual(lowered(query), ALL.filter((kind) => kind !== "example"), query);
   }
   // An issue asks for what its first line names, whatever its body mentions.
   assert.deepEqual(
@@ -98,6 +110,7 @@ Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, 
     "changelog",
     "documentation",
     "tooling file",
+    "example",
   ]);
 });
 
@@ -158,6 +171,7 @@ Deno.test("isToolingPath() knows build, CI and packaging files and the licence, 
       "LICENSE-MIT",
       "COPYING.LESSER",
       "AUTHORS.txt",
+      "scripts/release.sh",
     ]
   ) assert.ok(isToolingPath(path), path);
   for (
@@ -177,4 +191,22 @@ Deno.test("isToolingPath() knows build, CI and packaging files and the licence, 
   assert.equal(loweredKindOf("tests/.eslintrc.json")?.name, "test");
   assert.equal(loweredKindOf("CONTRIBUTING.md")?.name, "documentation");
   assert.equal(loweredKindOf(".github/workflows/ci.yml")?.name, "tooling");
+});
+
+Deno.test("isExamplePath() knows examples, demos and benchmarks, not code named for them", () => {
+  for (
+    const path of [
+      "examples/blog/app.js",
+      "docs/examples/basic.py",
+      "packages/bench/union.ts",
+      "src/v3/benchmarks/primitives.ts",
+      "demo/index.html",
+      "samples/hello/main.go",
+    ]
+  ) assert.ok(isExamplePath(path), path);
+  for (
+    const path of ["src/example.py", "lib/examples.js", "src/benchmark.rs", "src/sample/mod.rs"]
+  ) {
+    assert.ok(!isExamplePath(path), path);
+  }
 });
