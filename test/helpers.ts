@@ -63,12 +63,20 @@ export async function cli(
   };
 }
 
-/** The files under `dir` (recursively) whose bytes contain `text`, relative to `dir`. */
+/**
+ * The files under `dir` (recursively) whose bytes contain `text`, relative to
+ * `dir`; a file gone between listing and reading (a running owner's
+ * temporary file, renamed into place) holds nothing.
+ */
 export async function filesHolding(dir: string, text: string): Promise<string[]> {
   const needle = new TextEncoder().encode(text);
   const found: string[] = [];
   for await (const path of filesUnder(dir)) {
-    if (holds(await Deno.readFile(path), needle)) found.push(path.slice(dir.length + 1));
+    const bytes = await Deno.readFile(path).catch((error) => {
+      if (error instanceof Deno.errors.NotFound) return new Uint8Array();
+      throw error;
+    });
+    if (holds(bytes, needle)) found.push(path.slice(dir.length + 1));
   }
   return found;
 }
