@@ -8,12 +8,18 @@ import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { CodeFiles } from "./graph_neighbourhood.ts";
 import { CODE_WEIGHTS, DEFAULT_WEIGHTS, MEMORY_WEIGHTS, type SignalWeights } from "./fuse.ts";
 import { type QueryModel, queryVectors } from "./query_vector.ts";
+import { loweredKindOf } from "./path_priors.ts";
 import type { Ask } from "./retriever.ts";
 import { sessionPipeline } from "./session_files.ts";
 import type { LexicalSearch, RecallRequest, Source } from "./types.ts";
 
 /** How many times more candidates are fetched when a filter (language, path) drops some. */
 const FILTER_OVERFETCH = 4;
+/**
+ * How many times more code candidates are fetched, since the kinds of file
+ * recall may lower are counted apart from the product's code (`listGate`).
+ */
+const LOWERABLE_OVERFETCH = 4;
 
 /** What recall's ranking reads beyond its retrievers: the model, the session context, code facts. */
 export interface RankingDeps extends QueryModel {
@@ -52,11 +58,16 @@ export async function askOf(
     request,
     // The asking session's own turns are the closest to its question and are left out: fetch more.
     overfetch: (source) =>
-      filtered || (source === "turn" && request.session !== undefined) ? FILTER_OVERFETCH : 1,
+      (filtered || (source === "turn" && request.session !== undefined) ? FILTER_OVERFETCH : 1) *
+      (source === "code" ? LOWERABLE_OVERFETCH : 1),
     keep: (source, id) =>
       source === "turn" ? sessions?.inContext(id) !== true : source !== "code" ||
         ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
           (request.pathPrefix === undefined || under(deps.codePath?.(id), request.pathPrefix))),
+    lowerable: (source, id) => {
+      const path = source === "code" ? deps.codePath?.(id) : undefined;
+      return path !== undefined && loweredKindOf(path) !== undefined;
+    },
     vectors,
     ...(sessions ? { sessions } : {}),
     weightsOf: (source) => weightsOf(source, request),

@@ -41,6 +41,11 @@ export interface Ask {
   /** Whether a document passes the request's filters. */
   keep(source: Source, id: string): boolean;
   /**
+   * Whether a document is code of a kind recall may lower (a test, the docs,
+   * a build file: see `path_priors.ts`), whatever the query asks for.
+   */
+  lowerable(source: Source, id: string): boolean;
+  /**
    * The question's vectors: one, or one per window of a question longer than
    * the model reads; undefined when recall answers by words (a note says why).
    */
@@ -51,6 +56,23 @@ export interface Ask {
   weightsOf(source: Source): SignalWeights;
   /** Adds a caveat to the answer. */
   note(text: string): void;
+}
+
+/**
+ * A list's gate: admits the documents that pass the request's filters, up to
+ * `cap` of the product's code and, counted apart, up to `cap` of the code
+ * recall may lower, so that pages of docs or tests matching every word
+ * cannot crowd the code out of the candidates (other sources count as code).
+ */
+export function listGate(ask: Ask, source: Source, cap = CANDIDATES): (id: string) => boolean {
+  const admitted = { product: 0, lowerable: 0 };
+  return (id) => {
+    if (!ask.keep(source, id)) return false;
+    const kind = ask.lowerable(source, id) ? "lowerable" : "product";
+    if (admitted[kind] >= cap) return false;
+    admitted[kind]++;
+    return true;
+  };
 }
 
 /** One of recall's signals. */

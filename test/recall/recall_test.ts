@@ -130,7 +130,9 @@ Deno.test("recallWith() asks the retrievers to keep only code of the language an
   // Memories have no language or path: the filters leave them alone.
   assert.equal(asked.keep("memory", "m1"), true);
   // A filtered source is searched deeper, since the filter drops some of what is found.
-  assert.equal(asked.overfetch("code"), 4);
+  await recallWith([vector], deps, ask("q"));
+  const { ask: plain } = vector.asked[1]!;
+  assert.equal(asked.overfetch("code"), 4 * plain.overfetch("code"));
 });
 
 Deno.test("recallWith() puts the definition of a symbol the query names first", async () => {

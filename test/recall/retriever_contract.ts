@@ -37,7 +37,8 @@ const ALL: Source[] = ["memory", "code", "turn"];
 
 /**
  * The contract every retriever keeps, checked on `store`: it answers only the
- * sources asked, at most CANDIDATES entries per source, each a document the
+ * sources asked, at most CANDIDATES entries per source (and as many more of
+ * the code recall may lower, counted apart), each a document the
  * store holds and the request's filters keep, best first by its own score; the
  * same question gets the same answer; it says nothing in a mode that does
  * not use its signal, nor of a project the store does not hold.
@@ -70,7 +71,10 @@ export async function checkRetrieverContract(
           ALL.includes(source),
           `${retriever.signal}: a source nobody asked for: ${source}`,
         );
-        await checkList(retriever.signal, source, list, store, (id) => ask.keep(source, id));
+        await checkList(retriever.signal, source, list, store, {
+          keep: (id) => ask.keep(source, id),
+          lowerable: (id) => ask.lowerable(source, id),
+        });
         answered += list.length;
       }
       const again = await answer(request(query, parts));
@@ -103,9 +107,12 @@ async function checkList(
   source: Source,
   list: readonly Candidate[],
   store: ContractStore,
-  keep: (id: string) => boolean,
+  { keep, lowerable }: { keep(id: string): boolean; lowerable(id: string): boolean },
 ): Promise<void> {
-  assert.ok(list.length <= CANDIDATES, `${signal} ${source}: ${list.length} > ${CANDIDATES}`);
+  const lowered = list.filter((candidate) => lowerable(candidate.ids[0]!)).length;
+  for (const [kind, length] of [["", list.length - lowered], [" lowerable", lowered]] as const) {
+    assert.ok(length <= CANDIDATES, `${signal} ${source}: ${length}${kind} > ${CANDIDATES}`);
+  }
   const seen = new Set<string>();
   for (const [i, candidate] of list.entries()) {
     assert.ok(candidate.ids.length > 0, `${signal} ${source}: an empty entry`);

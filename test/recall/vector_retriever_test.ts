@@ -19,6 +19,7 @@ function ask(vectors: Float32Array[]): Ask {
     request: { query: "q", sources: ["code"], limit: 10, mode: "hybrid" },
     overfetch: () => 1,
     keep: () => true,
+    lowerable: () => false,
     vectors: Promise.resolve(vectors),
     weightsOf: () => ({ vector: 1, lexical: 1, context: 1, graph: 1, mention: 1 }),
     note: () => {},

@@ -5,10 +5,13 @@
  * it; it does not flood the answer with every chunk it holds.
  * @module
  */
-import { type Candidate, CANDIDATES, type Retriever } from "../retriever.ts";
+import { type Candidate, CANDIDATES, listGate, type Retriever } from "../retriever.ts";
 import type { LexicalSearch, Source } from "../types.ts";
 
-/** How many of the best whole files lend their rank to their chunks. */
+/**
+ * How many of the best whole files lend their rank to their chunks (and as
+ * many of the files recall may lower, counted apart).
+ */
 const CONTEXT_FILES = 10;
 
 /** The context signal over `lexical`; not asked in vector mode. */
@@ -27,6 +30,7 @@ export function contextRetriever(lexical: LexicalSearch): Retriever {
           ),
         );
         const list: Candidate[] = [];
+        const admitFile = listGate(ask, source, CONTEXT_FILES);
         for (
           const hit of lexical.searchContext(request.query, {
             source,
@@ -37,7 +41,8 @@ export function contextRetriever(lexical: LexicalSearch): Retriever {
           const ids = hit.ids.filter((id) =>
             source === "code" ? listed.has(id) : ask.keep(source, id)
           );
-          if (ids.length > 0) list.push({ ids, evidence: hit.share, score: hit.score });
+          if (ids.length === 0 || (source === "code" && !admitFile(ids[0]!))) continue;
+          list.push({ ids, evidence: hit.share, score: hit.score });
         }
         found.set(source, list);
       }

@@ -3,7 +3,7 @@
  * ranked across sources by each score's share of the best reachable.
  * @module
  */
-import { type Candidate, CANDIDATES, type Retriever } from "../retriever.ts";
+import { type Candidate, CANDIDATES, listGate, type Retriever } from "../retriever.ts";
 import type { LexicalSearch, Source } from "../types.ts";
 
 /** The lexical signal over `lexical`; not asked in vector mode. */
@@ -23,9 +23,9 @@ export function lexicalRetriever(lexical: LexicalSearch): Retriever {
       });
       for (const source of request.sources) {
         const list: Candidate[] = [];
+        const admit = listGate(ask, source);
         for (const hit of hits) {
-          if (hit.source !== source || list.length >= CANDIDATES) continue;
-          if (!ask.keep(source, hit.id)) continue;
+          if (hit.source !== source || !admit(hit.id)) continue;
           list.push({ ids: [hit.id], evidence: hit.share, score: hit.score });
         }
         found.set(source, list);

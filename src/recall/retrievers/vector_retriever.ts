@@ -6,7 +6,7 @@
  * @module
  */
 import { lagText, lagWithin, type VectorLag, waitingCount } from "../vector_lag.ts";
-import { type Candidate, CANDIDATES, type Retriever } from "../retriever.ts";
+import { type Candidate, CANDIDATES, listGate, type Retriever } from "../retriever.ts";
 import { TURN_DISTANCE_THRESHOLD } from "../session_files.ts";
 import type { Source, VectorSearch } from "../types.ts";
 
@@ -44,11 +44,12 @@ export function vectorRetriever(deps: VectorDeps): Retriever {
           limit: CANDIDATES * ask.overfetch(source),
         };
         let hits: Array<{ id: string; distance: number }> = [];
+        const admit = listGate(ask, source);
         for (const hit of nearest(queries.map((query) => vectors.search(source, query, options)))) {
           const id = hit.id.slice(source.length + 1);
           // Turns have their own threshold (the file-aware pipeline below).
           if (source !== "turn" && hit.distance > TURN_DISTANCE_THRESHOLD) break;
-          if (!ask.keep(source, id) || hits.length >= CANDIDATES) continue;
+          if (!admit(id)) continue;
           hits.push({ id, distance: hit.distance });
         }
         if (source === "turn" && ask.sessions) hits = ask.sessions.vectorList(hits);
