@@ -6,7 +6,13 @@
  * command would.
  * @module
  */
-import { GlobalOptionError, readsStdin, runByOwner, splitGlobal } from "./global_options.ts";
+import {
+  GlobalOptionError,
+  misplacedGlobal,
+  readsStdin,
+  runByOwner,
+  splitGlobal,
+} from "./global_options.ts";
 import { requestFromHere, runInOwner } from "./owner_cli.ts";
 import { ProgressLine } from "./progress.ts";
 
@@ -27,6 +33,8 @@ export async function sendToOwner(argv: string[], startOwner: boolean): Promise<
   const [name, ...args] = split.rest;
   if (!name || !runByOwner(name, args)) return { tried: false };
   if (args.includes("--help") || args.includes("-h")) return { tried: false };
+  // Run here, where the mistake is explained before any owner starts.
+  if (misplacedGlobal(args) !== undefined) return { tried: false };
   const stdin = readsStdin(args) ? await new Response(Deno.stdin.readable).text() : undefined;
   const line = new ProgressLine((text) => console.error(text), Deno.stderr.isTerminal());
   try {

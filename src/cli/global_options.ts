@@ -101,6 +101,17 @@ export function splitGlobal(
   };
 }
 
+/**
+ * The first of cairn's own options (`--store`, `--no-owner`) given after the
+ * command, where they are not read: `cairn recall X --no-owner`.
+ */
+export function misplacedGlobal(args: readonly string[]): string | undefined {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).find((arg) =>
+    arg === "--no-owner" || arg === "--store" || arg.startsWith("--store=")
+  )?.split("=")[0];
+}
+
 /** Whether a command reads its standard input: a hook's JSON, or `--file -`. */
 export function readsStdin(args: readonly string[]): boolean {
   return args.includes("--hook") || args.includes("--file=-") ||

@@ -3,7 +3,13 @@ import { allowedRoots } from "../service/allowed_roots.ts";
 import { type Command, type CommandContext, type InOwner, type Io, UsageError } from "./command.ts";
 import { requestFromHere, runInOwner } from "./owner_cli.ts";
 import { ProgressLine } from "./progress.ts";
-import { GlobalOptionError, readsStdin, runByOwner, splitGlobal } from "./global_options.ts";
+import {
+  GlobalOptionError,
+  misplacedGlobal,
+  readsStdin,
+  runByOwner,
+  splitGlobal,
+} from "./global_options.ts";
 import { classify } from "../ops/failure.ts";
 import { OPERATIONS } from "../ops/table.ts";
 import type { AnyOperation } from "../ops/operation.ts";
@@ -131,6 +137,14 @@ export async function runCli(
   if (help || asked !== rest || args.includes("--help") || args.includes("-h")) {
     io.out(`cairn ${command.name}: ${command.summary}\n\nusage: ${command.usage}`);
     return 0;
+  }
+  const misplaced = misplacedGlobal(args);
+  if (misplaced !== undefined) {
+    io.err(
+      `cairn ${name}: ${misplaced} is cairn's own option and goes before the command: ` +
+        `cairn ${misplaced}${misplaced === "--store" ? " DIR" : ""} ${name} ...`,
+    );
+    return 2;
   }
   const relayed = runByOwner(name, args);
   if (inOwner && !relayed) {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sendToOwner } from "../../src/cli/client.ts";
 import { closest } from "../../src/cli/did_you_mean.ts";
 import { tempDir } from "../helpers.ts";
 import { cairnInProcess } from "./in_process.ts";
@@ -30,6 +31,28 @@ Deno.test("a mistyped command or option is named with the one meant; a bad choic
     kind.err,
     /^cairn remember: --kind is one of decision, fact, pattern, preference, note or conversation, not "idea"\nusage: cairn remember TEXT/,
   );
+});
+
+Deno.test("cairn's own options after the command are explained, and start no owner", async () => {
+  await using tmp = await tempDir();
+  const late = await cairnInProcess(tmp.path, "recall", "deploys", "--no-owner");
+  assert.equal(late.code, 2);
+  assert.equal(
+    late.err,
+    "cairn recall: --no-owner is cairn's own option and goes before the command: " +
+      "cairn --no-owner recall ...",
+  );
+  const store = await cairnInProcess(tmp.path, "list", "--store=/elsewhere");
+  assert.match(store.err, /--store is cairn's own option .*: cairn --store DIR list \.\.\.$/);
+  // After `--` it is a word like any other.
+  assert.equal((await cairnInProcess(tmp.path, "remember", "--", "--no-owner")).code, 0);
+  // The fast path leaves it to the command run here: no owner is started to be told.
+  const store2 = `${tmp.path}/fresh`;
+  assert.deepEqual(
+    await sendToOwner(["--store", store2, "recall", "deploys", "--no-owner"], true),
+    { tried: false },
+  );
+  assert.equal(await Deno.stat(store2).then(() => true, () => false), false);
 });
 
 Deno.test("--json and --format json say the same to every command", async () => {
