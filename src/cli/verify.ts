@@ -68,7 +68,9 @@ export const verify: Command = {
     await writeVerifyRecord(context.storeDir, { at, head: check.head, problems: total });
     if (total === 0) {
       context.out(
-        "ok: every record, event and blob checks out, and so do the projections and the model",
+        "skipped" in projections
+          ? "ok: every record, event and blob checks out, and so does the model (the projections were not checked)"
+          : "ok: every record, event and blob checks out, and so do the projections and the model",
       );
       return 0;
     }

@@ -90,7 +90,19 @@ Deno.test("cairn verify finds a flipped byte, and --repair keeps every readable 
   const log = await FileLog.open(logDir, { segmentBytes: 600 });
   for (let i = 0; i < 20; i++) await log.append([remembered(`m${i}`)]);
   await log.close();
-  assert.equal((await cliHere(["--store", tmp.path, "verify"])).code, 0);
+  const clean = await cliHere(["--store", tmp.path, "verify"]);
+  assert.equal(clean.code, 0);
+  assert.match(clean.stdout, /ok: .* and so do the projections and the model$/m);
+  // While another process holds the store, the projections are not checked, and the verdict says so.
+  const lock = await StoreLock.acquire(tmp.path);
+  try {
+    const held = await cli(["--store", tmp.path, "verify"], { CAIRN_LOCK_WAIT_SECONDS: "0.2" });
+    assert.equal(held.code, 0, held.stderr);
+    assert.match(held.stdout, /^projections not checked: .*in use by process/m);
+    assert.match(held.stdout, /ok: .*so does the model \(the projections were not checked\)$/m);
+  } finally {
+    await lock.release();
+  }
   const segment = join(logDir, (await readManifest(logDir))!.segments[1]!.file);
   const bytes = await Deno.readFile(segment);
   bytes[40] = bytes[40]! ^ 0x55;
