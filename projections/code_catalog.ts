@@ -31,8 +31,21 @@ export interface ProjectPlace {
    * events.)
    */
   lastIndexed: string | null;
-  /** The commit its history was last read from (see `project.history_read`). */
-  historyHead?: string;
+  /** Its git history as last read (see `project.history_read`). */
+  history?: HistorySummary;
+}
+
+/** A project's git history as last read: the commit, how many commits, the pairs of files that changed together. */
+export interface HistorySummary {
+  head: string;
+  commits: number;
+  /** Pairs of files, each pair once (a file's partner list names the pair from either side). */
+  pairs: number;
+}
+
+/** How many distinct pairs of files `pairs` names, each pair once whichever side lists it. */
+export function distinctPairs(pairs: ReadonlyArray<{ file: string; partner: string }>): number {
+  return new Set(pairs.map((pair) => [pair.file, pair.partner].sort().join("\0"))).size;
 }
 
 /** An indexed project: its place and its files, by path, in the order they were first indexed. */
@@ -52,7 +65,7 @@ const fileKey = (project: string, path: string) => `f\0${project}\0${path}`;
 /** The projects and files the code events describe, kept in `<dir>` (or in memory). */
 export class CodeCatalog extends KeyedProjection<Value> {
   readonly name = "code_catalog";
-  readonly version = 1;
+  readonly version = 2;
   /** Projects by name, in the order they were first registered or indexed. */
   #projects = new Map<string, Project>();
 
@@ -114,7 +127,8 @@ export class CodeCatalog extends KeyedProjection<Value> {
         case "project.history_read": {
           const project = this.#projects.get(event.data.project);
           if (!project) break;
-          project.historyHead = event.data.head;
+          const { head, commits, pairs } = event.data;
+          project.history = { head, commits, pairs: distinctPairs(pairs) };
           ops.push([projectKey(event.data.project), placeOf(project)]);
           break;
         }
@@ -208,6 +222,6 @@ function placeOf(project: Project): ProjectPlace {
     root: project.root,
     ...(project.gitRoot ? { gitRoot: project.gitRoot } : {}),
     lastIndexed: project.lastIndexed,
-    ...(project.historyHead ? { historyHead: project.historyHead } : {}),
+    ...(project.history ? { history: project.history } : {}),
   };
 }

@@ -6,9 +6,9 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { checkAllowedPath } from "../service/allowed_roots.ts";
-import { lagText, lagWithin, plural, type VectorLag, waitingCount } from "../recall/vector_lag.ts";
+import { lagText, lagWithin, type VectorLag, waitingCount } from "../recall/vector_lag.ts";
 import type { IndexReport, ProjectStatus } from "../service/code_index.ts";
-import { skippedLines, statusLines } from "../service/index_status.ts";
+import { historyLine, skippedLines, statusLines } from "../service/index_status.ts";
 import { formatProjects, listProjects, MAX_PROJECTS } from "../service/project_list.ts";
 import { operation } from "./operation.ts";
 import { indexProgressText } from "./progress_text.ts";
@@ -95,12 +95,7 @@ export function reportLines(report: IndexReport): string[] {
     `indexed project ${report.project} (${report.root}): ${report.indexed} files indexed, ` +
     `${report.unchanged} unchanged, ${report.removed} removed, ${report.skipped} skipped; ` +
     `${report.chunks} chunks in ${report.seconds.toFixed(2)} s${rate}`,
-    ...(report.history
-      ? [
-        `history: ${plural(report.history.pairs, "pair")} of files changed together in the ` +
-        `last ${plural(report.history.commits, "commit")}`,
-      ]
-      : []),
+    ...(report.history ? [historyLine(report.history)] : []),
     ...skippedLines(report),
   ];
 }

@@ -2,7 +2,12 @@ import { join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { sha256Hex } from "../../events/blobs.ts";
 import type { NewEvent } from "../../events/schema.ts";
-import { type CatalogFile, CodeCatalog } from "../../projections/code_catalog.ts";
+import {
+  type CatalogFile,
+  CodeCatalog,
+  distinctPairs,
+  type HistorySummary,
+} from "../../projections/code_catalog.ts";
 import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
 import { headCommit, readCoChanges } from "../ingest/code/history.ts";
 import { languageOf } from "../ingest/code/languages.ts";
@@ -86,6 +91,8 @@ export interface ProjectStatus {
   chunks: number;
   /** When a file of it was last written to the log. */
   lastIndexed: string | null;
+  /** Its git history as last read, when it is in a repository. */
+  history?: HistorySummary;
   lastRun?: IndexReport;
 }
 
@@ -290,7 +297,7 @@ export class CodeIndex {
   ): Promise<IndexReport["history"]> {
     const head = await headCommit(root);
     const project = (await this.#catalog()).project(name)!;
-    if (head === undefined || (head === project.historyHead && !changed)) return undefined;
+    if (head === undefined || (head === project.history?.head && !changed)) return undefined;
     const history = await readCoChanges(
       root,
       head,
@@ -302,8 +309,7 @@ export class CodeIndex {
       v: 1,
       data: { project: name, ...history },
     }]);
-    const pairs = new Set(history.pairs.map((pair) => [pair.file, pair.partner].sort().join("\0")));
-    return { commits: history.commits, pairs: pairs.size };
+    return { commits: history.commits, pairs: distinctPairs(history.pairs) };
   }
 
   /** Every indexed project's name and folders (sessions are matched to them). */
@@ -333,6 +339,7 @@ export class CodeIndex {
         files: state.files.size,
         chunks: [...state.files.values()].reduce((sum, file) => sum + file.chunks, 0),
         lastIndexed: state.lastIndexed,
+        ...(state.history ? { history: state.history } : {}),
         ...(lastRun ? { lastRun } : {}),
       };
     }));

@@ -3,7 +3,18 @@
  * and the `get_index_status` tool alike.
  * @module
  */
+import type { HistorySummary } from "../../projections/code_catalog.ts";
+import { plural } from "../recall/vector_lag.ts";
 import type { IndexReport, ProjectStatus } from "./code_index.ts";
+
+/** What a project's git history held: the pairs of files changed together, and the commit read. */
+export function historyLine(
+  history: Pick<HistorySummary, "pairs" | "commits"> & { head?: string },
+): string {
+  return `history: ${plural(history.pairs, "pair")} of files changed together in the last ` +
+    `${plural(history.commits, "commit")}` +
+    (history.head ? ` (at ${history.head.slice(0, 10)})` : "");
+}
 
 /** What an index run skipped, most common reason first; no line when nothing was skipped. */
 export function skippedLines(report: IndexReport): string[] {
@@ -19,6 +30,7 @@ export function statusLines(project: ProjectStatus): string[] {
     `  ${project.files} files, ${project.chunks} chunks, last indexed ${
       project.lastIndexed ?? "never"
     }`,
+    ...(project.history ? [`  ${historyLine(project.history)}`] : []),
   ];
   const run = project.lastRun;
   if (run) {

@@ -3,6 +3,7 @@
  * `list_projects` tool alike.
  * @module
  */
+import { plural } from "../recall/vector_lag.ts";
 import type { CodeIndex, ProjectStatus } from "./code_index.ts";
 
 /** Most projects one answer lists. */
@@ -30,9 +31,9 @@ export async function listProjects(code: Pick<CodeIndex, "status">): Promise<Pro
 /** The list as compact markdown: one line a project, then the notes. */
 export function formatProjects(list: ProjectList): string {
   const lines = list.projects.map((p) =>
-    `- ${p.project} (${p.root}): ${p.files} files, ${p.chunks} chunks, last indexed ${
-      p.lastIndexed ?? "never"
-    }`
+    `- ${p.project} (${p.root}): ${p.files} files, ${p.chunks} chunks, ` +
+    (p.history ? `${plural(p.history.pairs, "pair")} of files changed together in git, ` : "") +
+    `last indexed ${p.lastIndexed ?? "never"}`
   );
   if (lines.length === 0) lines.push("No project is indexed.");
   return [...lines, ...list.notes.map((note) => `> ${note}`)].join("\n");

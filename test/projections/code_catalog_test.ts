@@ -80,7 +80,7 @@ function foldedFromLog(events: readonly StoredEvent[]) {
       gitRoot?: string;
       files: Map<string, unknown>;
       lastIndexed: string | null;
-      historyHead?: string;
+      history?: { head: string; commits: number; pairs: number };
     }
   >();
   const projectOf = (name: string) => {
@@ -117,7 +117,13 @@ function foldedFromLog(events: readonly StoredEvent[]) {
         break;
       case "project.history_read": {
         const project = known.get(event.data.project);
-        if (project) project.historyHead = event.data.head;
+        if (project) {
+          project.history = {
+            head: event.data.head,
+            commits: event.data.commits,
+            pairs: new Set(event.data.pairs.map((p) => [p.file, p.partner].sort().join("\0"))).size,
+          };
+        }
         break;
       }
     }

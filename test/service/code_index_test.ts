@@ -9,8 +9,10 @@ import { openCairn } from "../../src/service/cairn.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { neighbourhood } from "../../src/recall/graph_neighbourhood.ts";
 import { reportLines } from "../../src/ops/code_ops.ts";
+import { statusLines } from "../../src/service/index_status.ts";
+import { formatProjects, listProjects } from "../../src/service/project_list.ts";
 import { collect, tempDir } from "../helpers.ts";
-import { gitCommit, gitInit, needsGit } from "../ingest/git_repo.ts";
+import { git, gitCommit, gitInit, needsGit } from "../ingest/git_repo.ts";
 
 const FUNCTION = (name: string) =>
   `def ${name}(value):\n    # ${name} is long enough to be a chunk of its own in the index\n    return value\n`;
@@ -336,6 +338,21 @@ Deno.test({
       await gitCommit(repo, "four");
       const moved = await cairn.code.index({ path: repo });
       assert.deepEqual(moved.history, { commits: 4, pairs: 1 });
+      // The status and the project list say what the history held, and at which commit.
+      const [status] = await cairn.code.status("finder");
+      const head = (await git(repo, "rev-parse", "HEAD")).trim();
+      assert.deepEqual(status!.history, { head, commits: 4, pairs: 1 });
+      assert.ok(
+        statusLines(status!).includes(
+          `  history: 1 pair of files changed together in the last 4 commits (at ${
+            head.slice(0, 10)
+          })`,
+        ),
+      );
+      assert.match(
+        formatProjects(await listProjects(cairn.code)),
+        /: 4 files, \d+ chunks, 1 pair of files changed together in git, last indexed/,
+      );
     } finally {
       await cairn.close();
     }
