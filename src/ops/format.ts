@@ -249,7 +249,9 @@ export function formatDebug(answer: RecallAnswer): string {
       c.context ? `context #${c.context.rank} s=${round(c.context.score)}` : "context -",
       c.graph ? `graph #${c.graph.rank} ppr=${round(c.graph.ppr)}` : "graph -",
       ...(c.mention ? [`named #${c.mention.rank}`] : []),
-      ...(c.prior === undefined ? [] : [`${c.prior.kind} x${c.prior.factor}`]),
+      ...(c.prior === undefined
+        ? []
+        : [`${c.prior.kind} x${c.prior.factor} of ${round(c.fused / c.prior.factor)}`]),
       ...(c.namesSymbol ? ["names the symbol"] : []),
       ...(c.rerank === undefined ? [] : [`rerank ${round(c.rerank)}`]),
     ];

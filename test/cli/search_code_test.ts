@@ -58,3 +58,35 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
   assert.equal(projects.code, 0, projects.stderr);
   assert.match(projects.stdout, /^- shop \(.*shop\): 2 files, 2 chunks, last indexed \d{4}-/);
 });
+
+Deno.test("cairn recall --format debug says which kind of file was lowered, by how much, from what", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "shop");
+  await Deno.mkdir(join(repo, "src"), { recursive: true });
+  await Deno.mkdir(join(repo, "docs"), { recursive: true });
+  await Deno.writeTextFile(
+    join(repo, "src", "refunds.py"),
+    "def refund(order):\n    # pays the customer back for a returned order\n    return order.total\n",
+  );
+  await Deno.writeTextFile(
+    join(repo, "docs", "refunds.md"),
+    "# Refunds\n\nA refund pays the customer back for a returned order, in full.\n",
+  );
+  const store = ["--store", join(tmp.path, "store")];
+  assert.equal((await cliHere([...store, "index", repo, "--project", "shop"])).code, 0);
+  const debug = await cliHere([
+    ...store,
+    "recall",
+    "how is a returned order refunded",
+    "--include",
+    "code",
+    "--format",
+    "debug",
+  ]);
+  assert.equal(debug.code, 0, debug.stderr);
+  const lines = debug.stdout.split("\n").filter((line) => /^\d+\. /.test(line));
+  assert.match(lines[0]!, /^1\. \[code src\/refunds\.py:1 refund\]/);
+  const docs = lines.find((line) => line.includes("docs/refunds.md"));
+  const [, fused, before] = /fused ([\d.]+) .*\| documentation x0\.25 of ([\d.]+)/.exec(docs!)!;
+  assert.ok(Math.abs(Number(fused) * 4 - Number(before)) < 0.001, docs);
+});
