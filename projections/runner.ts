@@ -76,6 +76,12 @@ export class ProjectionRunner {
       } else if (saved && saved.version === projection.version && saved.seq <= log.head) {
         runner.#checkpoints.set(projection.name, saved.seq);
       } else {
+        if (saved && saved.version !== projection.version && log.head > 0) {
+          console.error(
+            `cairn: this version of cairn builds the ${projection.name} projection differently; ` +
+              `rebuilding it from the log's ${log.head} events (once)`,
+          );
+        }
         await runner.#reset(projection);
       }
     }

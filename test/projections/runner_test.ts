@@ -62,9 +62,22 @@ Deno.test("ProjectionRunner.open() rebuilds a projection whose code version chan
   const log = new MemoryLog();
   await log.append([remembered("a"), remembered("b")]);
   const checkpoints = new MemoryCheckpoints();
-  await ProjectionRunner.open(log, [new MemoryContents(1)], checkpoints);
+  const said: string[] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => said.push(args.join(" "));
   const upgraded = new MemoryContents(2);
-  await ProjectionRunner.open(log, [upgraded], checkpoints);
+  try {
+    await ProjectionRunner.open(log, [new MemoryContents(1)], checkpoints);
+    assert.deepEqual(said, [], "a first build is not announced");
+    await ProjectionRunner.open(log, [upgraded], checkpoints);
+  } finally {
+    console.error = error;
+  }
+  // A rebuild can take a while on a large store: the user is told why the command is slow.
+  assert.deepEqual(said, [
+    "cairn: this version of cairn builds the contents projection differently; " +
+    "rebuilding it from the log's 2 events (once)",
+  ]);
   assert.equal(upgraded.resets, 1);
   assert.equal(upgraded.applied, 2);
   assert.deepEqual(await checkpoints.read("contents"), { version: 2, seq: 2 });
