@@ -159,7 +159,7 @@ function rawScores(
 
 /**
  * The code chunks of `evidence` in files of the `kinds` the query does not
- * ask for (tests, changelogs, documentation, tooling), each with its kind's
+ * ask for (tests, changelogs, documentation, tooling, examples), each with its kind's
  * label and factor (of `factors`, else LOWERED_FILE_PRIOR; 1 leaves a kind alone).
  */
 function loweredChunks(

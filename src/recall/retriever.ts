@@ -62,7 +62,8 @@ export interface Ask {
  * A list's gate: admits the documents that pass the request's filters, up to
  * `cap` of the product's code and, counted apart, up to `cap` of the code
  * recall may lower, so that pages of docs or tests matching every word
- * cannot crowd the code out of the candidates (other sources count as code).
+ * cannot crowd the code out of the candidates (memories and turns are never
+ * lowerable: they all count against `cap`).
  */
 export function listGate(ask: Ask, source: Source, cap = CANDIDATES): (id: string) => boolean {
   const admitted = { product: 0, lowerable: 0 };
@@ -82,7 +83,8 @@ export interface Retriever {
   readonly reads: readonly Signal[];
   /**
    * Each requested source's candidates that pass the request's filters, at
-   * most {@linkcode CANDIDATES} per source; no entry for a source it has
+   * most {@linkcode CANDIDATES} per source and as many again of the code
+   * recall may lower (see {@linkcode listGate}); no entry for a source it has
    * nothing to say about, and an empty map when the request does not use it.
    */
   retrieve(ask: Ask, earlier: ReadonlyMap<Signal, Candidates>): Promise<Candidates>;
