@@ -100,6 +100,10 @@ Deno.test("a command starts the store's owner in the background, later ones use 
   assert.equal(status.owner.pid, owner.pid);
   assert.equal(status.owner.port, owner.port);
   assert.equal(status.memories, 1);
+  // A question past the limit, sent by the fast path, is told by recall's own words.
+  const long = await owned.cairn(["recall", "b ".repeat(40_000)]);
+  assert.equal(long.code, 2, long.stderr);
+  assert.match(long.stderr, /the query has 7999\d characters; the limit is 65536/);
 
   const stopped = await owned.cairn(["stop"]);
   assert.equal(stopped.code, 0, stopped.stderr);
