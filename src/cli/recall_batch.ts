@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
+import { LANGUAGE_NAMES, languageNamed } from "../ingest/code/source_file.ts";
 import { batchResults, formatMarkdown } from "../ops/format.ts";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
 import type { RecallRequest, Source } from "../recall/types.ts";
@@ -18,9 +18,9 @@ const INCLUDE: Record<string, Source> = { memories: "memory", code: "code", sess
 const Include = z.enum(["memories", "code", "sessions"]);
 const Mode = z.enum(["hybrid", "vector", "lexical"]);
 const Language = z.string().refine(
-  (name) => LANGUAGE_NAMES.includes(name),
+  (name) => languageNamed(name) !== undefined,
   { error: `language is one of ${LANGUAGE_NAMES.join(", ")}` },
-);
+).transform((name) => languageNamed(name)!);
 
 const BatchLine = z.object({
   id: z.string().min(1),

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
+import { LANGUAGE_NAMES, languageNamed } from "../ingest/code/source_file.ts";
 import { formatDebug, formatJson, formatMarkdown } from "./format.ts";
 import { DEFAULT_WEIGHTS, type Signal, type SignalWeights } from "../recall/fuse.ts";
 import { DEFAULT_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS } from "../recall/recall.ts";
@@ -31,7 +31,11 @@ const DEFAULT_WEIGHTS_TEXT = SIGNALS.map((signal) => `${signal}=${DEFAULT_WEIGHT
 const weight = z.number().min(0).max(10);
 const project = z.string().min(1).max(200);
 const query = z.string().trim().min(1, "query is empty").max(MAX_QUERY_CHARS);
-const language = z.enum(LANGUAGE_NAMES as [string, ...string[]]).optional();
+/** A language by any of its names (`Go`, `golang`), as the one name chunks are filed under. */
+const language = z.preprocess(
+  (name) => typeof name === "string" ? languageNamed(name) ?? name : name,
+  z.enum(LANGUAGE_NAMES as [string, ...string[]]),
+).optional();
 const limit = z.number().int().min(1).max(1000).optional().describe(
   `default ${DEFAULT_RESULTS}; capped at ${MAX_RESULTS}`,
 );

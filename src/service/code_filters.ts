@@ -2,15 +2,16 @@
  * The filters a code search takes, checked once for the CLI and MCP alike.
  * @module
  */
-import { LANGUAGE_NAMES } from "../ingest/code/source_file.ts";
+import { LANGUAGE_NAMES, languageNamed } from "../ingest/code/source_file.ts";
 import { UserError } from "../errors.ts";
 
-/** A `language` filter: one of the languages chunks are filed under. */
+/** A `language` filter: one of the languages chunks are filed under, by any of its names. */
 export function checkLanguage(name: string): string {
-  if (!LANGUAGE_NAMES.includes(name)) {
+  const language = languageNamed(name);
+  if (language === undefined) {
     throw new UserError(`language is one of ${LANGUAGE_NAMES.join(", ")}, not "${name}"`);
   }
-  return name;
+  return language;
 }
 
 /** A `path` filter: a folder or file relative to the project's root, never outside it. */

@@ -38,6 +38,19 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
     ["src/hooks.py:1-3 register_hook"],
   );
   assert.deepEqual(notes, ["limit capped at 50"]);
+  // A language goes by its other names too.
+  for (const name of ["Python", "py"]) {
+    const alias = await cliHere([
+      ...store,
+      "search-code",
+      "register a hook",
+      "--language",
+      name,
+      "--format",
+      "json",
+    ]);
+    assert.deepEqual(JSON.parse(alias.stdout).results, results, name);
+  }
 
   const unknown = await cliHere([...store, "search-code", "hook", "--project", "nope"]);
   assert.equal(unknown.code, 1);

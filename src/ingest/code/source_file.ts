@@ -28,6 +28,33 @@ export const LANGUAGE_NAMES: readonly string[] = [
   "text",
 ];
 
+/** What people also call the languages of {@linkcode LANGUAGE_NAMES}. */
+const LANGUAGE_ALIASES: Readonly<Record<string, string>> = {
+  golang: "go",
+  py: "python",
+  python3: "python",
+  js: "javascript",
+  jsx: "javascript",
+  node: "javascript",
+  ts: "typescript",
+  rs: "rust",
+  "c++": "cpp",
+  cc: "cpp",
+  cxx: "cpp",
+  "c#": "csharp",
+  cs: "csharp",
+  rb: "ruby",
+  md: "markdown",
+  txt: "text",
+};
+
+/** The language `name` means, whatever its case or common alias (`Go`, `golang`, `py`); undefined if none. */
+export function languageNamed(name: string): string | undefined {
+  const lower = name.trim().toLowerCase();
+  const known = LANGUAGE_ALIASES[lower] ?? lower;
+  return LANGUAGE_NAMES.includes(known) ? known : undefined;
+}
+
 /** The language cairn files a path under: a tree-sitter language, `markdown`, or `text`. */
 export function languageOfPath(path: string): string {
   return languageOf(path)?.id ?? (MARKDOWN.test(path) ? "markdown" : "text");
