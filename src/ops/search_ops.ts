@@ -124,6 +124,15 @@ function recallIn(mode: RecallMode | undefined) {
   };
 }
 
+/** What an agent is told of the kinds of file code search lowers, and how to ask for them. */
+const LOWERED_CODE =
+  "Tests, docs, build files and examples rank below code unless the query's first line asks " +
+  "for them or `path` is in them.";
+const LOWERED_CODE_HELP =
+  "  Tests, docs, changelogs, build and CI files and examples rank below the code unless the\n" +
+  '  question\'s first line asks for them ("which test covers...", "the docs for...",\n' +
+  '  "the CI workflow", "an example of...") or --path is inside them (--path tests).';
+
 /** `recall`: one ranked, compact answer over memories, code and past sessions. */
 export const recall = operation({
   command: "recall",
@@ -132,7 +141,7 @@ export const recall = operation({
   description:
     "Search what cairn knows: stored memories, indexed code and past agent sessions, ranked by " +
     "meaning and words. Use it first when you need project context: decisions, conventions, " +
-    "where something lives, what was tried before.",
+    "where something lives, what was tried before. " + LOWERED_CODE,
   core: true,
   writes: false,
   input: {
@@ -168,7 +177,8 @@ export const recall = operation({
       "  --path      only code under this folder or file of the project, like src/auth\n" +
       "  --weights   how much each signal counts (the defaults shown)\n" +
       "  --session   the asking agent's session id: its turns still in its context are left out\n" +
-      "  --batch     FILE.jsonl of questions, one answer line each (with --format jsonl)",
+      "  --batch     FILE.jsonl of questions, one answer line each (with --format jsonl)\n\n" +
+      LOWERED_CODE_HELP,
   },
   run: recallIn(undefined),
   render: (answer: RecallAnswer, input) => searchAnswer(answer, input.format),
@@ -214,7 +224,7 @@ export const searchCode = operation({
   tool: "search_code",
   summary: "search indexed code only (hybrid); --language and --path narrow it",
   description: "Search indexed code only: where something is done, by meaning and words. Answers " +
-    "path:lines, the qualified name and the chunk.",
+    "path:lines, the qualified name and the chunk. " + LOWERED_CODE,
   core: false,
   writes: false,
   input: {
@@ -233,6 +243,7 @@ export const searchCode = operation({
       rest: true,
       missing: 'give the code to look for, like "retry with backoff"',
     }],
+    help: LOWERED_CODE_HELP,
   },
   run: (cairn, input) =>
     searchCodeIn(cairn, {
