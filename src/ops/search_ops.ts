@@ -10,7 +10,7 @@ import { DEFAULT_WEIGHTS, type Signal, type SignalWeights } from "../recall/fuse
 import { DEFAULT_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS } from "../recall/recall.ts";
 import type { RecallMode, Source } from "../recall/types.ts";
 import { checkPathPrefix } from "../service/code_filters.ts";
-import { searchCode as searchCodeIn } from "../service/code_search.ts";
+import { searchCode as searchCodeIn, withEmptyCodeNotes } from "../service/code_search.ts";
 import type { RecallAnswer } from "../recall/answer.ts";
 import {
   formatHistory,
@@ -108,12 +108,15 @@ type SearchInput = z.output<z.ZodObject<typeof searchInput>> & {
 
 /** Runs recall in `mode` (or the one asked) over the sources asked. */
 function recallIn(mode: RecallMode | undefined) {
-  return (cairn: Cairn, input: SearchInput): Promise<RecallAnswer> => {
+  return async (cairn: Cairn, input: SearchInput): Promise<RecallAnswer> => {
     const { as_of, valid_at } = input;
-    return cairn.recall.run({
+    const sources = (input.include ?? ["memories", "code", "sessions"]).map((name) =>
+      SOURCES[name]!
+    );
+    const answer = await cairn.recall.run({
       query: input.query,
       project: input.project ?? null,
-      sources: (input.include ?? ["memories", "code", "sessions"]).map((name) => SOURCES[name]!),
+      sources,
       ...(input.language ? { language: input.language } : {}),
       ...(input.path ? { pathPrefix: checkPathPrefix(input.path) } : {}),
       ...(input.session ? { session: input.session } : {}),
@@ -121,6 +124,11 @@ function recallIn(mode: RecallMode | undefined) {
       mode: mode ?? input.mode ?? "hybrid",
       ...(input.weights ? { weights: input.weights } : {}),
     }, { ...(as_of ? { as_of } : {}), ...(valid_at ? { valid_at } : {}) });
+    if (!sources.includes("code")) return answer;
+    return await withEmptyCodeNotes(cairn, answer, {
+      ...(input.project ? { project: input.project } : {}),
+      ...(input.path ? { path: input.path } : {}),
+    });
   };
 }
 

@@ -63,7 +63,8 @@ export async function askOf(
     keep: (source, id) =>
       source === "turn" ? sessions?.inContext(id) !== true : source !== "code" ||
         ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
-          (request.pathPrefix === undefined || under(deps.codePath?.(id), request.pathPrefix))),
+          (request.pathPrefix === undefined ||
+            underPathPrefix(deps.codePath?.(id), request.pathPrefix))),
     lowerable: (source, id) => {
       const path = source === "code" ? deps.codePath?.(id) : undefined;
       return path !== undefined && loweredKindOf(path) !== undefined;
@@ -76,7 +77,8 @@ export async function askOf(
 }
 
 /** Whether `path` is the file `prefix` or lies in the folder `prefix`. */
-function under(path: string | undefined, prefix: string): boolean {
+/** Whether the project-relative `path` is the file `prefix` or in the folder `prefix`. */
+export function underPathPrefix(path: string | undefined, prefix: string): boolean {
   const folder = prefix.replace(/\/+$/, "");
   return path !== undefined && (folder === "" || path === folder || path.startsWith(`${folder}/`));
 }

@@ -12,6 +12,7 @@ import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
 import { headCommit, readCoChanges } from "../ingest/code/history.ts";
 import { languageOf } from "../ingest/code/languages.ts";
 import { loweredKindOf } from "../recall/path_priors.ts";
+import { underPathPrefix } from "../recall/ask.ts";
 import { type BlobProgress, compactStore } from "./compact.ts";
 import { boundedFileName } from "../../events/file_names.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
@@ -319,6 +320,15 @@ export class CodeIndex {
       root,
       ...(gitRoot ? { gitRoot } : {}),
     }));
+  }
+
+  /** Whether any file of `project` (or of any project) is indexed at or under `pathPrefix`. */
+  async holdsUnder(pathPrefix: string, project?: string): Promise<boolean> {
+    const projects = (await this.#catalog()).projects();
+    return [...projects].some(([name, { files }]) =>
+      (project === undefined || name === project) &&
+      [...files.keys()].some((path) => underPathPrefix(path, pathPrefix))
+    );
   }
 
   /** The indexed projects (or one of them), from the log, with their last run's report. */

@@ -45,5 +45,28 @@ export async function searchCode(
   // An unknown project finds nothing, so only an empty answer is worth the
   // look at which projects exist (it reads the log once per process).
   if (project !== undefined && answer.items.length === 0) await cairn.code.status(project);
-  return answer;
+  return withEmptyCodeNotes(cairn, answer, { ...(path ? { path } : {}) });
+}
+
+/**
+ * `answer`, with a note when it found no code because of what it was asked:
+ * a project no code is indexed under, or a path no indexed file is in.
+ */
+export async function withEmptyCodeNotes(
+  cairn: Pick<Cairn, "code">,
+  answer: RecallAnswer,
+  { project, path }: { project?: string; path?: string },
+): Promise<RecallAnswer> {
+  if (answer.items.length > 0) return answer;
+  const notes = [...answer.notes];
+  const known = (await cairn.code.projects()).map((p) => p.name);
+  if (project !== undefined && !known.includes(project)) {
+    notes.push(
+      `no code is indexed under project "${project}"` +
+        (known.length ? ` (indexed: ${known.slice(0, 10).join(", ")})` : ""),
+    );
+  } else if (path !== undefined && !(await cairn.code.holdsUnder(checkPathPrefix(path), project))) {
+    notes.push(`no indexed file is at or under "${path}"`);
+  }
+  return { ...answer, notes };
 }

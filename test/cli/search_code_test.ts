@@ -52,6 +52,20 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
     assert.deepEqual(JSON.parse(alias.stdout).results, results, name);
   }
 
+  // An empty answer says when the project or the path asked for holds no indexed code.
+  const nowhere = await cliHere([...store, "search-code", "hook", "--path", "srcc"]);
+  assert.equal(nowhere.code, 0, nowhere.stderr);
+  assert.equal(nowhere.stdout, 'Nothing found.\n> no indexed file is at or under "srcc"\n');
+  const other = await cliHere([
+    ...store,
+    "recall",
+    "hook",
+    "--project",
+    "nope",
+    "--include",
+    "code",
+  ]);
+  assert.match(other.stdout, /> no code is indexed under project "nope" \(indexed: shop\)$/m);
   const unknown = await cliHere([...store, "search-code", "hook", "--project", "nope"]);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /no project named nope is indexed; run `cairn index PATH` first/);
