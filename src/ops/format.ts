@@ -258,8 +258,14 @@ export function formatDebug(answer: RecallAnswer): string {
     const { label, text } = describe(item);
     return `${i + 1}. [${label}] ${parts.join(" | ")}\n   ${oneLine(text).slice(0, 160)}`;
   });
-  return [...lines, ...answer.notes.map((note) => `> ${note}`)].join("\n");
+  const lowered = answer.items.some((item) => item.components.prior !== undefined);
+  const notes = lowered ? [...answer.notes, RANKS_APART] : answer.notes;
+  return [...lines, ...notes.map((note) => `> ${note}`)].join("\n");
 }
+
+/** Why a lowered chunk and a chunk of code can both be #1 of a signal. */
+const RANKS_APART = "a lowered chunk's ranks count every candidate; the other chunks' count " +
+  "only what was not lowered";
 
 function describe(item: RecallItem): { label: string; text: string } {
   switch (item.type) {

@@ -116,4 +116,5 @@ Deno.test("cairn recall --format debug says which kind of file was lowered, by h
   const docs = lines.find((line) => line.includes("docs/refunds.md"));
   const [, fused, before] = /fused ([\d.]+) .*\| documentation x0\.25 of ([\d.]+)/.exec(docs!)!;
   assert.ok(Math.abs(Number(fused) * 4 - Number(before)) < 0.001, docs);
+  assert.match(debug.stdout, /^> a lowered chunk's ranks count every candidate; /m);
 });
