@@ -9,7 +9,7 @@ import {
   type HistorySummary,
 } from "../../projections/code_catalog.ts";
 import { defaultProjectName, findRepository } from "../ingest/code/project.ts";
-import { headCommit, readCoChanges } from "../ingest/code/history.ts";
+import { headCommit, isShallow, readCoChanges } from "../ingest/code/history.ts";
 import { languageOf } from "../ingest/code/languages.ts";
 import { loweredKindOf } from "../recall/path_priors.ts";
 import { underPathPrefix } from "../recall/ask.ts";
@@ -69,8 +69,11 @@ export interface IndexReport {
   skippedExamples: SkippedFile[];
   /** Chunks written this run. */
   chunks: number;
-  /** The repository's history when it was read this run: commits read, pairs of files paired up. */
-  history?: { commits: number; pairs: number };
+  /**
+   * The repository's history when it was read this run: commits read, pairs
+   * of files paired up, and whether the clone is shallow (its history cut short).
+   */
+  history?: { commits: number; pairs: number; shallow?: true };
   seconds: number;
   /** When the run ended, ISO 8601. */
   finishedAt: string;
@@ -310,7 +313,11 @@ export class CodeIndex {
       v: 1,
       data: { project: name, ...history },
     }]);
-    return { commits: history.commits, pairs: distinctPairs(history.pairs) };
+    return {
+      commits: history.commits,
+      pairs: distinctPairs(history.pairs),
+      ...(await isShallow(root) ? { shallow: true as const } : {}),
+    };
   }
 
   /** Every indexed project's name and folders (sessions are matched to them). */

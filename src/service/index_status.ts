@@ -9,11 +9,12 @@ import type { IndexReport, ProjectStatus } from "./code_index.ts";
 
 /** What a project's git history held: the pairs of files changed together, and the commit read. */
 export function historyLine(
-  history: Pick<HistorySummary, "pairs" | "commits"> & { head?: string },
+  history: Pick<HistorySummary, "pairs" | "commits"> & { head?: string; shallow?: true },
 ): string {
   return `history: ${plural(history.pairs, "pair")} of files changed together in the last ` +
     `${plural(history.commits, "commit")}` +
-    (history.head ? ` (at ${history.head.slice(0, 10)})` : "");
+    (history.head ? ` (at ${history.head.slice(0, 10)})` : "") +
+    (history.shallow ? "; the clone is shallow: `git fetch --unshallow` gives it all" : "");
 }
 
 /** What an index run skipped, most common reason first; no line when nothing was skipped. */

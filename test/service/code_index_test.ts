@@ -353,6 +353,17 @@ Deno.test({
         formatProjects(await listProjects(cairn.code)),
         /: 4 files, \d+ chunks, 1 pair of files changed together in git, last indexed/,
       );
+      // A shallow clone holds a history cut short, and the report says how to read it all.
+      const shallow = join(tmp.path, "shallow");
+      await git(tmp.path, "clone", "--quiet", "--depth", "1", `file://${repo}`, shallow);
+      const cut = await cairn.code.index({ path: shallow, project: "shallow" });
+      assert.deepEqual(cut.history, { commits: 1, pairs: 0, shallow: true });
+      assert.ok(
+        reportLines(cut).includes(
+          "history: 0 pairs of files changed together in the last 1 commit; " +
+            "the clone is shallow: `git fetch --unshallow` gives it all",
+        ),
+      );
     } finally {
       await cairn.close();
     }

@@ -74,6 +74,11 @@ export async function headCommit(root: string): Promise<string | undefined> {
   return (await git(root, ["rev-parse", "--verify", "HEAD^{commit}"]))?.trim();
 }
 
+/** Whether the repository at `root` is a shallow clone (its history cut short). */
+export async function isShallow(root: string): Promise<boolean> {
+  return (await git(root, ["rev-parse", "--is-shallow-repository"]))?.trim() === "true";
+}
+
 /**
  * The history of the repository at `root` as of `head`: the last
  * {@linkcode HISTORY_COMMITS} commits' changed files (paths relative to
