@@ -84,15 +84,18 @@ const BUILD_FILE = new RegExp(
 const PROJECT_FILE =
   /(^|\/)(licen[cs]e|copying|notice|authors|contributors|codeowners|funding)([._-][^/]*)?$/i;
 const ABOUT_TOOLING = new RegExp(
-  String.raw`\b(ci|workflows?|github actions?|builds?|bundl(e|es|er|ing)|packag(e|es|ing)|` +
-    String.raw`dependenc(y|ies)|deps|install(s|ed|ing|ation)?|lint(s|er|ing)?|eslint|prettier|` +
-    String.raw`tsconfig|licen[cs]es?|licensing|docker\w*|makefile|tox|pyproject|npm|yarn|pnpm|` +
-    String.raw`cargo|pip|poetry|pre-commit|publish(es|ed|ing)?|scripts?)\b`,
+  String.raw`\b(ci|ci/cd|workflows?|github actions?|build (system|scripts?|config\w*|steps?)|` +
+    String.raw`bundl(e|es|er|ers|ing)|packag(es|ing|ed)|dependenc(y|ies)|deps|` +
+    String.raw`install(s|ed|ing|ation)?|lint\w*|eslint|prettier|tsconfig|licen[cs]es?|licensing|` +
+    String.raw`docker\w*|deploy\w*|makefile|make targets?|tox|pyproject|go\.mod|npm|yarn|pnpm|` +
+    String.raw`cargo|pip|poetry|pre-commit|publish(es|ed|ing)?|scripts?|config files?)\b`,
   "i",
 );
 
 /** Examples, demos and benchmarks: code that uses the product, kept beside it. */
 const EXAMPLE_FOLDER = /(^|\/)(examples?|samples|demos?|benchmarks?|bench(es)?)\//i;
+/** Go's runnable examples: `example_test.go`, `man_examples_test.go`. */
+const EXAMPLE_FILE = /(^|\/|_)examples?_test\.go$/i;
 const ABOUT_EXAMPLES = /\b(examples?|samples?|demos?|benchmarks?|bench(es)?)\b/i;
 
 /** Whether a project-relative path is a test (by folder or by file name). */
@@ -108,12 +111,12 @@ export function isChangelogPath(path: string): boolean {
 /**
  * Whether a project-relative path is documentation: prose markup (Markdown,
  * reStructuredText, AsciiDoc), or a file in a documentation folder that is
- * not source code (release notes as text, man pages, images' sources; a Go
+ * not source code, and not a changelog (release notes as text, man pages, images' sources; a Go
  * package named `doc` is code).
  */
 export function isDocumentationPath(path: string): boolean {
-  return DOCUMENTATION_FILE.test(path) ||
-    (DOCUMENTATION_FOLDER.test(path) && languageOf(path) === undefined);
+  return !isChangelogPath(path) && (DOCUMENTATION_FILE.test(path) ||
+    (DOCUMENTATION_FOLDER.test(path) && languageOf(path) === undefined));
 }
 
 /**
@@ -128,12 +131,12 @@ export function isToolingPath(path: string): boolean {
     (PROJECT_FILE.test(path) && languageOf(path) === undefined);
 }
 
-/** Whether a project-relative path is in an examples, demos or benchmarks folder. */
+/** Whether a project-relative path is in an examples, demos or benchmarks folder, or is Go's examples. */
 export function isExamplePath(path: string): boolean {
-  return EXAMPLE_FOLDER.test(path);
+  return EXAMPLE_FOLDER.test(path) || EXAMPLE_FILE.test(path);
 }
 
-/** In order: a changelog is prose too, and is named for what it is. */
+/** In order: the first a file is decides its factor. */
 const KINDS: readonly LoweredKind[] = [
   {
     name: "test",
@@ -172,13 +175,24 @@ export function loweredKindOf(path: string): LoweredKind | undefined {
   return KINDS.find((kind) => kind.matches(path));
 }
 
+/** Every kind of file `path` is, in order (a benchmark in a test folder is both). */
+export function kindsOf(path: string): LoweredKind[] {
+  return KINDS.filter((kind) => kind.matches(path));
+}
+
 /**
- * The kinds of file that `query` does not ask for: recall lowers those. A
- * query of several lines (an issue, a commit message) asks for what its
- * first line names: a body that mentions the tests it ran or the docs it
- * read is still asking about the code.
+ * The kinds of file a request asks for, which recall does not lower: those
+ * its query names, and those of the folder it is narrowed to (`--path
+ * tests`). A query of several lines (an issue, a commit message) asks for
+ * what its first line names: a body that mentions the tests it ran or the
+ * docs it read is still asking about the code.
  */
-export function loweredKinds(query: string): LoweredKind[] {
+export function askedKinds(query: string, pathPrefix?: string): Set<LoweredKindName> {
   const subject = query.trim().split("\n", 1)[0]!;
-  return KINDS.filter((kind) => !kind.askedFor(subject));
+  const folder = pathPrefix === undefined ? [] : kindsOf(`${pathPrefix.replace(/\/+$/, "")}/_`);
+  return new Set(
+    KINDS.filter((kind) => kind.askedFor(subject) || folder.includes(kind)).map((kind) =>
+      kind.name
+    ),
+  );
 }

@@ -14,13 +14,7 @@ import {
   type SourceFused,
   withoutChunks,
 } from "./fuse_sources.ts";
-import {
-  LOWERED_FILE_PRIOR,
-  type LoweredKind,
-  type LoweredKindName,
-  loweredKindOf,
-  loweredKinds,
-} from "./path_priors.ts";
+import { askedKinds, kindsOf, LOWERED_FILE_PRIOR, type LoweredKindName } from "./path_priors.ts";
 import { namesSymbol, symbolOf } from "./symbol_query.ts";
 import { askOf, type RankingDeps } from "./ask.ts";
 import { type Candidates, retrieveAll, type Retriever } from "./retriever.ts";
@@ -109,13 +103,17 @@ export async function recallWith(
   await ask.vectors;
 
   const codeAsked = request.sources.includes("code");
-  const lowerKinds = loweredKinds(request.query);
   const symbol = symbolOf(request.query);
   const evidence = evidenceOf(found, request.sources);
   const fuse = (of: ReadonlyMap<Source, SourceEvidence>) =>
     fuseAcrossSources(of, MODE_SIGNALS[request.mode], ask.weightsOf);
-  const lowered = codeAsked && lowerKinds.length > 0
-    ? loweredChunks(evidence.get("code"), lowerKinds, request.lowerFactors ?? {}, deps.codePath)
+  const lowered = codeAsked
+    ? loweredChunks(
+      evidence.get("code"),
+      askedKinds(request.query, request.pathPrefix),
+      request.lowerFactors ?? {},
+      deps.codePath,
+    )
     : new Map<string, { kind: string; factor: number }>();
   let fused = lowered.size === 0 ? fuse(evidence) : lowerFiles(evidence, lowered, fuse);
   const named = new Set<string>();
@@ -158,13 +156,23 @@ function rawScores(
 }
 
 /**
- * The code chunks of `evidence` in files of the `kinds` the query does not
- * ask for (tests, changelogs, documentation, tooling, examples), each with its kind's
- * label and factor (of `factors`, else LOWERED_FILE_PRIOR; 1 leaves a kind alone).
+ * How much nearer in meaning than every other code chunk a chunk of a kind
+ * the query does not ask for must be to keep its score: the README section a
+ * usage question is about is far ahead of any code, a test that shares an
+ * issue's words is not (docs/decisions.md).
+ */
+export const CLEARLY_NEARER = 0.1;
+
+/**
+ * The code chunks of `evidence` in files of kinds the request does not ask
+ * for (tests, changelogs, documentation, tooling, examples; a file of several
+ * kinds is kept when any is asked), each with its first kind's label and
+ * factor (of `factors`, else LOWERED_FILE_PRIOR; 1 leaves a kind alone). One
+ * {@linkcode CLEARLY_NEARER} in meaning than all the rest is not lowered.
  */
 function loweredChunks(
   evidence: SourceEvidence | undefined,
-  kinds: readonly LoweredKind[],
+  asked: ReadonlySet<LoweredKindName>,
   factors: Partial<Record<LoweredKindName, number>>,
   pathOf: ((chunkId: string) => string | undefined) | undefined,
 ): Map<string, { kind: string; factor: number }> {
@@ -172,9 +180,15 @@ function loweredChunks(
   if (!evidence || !pathOf) return lowered;
   for (const id of evidenceIds(evidence)) {
     const path = pathOf(id);
-    const kind = path === undefined ? undefined : loweredKindOf(path);
-    const factor = kind && kinds.includes(kind) ? factors[kind.name] ?? LOWERED_FILE_PRIOR : 1;
-    if (factor !== 1) lowered.set(id, { kind: kind!.label, factor });
+    const kinds = path === undefined ? [] : kindsOf(path);
+    if (kinds.length === 0 || kinds.some((kind) => asked.has(kind.name))) continue;
+    const factor = factors[kinds[0]!.name] ?? LOWERED_FILE_PRIOR;
+    if (factor !== 1) lowered.set(id, { kind: kinds[0]!.label, factor });
+  }
+  const others = evidence.vector.filter(([id]) => !lowered.has(id)).map(([, distance]) => distance);
+  const nearest = Math.min(...others);
+  for (const [id, distance] of evidence.vector) {
+    if (distance <= nearest - CLEARLY_NEARER) lowered.delete(id);
   }
   return lowered;
 }

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import {
+  askedKinds,
   isChangelogPath,
   isDocumentationPath,
   isExamplePath,
   isTestPath,
   isToolingPath,
-  loweredKindOf,
-  loweredKinds,
+  kindsOf,
+  type LoweredKindName,
 } from "../../src/recall/path_priors.ts";
 
 Deno.test("isTestPath() knows test folders and each ecosystem's test file names", () => {
@@ -69,14 +70,14 @@ Deno.test("isChangelogPath() knows changelogs, release notes and news fragments,
   ) assert.ok(!isChangelogPath(path), path);
 });
 
-const ALL = ["test file", "changelog", "documentation", "tooling file", "example"];
+const ALL: LoweredKindName[] = ["test", "changelog", "documentation", "tooling", "example"];
 
-Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, not for words containing it", () => {
-  const lowered = (query: string) => loweredKinds(query).map((kind) => kind.label);
+Deno.test("askedKinds() keeps a kind's full score when the query asks for it, not for words containing it", () => {
+  const lowered = (query: string) => ALL.filter((kind) => !askedKinds(query).has(kind));
   for (const query of ["why does this test fail", "unit tests for the parser", "the db fixture"]) {
     assert.deepEqual(
       lowered(query),
-      ["changelog", "documentation", "tooling file", "example"],
+      ["changelog", "documentation", "tooling", "example"],
       query,
     );
   }
@@ -85,18 +86,22 @@ Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, 
   ) {
     assert.deepEqual(
       lowered(query),
-      ["test file", "documentation", "tooling file", "example"],
+      ["test", "documentation", "tooling", "example"],
       query,
     );
   }
   for (const query of ["is this documented?", "the README's section", "docs for retry"]) {
-    assert.deepEqual(lowered(query), ["test file", "changelog", "tooling file", "example"], query);
+    assert.deepEqual(lowered(query), ["test", "changelog", "tooling", "example"], query);
   }
-  for (const query of ["pytest crashes on import", "latest patch", "specific IDs"]) {
+  for (
+    const query of ["pytest crashes on import", "latest patch", "how does it build the SVG card"]
+  ) {
     assert.deepEqual(lowered(query), ALL, query);
   }
-  for (const query of ["the CI workflow fails", "attestation of builds", "bump a dependency"]) {
-    assert.deepEqual(lowered(query), ["test file", "changelog", "documentation", "example"], query);
+  for (
+    const query of ["the CI workflow fails", "how are the linters configured", "bump a dependency"]
+  ) {
+    assert.deepEqual(lowered(query), ["test", "changelog", "documentation", "example"], query);
   }
   for (const query of ["the blog example crashes", "a demo of streaming", "benchmarks are slow"]) {
     assert.deepEqual(lowered(query), ALL.filter((kind) => kind !== "example"), query);
@@ -109,7 +114,7 @@ Deno.test("loweredKinds() keeps a kind's full score when the query asks for it, 
   assert.deepEqual(lowered("Flaky test of the pager\n\nIt fails on macOS in CI."), [
     "changelog",
     "documentation",
-    "tooling file",
+    "tooling",
     "example",
   ]);
 });
@@ -140,9 +145,9 @@ Deno.test("isDocumentationPath() knows prose markup and what documentation folde
     assert.ok(!isDocumentationPath(path), path);
   }
   // A changelog is prose too, and is known as a changelog first.
-  assert.equal(loweredKindOf("CHANGELOG.md")?.name, "changelog");
-  assert.equal(loweredKindOf("docs/testing.md")?.name, "documentation");
-  assert.equal(loweredKindOf("tests/README.md")?.name, "test");
+  assert.equal(kindsOf("CHANGELOG.md")[0]?.name, "changelog");
+  assert.equal(kindsOf("docs/testing.md")[0]?.name, "documentation");
+  assert.equal(kindsOf("tests/README.md")[0]?.name, "test");
 });
 
 Deno.test("isToolingPath() knows build, CI and packaging files and the licence, never product code", () => {
@@ -188,9 +193,9 @@ Deno.test("isToolingPath() knows build, CI and packaging files and the licence, 
     ]
   ) assert.ok(!isToolingPath(path), path);
   // A test's or the documentation's own files are known as those first.
-  assert.equal(loweredKindOf("tests/.eslintrc.json")?.name, "test");
-  assert.equal(loweredKindOf("CONTRIBUTING.md")?.name, "documentation");
-  assert.equal(loweredKindOf(".github/workflows/ci.yml")?.name, "tooling");
+  assert.equal(kindsOf("tests/.eslintrc.json")[0]?.name, "test");
+  assert.equal(kindsOf("CONTRIBUTING.md")[0]?.name, "documentation");
+  assert.equal(kindsOf(".github/workflows/ci.yml")[0]?.name, "tooling");
 });
 
 Deno.test("isExamplePath() knows examples, demos and benchmarks, not code named for them", () => {
@@ -209,4 +214,20 @@ Deno.test("isExamplePath() knows examples, demos and benchmarks, not code named 
   ) {
     assert.ok(!isExamplePath(path), path);
   }
+});
+
+Deno.test("askedKinds() takes the folder a search is narrowed to as asked for", () => {
+  assert.deepEqual([...askedKinds("retry", "tests")], ["test"]);
+  assert.deepEqual([...askedKinds("retry", "docs/")], ["documentation"]);
+  assert.deepEqual([...askedKinds("retry", ".github/workflows")], ["tooling"]);
+  assert.deepEqual([...askedKinds("retry", "src/auth")], []);
+  // A file of several kinds: a benchmark in a test folder, Go's examples in a test file.
+  assert.deepEqual(kindsOf("tests/bench/rank.bench.js").map((kind) => kind.name), [
+    "test",
+    "example",
+  ]);
+  assert.deepEqual(kindsOf("doc/man_examples_test.go").map((kind) => kind.name), [
+    "test",
+    "example",
+  ]);
 });

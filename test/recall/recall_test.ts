@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Signal } from "../../src/recall/fuse.ts";
-import { MAX_RESULTS, recallWith } from "../../src/recall/recall.ts";
+import { CLEARLY_NEARER, MAX_RESULTS, recallWith } from "../../src/recall/recall.ts";
 import type { RankingDeps } from "../../src/recall/ask.ts";
 import {
   type Ask,
@@ -195,7 +195,7 @@ Deno.test("recallWith() ranks the code without the lowered files: twenty pages o
   };
   const deps: RankingDeps = { ...MODEL, codePath: (id) => paths[id] };
   const vector = fixed("vector", {
-    code: [...docs.map((id, i) => one(id, 0.1 + i / 1000)), one("s", 0.3)],
+    code: [...docs.map((id, i) => one(id, 0.25 + i / 1000)), one("s", 0.3)],
   });
   const lexical = fixed("lexical", {
     code: [...docs.map((id, i) => one(id, 0.9 - i / 1000)), one("s", 0.5)],
@@ -213,6 +213,33 @@ Deno.test("recallWith() ranks the code without the lowered files: twenty pages o
   // Asked for the docs, the pages come first again.
   const asked = await recallWith([vector, lexical], deps, ask("the readme of the card"));
   assert.deepEqual(asked.hits.slice(0, 2).map((h) => h.id), ["d0", "d1"]);
+});
+
+Deno.test("recallWith() keeps the score of a lowered chunk far nearer in meaning than any code, and of a kind the folder asks for", async () => {
+  const paths: Record<string, string> = {
+    readme: "README.md",
+    deploy: "src/deploy.js",
+    guide: "docs/usage.md",
+    bench: "tests/bench/rank.bench.js",
+  };
+  const deps: RankingDeps = { ...MODEL, codePath: (id) => paths[id] };
+  const question = "how do I run my own instance";
+  // The README section is nearer than the nearest code by more than CLEARLY_NEARER: it keeps its score.
+  const vector = fixed("vector", {
+    code: [one("readme", 0.3 - CLEARLY_NEARER - 0.01), one("guide", 0.28), one("deploy", 0.3)],
+  });
+  const { hits } = await recallWith([vector], deps, ask(question));
+  assert.deepEqual(hits.map((h) => h.id), ["readme", "deploy", "guide"]);
+  assert.equal(hits[0]!.components.prior, undefined);
+  assert.equal(hits[2]!.components.prior?.kind, "documentation");
+  // Narrowed to a test folder, tests are what is asked for; a benchmark in one, by either word.
+  const lexical = fixed("lexical", { code: [one("bench", 0.9), one("deploy", 0.5)] });
+  const tests = await recallWith([lexical], deps, ask("rank", { pathPrefix: "tests" }));
+  assert.equal(tests.hits[0]!.components.prior, undefined);
+  const benchmark = await recallWith([lexical], deps, ask("show me a benchmark of rank"));
+  assert.deepEqual(benchmark.hits.map((h) => h.id), ["bench", "deploy"]);
+  const plain = await recallWith([lexical], deps, ask("how is rank computed"));
+  assert.deepEqual(plain.hits.map((h) => h.id), ["deploy", "bench"]);
 });
 
 Deno.test("recallWith() keeps the best part of a definition indexed in several parts", async () => {
