@@ -4,7 +4,7 @@ import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
 import { vectorProgressText } from "../ops/progress_text.ts";
-import { waitingCount } from "../recall/vector_lag.ts";
+import { lagWithin, waitingCount } from "../recall/vector_lag.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { watchIndex } from "./index_watch.ts";
 
@@ -67,7 +67,11 @@ export const indexCommand: Command = {
         ...(quiet ? {} : { progress: context.progress }),
       });
       if (!wait) return { result };
-      const vectors = await vectorsIn(cairn, quiet ? () => {} : context.progress);
+      const vectors = await vectorsIn(
+        cairn,
+        result.report.project,
+        quiet ? () => {} : context.progress,
+      );
       return { result: { ...result, lag: await cairn.vectorLag() }, vectors };
     }, { warn: context.err });
     context.out(
@@ -81,31 +85,30 @@ export const indexCommand: Command = {
   },
 };
 
-/** Waits until every document has its vector, showing how many are left; says how many it waited for. */
+/**
+ * Waits until every chunk of `project` has its vector (other projects' may
+ * still wait), showing how many are left; says how many it waited for.
+ */
 async function vectorsIn(
   cairn: Cairn,
+  project: string,
   progress: (text: string, done?: number) => void,
 ): Promise<{ computed: number; seconds: number }> {
   const started = performance.now();
-  const first = waitingCount(await cairn.vectorLag());
+  const waiting = async () => waitingCount(lagWithin(await cairn.vectorLag(), ["code"], project));
+  const first = await waiting();
   const settled = cairn.store.runner.settled();
   let done = false;
   const finish = () => (done = true);
   settled.then(finish, finish);
   while (!done) {
-    const lag = await cairn.vectorLag();
-    const left = waitingCount(lag);
-    if (left > 0) {
-      const seconds = (performance.now() - started) / 1000;
-      progress(
-        vectorProgressText(first - left, left, seconds),
-        first ? 1 - left / first : undefined,
-      );
-    }
+    const left = await waiting();
+    if (left === 0) break;
+    const seconds = (performance.now() - started) / 1000;
+    progress(vectorProgressText(first - left, left, seconds), first ? 1 - left / first : undefined);
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled, new Promise((wake) => (timer = setTimeout(wake, 500)))]);
     clearTimeout(timer);
   }
-  await settled;
   return { computed: first, seconds: (performance.now() - started) / 1000 };
 }

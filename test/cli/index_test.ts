@@ -84,6 +84,21 @@ Deno.test("cairn index makes a repository's functions findable by recall, and sa
   assert.match(again.stdout, /0 files indexed, 2 unchanged, 0 removed, 1 skipped/);
   assert.match(again.stdout, /skipped: may hold secrets \(1\)/);
 
+  // Waiting is for the project indexed: another project's vectors, left for the next open, are not waited for.
+  const other = join(tmp.path, "other");
+  await Deno.mkdir(other);
+  for (let i = 0; i < 40; i++) {
+    await Deno.writeTextFile(
+      join(other, `m${i}.py`),
+      `def handler_${i}(event):\n    return ${i}\n`,
+    );
+  }
+  const pending = await cliHere([...store, "index", other, "--no-wait"]);
+  assert.match(pending.stdout, /vectors: 40 code chunks of other left for the next command/);
+  const waited = await cliHere([...store, "index", repo]);
+  assert.doesNotMatch(waited.stdout, /vectors: \d+ computed/, waited.stdout);
+  assert.equal((await cliHere([...store, "delete-project", "other"])).code, 0);
+
   const status = await cliHere([...store, "index", "--status", "shop"]);
   assert.equal(status.code, 0, status.stderr);
   assert.match(status.stdout, /2 files, 4 chunks/);
