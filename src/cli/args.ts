@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { parseDate } from "../service/dates.ts";
 import { UsageError } from "./command.ts";
-import { didYouMean } from "./did_you_mean.ts";
+import { didYouMean } from "../../text/did_you_mean.ts";
 
 /**
  * Parses a command's arguments strictly, turning parser errors into

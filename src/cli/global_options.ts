@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { defaultStoreDir } from "../service/paths.ts";
-import { didYouMean } from "./did_you_mean.ts";
+import { didYouMean } from "../../text/did_you_mean.ts";
 
 /** The commands the store's owner runs (started when none runs); the others need the store to themselves, or no store. */
 export const OWNED_COMMANDS: ReadonlySet<string> = new Set([

@@ -17,7 +17,7 @@ import { commandsFor } from "./operation_command.ts";
 import { recall } from "../ops/search_ops.ts";
 import { index } from "../ops/code_ops.ts";
 import { withBatch } from "./recall_batch.ts";
-import { didYouMean } from "./did_you_mean.ts";
+import { didYouMean } from "../../text/did_you_mean.ts";
 import { compact } from "./compact.ts";
 import { indexCommand } from "./index.ts";
 import { ingestCommand } from "./ingest.ts";

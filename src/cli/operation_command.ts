@@ -14,7 +14,7 @@ import { parseCommandArgs } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
 import { ArgumentsError, describeIssues, UserError } from "../errors.ts";
-import { didYouMean } from "./did_you_mean.ts";
+import { didYouMean } from "../../text/did_you_mean.ts";
 import { readTextArgument } from "./read_file.ts";
 import type { AnyOperation } from "../ops/operation.ts";
 

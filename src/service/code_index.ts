@@ -13,6 +13,7 @@ import { headCommit, isShallow, readCoChanges } from "../ingest/code/history.ts"
 import { languageOf } from "../ingest/code/languages.ts";
 import { loweredKindOf } from "../recall/path_priors.ts";
 import { underPathPrefix } from "../recall/ask.ts";
+import { didYouMean } from "../../text/did_you_mean.ts";
 import { type BlobProgress, compactStore } from "./compact.ts";
 import { boundedFileName } from "../../events/file_names.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
@@ -344,7 +345,9 @@ export class CodeIndex {
     const names = project ? [project] : [...known.keys()].sort();
     if (project && !known.has(project)) {
       throw new NotFoundError(
-        `no project named ${project} is indexed; run \`cairn index PATH\` first`,
+        `no project named ${project} is indexed${
+          didYouMean(project, [...known.keys()])
+        }; run \`cairn index PATH\` first`,
       );
     }
     return await Promise.all(names.map(async (name) => {

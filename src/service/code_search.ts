@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { DEFAULT_RESULTS, MAX_QUERY_CHARS } from "../recall/recall.ts";
 import { checkLanguage, checkPathPrefix } from "./code_filters.ts";
+import { closest } from "../../text/did_you_mean.ts";
 import type { Cairn } from "./cairn.ts";
 import type { RecallAnswer } from "../recall/answer.ts";
 
@@ -61,10 +62,13 @@ export async function withEmptyCodeNotes(
   const notes = [...answer.notes];
   const known = (await cairn.code.projects()).map((p) => p.name);
   if (project !== undefined && !known.includes(project)) {
-    notes.push(
-      `no code is indexed under project "${project}"` +
-        (known.length ? ` (indexed: ${known.slice(0, 10).join(", ")})` : ""),
-    );
+    const guess = closest(project, known);
+    const hint = guess
+      ? ` (did you mean ${guess}?)`
+      : known.length
+      ? ` (indexed: ${known.slice(0, 10).join(", ")})`
+      : "";
+    notes.push(`no code is indexed under project "${project}"${hint}`);
   } else if (path !== undefined && !(await cairn.code.holdsUnder(checkPathPrefix(path), project))) {
     notes.push(`no indexed file is at or under "${path}"`);
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sendToOwner } from "../../src/cli/client.ts";
-import { closest } from "../../src/cli/did_you_mean.ts";
+import { closest } from "../../text/did_you_mean.ts";
 import { tempDir } from "../helpers.ts";
 import { cairnInProcess } from "./in_process.ts";
 

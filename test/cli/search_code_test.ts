@@ -66,6 +66,18 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
     "code",
   ]);
   assert.match(other.stdout, /> no code is indexed under project "nope" \(indexed: shop\)$/m);
+  const typo = await cliHere([
+    ...store,
+    "recall",
+    "hook",
+    "--project",
+    "shpo",
+    "--include",
+    "code",
+  ]);
+  assert.match(typo.stdout, /> no code is indexed under project "shpo" \(did you mean shop\?\)$/m);
+  const mistyped = await cliHere([...store, "search-code", "hook", "--project", "shpo"]);
+  assert.match(mistyped.stderr, /no project named shpo is indexed \(did you mean shop\?\); run/);
   const unknown = await cliHere([...store, "search-code", "hook", "--project", "nope"]);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /no project named nope is indexed; run `cairn index PATH` first/);
