@@ -195,8 +195,12 @@ function itemFields(item: RecallItem): Record<string, unknown> {
           ? { newer: { id: item.newer.memory.id, differences: item.newer.differences } }
           : {}),
       };
-    case "code":
-      return { type: "code", score, ...item.code };
+    case "code": {
+      const prior = item.components.prior;
+      // A kind of file ranked below code says so, and by how much.
+      const lowered = prior ? { lowered: { kind: prior.kind, factor: prior.factor } } : {};
+      return { type: "code", score, ...item.code, ...lowered };
+    }
     case "turn":
       return { type: "turn", score, ...item.turn };
   }

@@ -129,4 +129,19 @@ Deno.test("cairn recall --format debug says which kind of file was lowered, by h
   const [, fused, before] = /fused ([\d.]+) .*\| documentation x0\.25 of ([\d.]+)/.exec(docs!)!;
   assert.ok(Math.abs(Number(fused) * 4 - Number(before)) < 0.001, docs);
   assert.match(debug.stdout, /^> a lowered chunk's ranks count every candidate; /m);
+  const json = await cliHere([
+    ...store,
+    "recall",
+    "how is a returned order refunded",
+    "--include",
+    "code",
+    "--format",
+    "json",
+  ]);
+  const results: Array<{ path: string; lowered?: unknown }> = JSON.parse(json.stdout).results;
+  assert.equal(results.find((r) => r.path === "src/refunds.py")!.lowered, undefined);
+  assert.deepEqual(results.find((r) => r.path === "docs/refunds.md")!.lowered, {
+    kind: "documentation",
+    factor: 0.25,
+  });
 });
