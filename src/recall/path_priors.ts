@@ -3,9 +3,9 @@
  * is X done?", an agent wants the implementation: a test that exercises X
  * shares its words, a changelog mentions everything the project ever
  * changed, and the documentation explains X in the same words; each would
- * crowd the code out; a build, CI or packaging file (a bundler's config,
- * a bug-report template, the licence) shares an issue's generic words, and
- * an example or a benchmark uses the very API the question is about
+ * crowd the code out. A build, CI or packaging file (a bundler's config, a
+ * bug-report template, the licence) shares an issue's generic words, and an
+ * example or a benchmark uses the very API the question is about
  * (docs/decisions.md has the measurements).
  * @module
  */
