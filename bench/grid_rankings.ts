@@ -17,6 +17,7 @@ import type { Signal, SignalWeights } from "../src/recall/fuse.ts";
 import type { LoweredKindName } from "../src/recall/path_priors.ts";
 import type { Candidates, Retriever } from "../src/recall/retriever.ts";
 import { openCairn } from "../src/service/cairn.ts";
+import { fileLines } from "../events/file_lines.ts";
 import { LIMIT } from "./code_run.ts";
 import type { Ranking } from "./code_scores.ts";
 import type { Instance } from "./code_sets.ts";
@@ -148,15 +149,13 @@ function cacheKey(id: string, { weights, lowerFactors }: RankingSetting): string
 
 async function readCache(file: string): Promise<Map<string, Ranking>> {
   const saved = new Map<string, Ranking>();
-  const text = await Deno.readTextFile(file).catch((error) => {
-    if (error instanceof Deno.errors.NotFound) return "";
-    throw error;
-  });
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
+  if (!await exists(file)) return saved;
+  // Read line by line: a whole grid over hundreds of issues outgrows one string.
+  for await (const line of fileLines(file)) {
+    if (!line.complete || !line.text.trim()) continue;
     // A line cut short by an interrupted run is asked again.
     try {
-      const { id, weights, lowerFactors, files, functions } = JSON.parse(line);
+      const { id, weights, lowerFactors, files, functions } = JSON.parse(line.text);
       saved.set(cacheKey(id, { weights, lowerFactors }), { files, functions });
     } catch {
       continue;
