@@ -150,13 +150,19 @@ function cacheKey(id: string, { weights, lowerFactors }: RankingSetting): string
 async function readCache(file: string): Promise<Map<string, Ranking>> {
   const saved = new Map<string, Ranking>();
   if (!await exists(file)) return saved;
+  // Each path is kept once: a grid repeats the same few thousand over a million rankings.
+  const paths = new Map<string, string>();
+  const once = (path: string) => paths.get(path) ?? (paths.set(path, path), path);
   // Read line by line: a whole grid over hundreds of issues outgrows one string.
   for await (const line of fileLines(file)) {
     if (!line.complete || !line.text.trim()) continue;
     // A line cut short by an interrupted run is asked again.
     try {
       const { id, weights, lowerFactors, files, functions } = JSON.parse(line.text);
-      saved.set(cacheKey(id, { weights, lowerFactors }), { files, functions });
+      saved.set(cacheKey(id, { weights, lowerFactors }), {
+        files: files.map(once),
+        functions: functions.map(once),
+      });
     } catch {
       continue;
     }
