@@ -1,22 +1,28 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
 
+/** A store with the folder `shop` of `files` (path: text) indexed as the project shop. */
+async function indexedShop(dir: string, files: Record<string, string>): Promise<string[]> {
+  const repo = join(dir, "shop");
+  for (const [path, text] of Object.entries(files)) {
+    await Deno.mkdir(dirname(join(repo, path)), { recursive: true });
+    await Deno.writeTextFile(join(repo, path), text);
+  }
+  const store = ["--store", join(dir, "store")];
+  assert.equal((await cliHere([...store, "index", repo, "--project", "shop"])).code, 0);
+  return store;
+}
+
 Deno.test("cairn search-code answers from indexed code, filtered and capped, and says what was wrong; cairn projects lists", async () => {
   await using tmp = await tempDir();
-  const repo = join(tmp.path, "shop");
-  await Deno.mkdir(join(repo, "src"), { recursive: true });
-  await Deno.writeTextFile(
-    join(repo, "src", "hooks.py"),
-    "def register_hook(hooks, hook):\n    # runs the callback when the event fires\n    hooks.append(hook)\n",
-  );
-  await Deno.writeTextFile(
-    join(repo, "src", "hooks.ts"),
-    "export function registerHook(hooks: Array<() => void>, hook: () => void) {\n  hooks.push(hook);\n}\n",
-  );
-  const store = ["--store", join(tmp.path, "store")];
-  assert.equal((await cliHere([...store, "index", repo, "--project", "shop"])).code, 0);
+  const store = await indexedShop(tmp.path, {
+    "src/hooks.py":
+      "def register_hook(hooks, hook):\n    # runs the callback when the event fires\n    hooks.append(hook)\n",
+    "src/hooks.ts":
+      "export function registerHook(hooks: Array<() => void>, hook: () => void) {\n  hooks.push(hook);\n}\n",
+  });
 
   const json = await cliHere([
     ...store,
@@ -100,19 +106,12 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
 
 Deno.test("cairn recall --format debug says which kind of file was lowered, by how much, from what", async () => {
   await using tmp = await tempDir();
-  const repo = join(tmp.path, "shop");
-  await Deno.mkdir(join(repo, "src"), { recursive: true });
-  await Deno.mkdir(join(repo, "docs"), { recursive: true });
-  await Deno.writeTextFile(
-    join(repo, "src", "refunds.py"),
-    "def refund(order):\n    # pays the customer back for a returned order\n    return order.total\n",
-  );
-  await Deno.writeTextFile(
-    join(repo, "docs", "refunds.md"),
-    "# Refunds\n\nA refund pays the customer back for a returned order, in full.\n",
-  );
-  const store = ["--store", join(tmp.path, "store")];
-  assert.equal((await cliHere([...store, "index", repo, "--project", "shop"])).code, 0);
+  const store = await indexedShop(tmp.path, {
+    "src/refunds.py":
+      "def refund(order):\n    # pays the customer back for a returned order\n    return order.total\n",
+    "docs/refunds.md":
+      "# Refunds\n\nA refund pays the customer back for a returned order, in full.\n",
+  });
   const debug = await cliHere([
     ...store,
     "recall",
