@@ -97,7 +97,8 @@ type SettingChange = Partial<SignalWeights> & {
 /**
  * CAIRN_TUNE_GRID's points or the default grid (fusion weights, each with
  * tests, documentation, tooling files and examples lowered as shipped or not), each over the shipped
- * setting, shipped first.
+ * setting, shipped first. The graph weight is not in it: a code question alone
+ * gets no vote from the walk (it comes from memories and turns only).
  */
 function settingGrid(): RankingSetting[] {
   const given: SettingChange[] = JSON.parse(Deno.env.get("CAIRN_TUNE_GRID") ?? "[]");
@@ -105,15 +106,13 @@ function settingGrid(): RankingSetting[] {
     for (const vector of [0.1, 0.2, 0.4]) {
       for (const lexical of [0.1, 0.2, 0.4]) {
         for (const context of [0, 0.1, 0.2, 0.4]) {
-          for (const graph of [0, 0.2, 0.4]) {
-            for (const mention of [0, 0.15, 0.3, 0.6]) {
-              for (const test of [LOWERED_FILE_PRIOR, 1]) {
-                for (const documentation of [LOWERED_FILE_PRIOR, 1]) {
-                  for (const tooling of [LOWERED_FILE_PRIOR, 1]) {
-                    for (const example of [LOWERED_FILE_PRIOR, 1]) {
-                      const lowerFactors = { test, documentation, tooling, example };
-                      given.push({ vector, lexical, context, graph, mention, lowerFactors });
-                    }
+          for (const mention of [0, 0.15, 0.3, 0.6]) {
+            for (const test of [LOWERED_FILE_PRIOR, 1]) {
+              for (const documentation of [LOWERED_FILE_PRIOR, 1]) {
+                for (const tooling of [LOWERED_FILE_PRIOR, 1]) {
+                  for (const example of [LOWERED_FILE_PRIOR, 1]) {
+                    const lowerFactors = { test, documentation, tooling, example };
+                    given.push({ vector, lexical, context, mention, lowerFactors });
                   }
                 }
               }

@@ -1,4 +1,8 @@
+import assert from "node:assert/strict";
 import { join } from "node:path";
+import { askOf } from "../../src/recall/ask.ts";
+import { retrieveAll } from "../../src/recall/retriever.ts";
+import type { Source } from "../../src/recall/types.ts";
 import { retrieversOf } from "../../src/recall/recall.ts";
 import type { Cairn } from "../../src/service/cairn.ts";
 import { tempDir } from "../helpers.ts";
@@ -76,6 +80,35 @@ Deno.test("every retriever keeps the retriever contract on a store with memories
     for (const retriever of retrievers) {
       await t.step(retriever.signal, () => checkRetrieverContract(retriever, store));
     }
+  } finally {
+    await cairn.close();
+  }
+});
+
+Deno.test("the graph votes for code only from the memories and turns that name or touched it", async () => {
+  await using tmp = await tempDir();
+  const cairn = await openWithFakeModel(join(tmp.path, "store"));
+  try {
+    await fill(cairn, tmp.path);
+    const deps = cairn.recall.deps;
+    const retrievers = retrieversOf(deps);
+    const graph = retrievers.find((retriever) => retriever.signal === "graph")!;
+    const walk = async (sources: Source[]) => {
+      const request = { query: "how is the password hash checked", sources, limit: 10 };
+      const ask = await askOf(deps, { ...request, mode: "hybrid" }, () => {});
+      const earlier = await retrieveAll(
+        retrievers.filter((r) => graph.reads.includes(r.signal)),
+        ask,
+      );
+      const found = await graph.retrieve(ask, earlier);
+      return (found.get("code") ?? []).map((candidate) => deps.codePath!(candidate.ids[0]!));
+    };
+    const withMemories = await walk(["memory", "code", "turn"]);
+    assert.ok(
+      withMemories.includes("auth.py"),
+      `the memory naming login() and the turn editing auth.py lead to it: ${withMemories}`,
+    );
+    assert.deepEqual(await walk(["code"]), [], "code alone walks nowhere");
   } finally {
     await cairn.close();
   }

@@ -3,14 +3,17 @@
  * hits of all sources, fused across sources (memories, code and turns seed
  * one walk, so a memory can lift the code it names and a turn the files it
  * touched; a source with weak evidence seeds little, so its own hits do not
- * come back on top of the walk).
+ * come back on top of the walk). Code gets the walk's vote only from what
+ * memories and turns name or touched: a walk from code's own hits to their
+ * files and the files that change with them cost code search on every
+ * repository but one when tuned apart (docs/decisions.md).
  * @module
  */
 import type { KuzuDb } from "../../../projections/graph/kuzu.ts";
 import { DEFAULT_WEIGHTS, type Signal } from "../fuse.ts";
 import { evidenceOf, fuseAcrossSources } from "../fuse_sources.ts";
 import { type CodeFiles, neighbourhood, type Seeds } from "../graph_neighbourhood.ts";
-import { personalizedPageRank } from "../ppr.ts";
+import { type Edge, personalizedPageRank } from "../ppr.ts";
 import { type Candidate, CANDIDATES, type Retriever } from "../retriever.ts";
 import type { Source } from "../types.ts";
 
@@ -28,21 +31,25 @@ export function graphRetriever(graph: KuzuDb, codeFiles?: CodeFiles): Retriever 
       const found = new Map<Source, Candidate[]>();
       const { request } = ask;
       const weight = request.weights?.graph ?? DEFAULT_WEIGHTS.graph;
-      if (request.mode !== "hybrid" || weight <= 0) return found;
       const sources = request.sources;
+      const onlyCode = sources.every((source) => source === "code");
+      if (request.mode !== "hybrid" || weight <= 0 || onlyCode) return found;
       const best = fuseAcrossSources(evidenceOf(earlier, sources), SEED_SIGNALS, ask.weightsOf)
         .slice(0, SEEDS * sources.length);
       if (best.length === 0) return found;
-      const seeds = new Map(best.map((f) => [`${f.source}:${f.id}`, f.score]));
       const seedIds: Seeds = Object.fromEntries(
         sources.map((source) => [source, best.filter((f) => f.source === source).map((f) => f.id)]),
       );
       const edges = await neighbourhood(graph, seedIds, sources, codeFiles);
       if (edges.length === 0) return found;
-      const rank = [...personalizedPageRank(edges, seeds)].sort((a, b) => b[1] - a[1]);
+      const walk = (seeds: typeof best) =>
+        rankOf(edges, new Map(seeds.map((f) => [`${f.source}:${f.id}`, f.score])));
+      const fromAll = walk(best);
+      const fromOthers = walk(best.filter((f) => f.source !== "code"));
       for (const source of sources) {
         const prefix = `${source}:`;
-        const list = rank.filter(([node]) => node.startsWith(prefix)).slice(0, CANDIDATES)
+        const list = (source === "code" ? fromOthers : fromAll)
+          .filter(([node]) => node.startsWith(prefix)).slice(0, CANDIDATES)
           .map(([node, score]) => ({ id: node.slice(prefix.length), score }))
           .filter(({ id }) => ask.keep(source, id))
           .map(({ id, score }) => ({ ids: [id], evidence: score, score }));
@@ -51,4 +58,10 @@ export function graphRetriever(graph: KuzuDb, codeFiles?: CodeFiles): Retriever 
       return found;
     },
   };
+}
+
+/** Every node the walk from `seeds` reaches, best first. */
+function rankOf(edges: readonly Edge[], seeds: ReadonlyMap<string, number>): [string, number][] {
+  if (seeds.size === 0) return [];
+  return [...personalizedPageRank(edges, seeds)].sort((a, b) => b[1] - a[1]);
 }
