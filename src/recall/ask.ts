@@ -8,7 +8,7 @@ import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { CodeFiles } from "./graph_neighbourhood.ts";
 import { CODE_WEIGHTS, DEFAULT_WEIGHTS, MEMORY_WEIGHTS, type SignalWeights } from "./fuse.ts";
 import { type QueryModel, queryVectors } from "./query_vector.ts";
-import { loweredKindOf } from "./path_priors.ts";
+import { askedKinds, kindsOf, type LoweredKind } from "./path_priors.ts";
 import type { Ask } from "./retriever.ts";
 import { sessionPipeline } from "./session_files.ts";
 import type { LexicalSearch, RecallRequest, Source } from "./types.ts";
@@ -54,6 +54,7 @@ export async function askOf(
     ? await sessionPipeline(deps.graph, request)
     : undefined;
   const filtered = request.language !== undefined || request.pathPrefix !== undefined;
+  const kinds = new Map<string, readonly LoweredKind[]>();
   return {
     request,
     // The asking session's own turns are the closest to its question and are left out: fetch more.
@@ -65,10 +66,14 @@ export async function askOf(
         ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
           (request.pathPrefix === undefined ||
             underPathPrefix(deps.codePath?.(id), request.pathPrefix))),
-    lowerable: (source, id) => {
+    kindsOf: (source, id) => {
       const path = source === "code" ? deps.codePath?.(id) : undefined;
-      return path !== undefined && loweredKindOf(path) !== undefined;
+      if (path === undefined) return [];
+      const known = kinds.get(path) ?? kindsOf(path);
+      kinds.set(path, known);
+      return known;
     },
+    asked: askedKinds(request.query, request.pathPrefix),
     vectors,
     ...(sessions ? { sessions } : {}),
     weightsOf: (source) => weightsOf(source, request),
@@ -76,7 +81,6 @@ export async function askOf(
   };
 }
 
-/** Whether `path` is the file `prefix` or lies in the folder `prefix`. */
 /** Whether the project-relative `path` is the file `prefix` or in the folder `prefix`. */
 export function underPathPrefix(path: string | undefined, prefix: string): boolean {
   const folder = prefix.replace(/\/+$/, "");

@@ -4,6 +4,7 @@
  * @module
  */
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
+import { chunksReferringTo } from "../../projections/graph/queries/code.ts";
 import type { Signal } from "./fuse.ts";
 import {
   byScore,
@@ -14,10 +15,10 @@ import {
   type SourceFused,
   withoutChunks,
 } from "./fuse_sources.ts";
-import { askedKinds, kindsOf, LOWERED_FILE_PRIOR, type LoweredKindName } from "./path_priors.ts";
+import { LOWERED_FILE_PRIOR, type LoweredKindName } from "./path_priors.ts";
 import { namesSymbol, symbolOf } from "./symbol_query.ts";
 import { askOf, type RankingDeps } from "./ask.ts";
-import { type Candidates, retrieveAll, type Retriever } from "./retriever.ts";
+import { type Ask, type Candidates, retrieveAll, type Retriever } from "./retriever.ts";
 import { contextRetriever } from "./retrievers/context_retriever.ts";
 import { graphRetriever } from "./retrievers/graph_retriever.ts";
 import { lexicalRetriever } from "./retrievers/lexical_retriever.ts";
@@ -60,7 +61,12 @@ export function retrieversOf(deps: RecallDeps): Retriever[] {
     vectorRetriever(deps),
     lexicalRetriever(deps.lexical),
     contextRetriever(deps.lexical),
-    ...(deps.definitionsNamed ? [mentionRetriever(deps.definitionsNamed)] : []),
+    ...(deps.definitionsNamed
+      ? [mentionRetriever(
+        deps.definitionsNamed,
+        (ids, limit) => chunksReferringTo(deps.graph, ids, limit),
+      )]
+      : []),
     graphRetriever(deps.graph, deps.codeFiles),
   ];
 }
@@ -108,12 +114,7 @@ export async function recallWith(
   const fuse = (of: ReadonlyMap<Source, SourceEvidence>) =>
     fuseAcrossSources(of, MODE_SIGNALS[request.mode], ask.weightsOf);
   const lowered = codeAsked
-    ? loweredChunks(
-      evidence.get("code"),
-      askedKinds(request.query, request.pathPrefix),
-      request.lowerFactors ?? {},
-      deps.codePath,
-    )
+    ? loweredChunks(evidence.get("code"), ask, request.lowerFactors ?? {})
     : new Map<string, { kind: string; factor: number }>();
   let fused = lowered.size === 0 ? fuse(evidence) : lowerFiles(evidence, lowered, fuse);
   const named = new Set<string>();
@@ -172,16 +173,14 @@ export const CLEARLY_NEARER = 0.1;
  */
 function loweredChunks(
   evidence: SourceEvidence | undefined,
-  asked: ReadonlySet<LoweredKindName>,
+  ask: Pick<Ask, "kindsOf" | "asked">,
   factors: Partial<Record<LoweredKindName, number>>,
-  pathOf: ((chunkId: string) => string | undefined) | undefined,
 ): Map<string, { kind: string; factor: number }> {
   const lowered = new Map<string, { kind: string; factor: number }>();
-  if (!evidence || !pathOf) return lowered;
+  if (!evidence) return lowered;
   for (const id of evidenceIds(evidence)) {
-    const path = pathOf(id);
-    const kinds = path === undefined ? [] : kindsOf(path);
-    if (kinds.length === 0 || kinds.some((kind) => asked.has(kind.name))) continue;
+    const kinds = ask.kindsOf("code", id);
+    if (kinds.length === 0 || kinds.some((kind) => ask.asked.has(kind.name))) continue;
     const factor = factors[kinds[0]!.name] ?? LOWERED_FILE_PRIOR;
     if (factor !== 1) lowered.set(id, { kind: kinds[0]!.label, factor });
   }

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Signal, SignalWeights } from "./fuse.ts";
+import type { LoweredKind, LoweredKindName } from "./path_priors.ts";
 import type { SessionPipeline } from "./session_files.ts";
 import type { RecallRequest, Source } from "./types.ts";
 
@@ -41,10 +42,13 @@ export interface Ask {
   /** Whether a document passes the request's filters. */
   keep(source: Source, id: string): boolean;
   /**
-   * Whether a document is code of a kind recall may lower (a test, the docs,
-   * a build file: see `path_priors.ts`), whatever the query asks for.
+   * The kinds of code a document is that recall may lower (a test, the docs,
+   * a build file: see `path_priors.ts`), whatever the query asks for; none
+   * for the product's code, memories and turns.
    */
-  lowerable(source: Source, id: string): boolean;
+  kindsOf(source: Source, id: string): readonly LoweredKind[];
+  /** The kinds of code the question asks for, which recall does not lower. */
+  asked: ReadonlySet<LoweredKindName>;
   /**
    * The question's vectors: one, or one per window of a question longer than
    * the model reads; undefined when recall answers by words (a note says why).
@@ -69,7 +73,7 @@ export function listGate(ask: Ask, source: Source, cap = CANDIDATES): (id: strin
   const admitted = { product: 0, lowerable: 0 };
   return (id) => {
     if (!ask.keep(source, id)) return false;
-    const kind = ask.lowerable(source, id) ? "lowerable" : "product";
+    const kind = ask.kindsOf(source, id).length > 0 ? "lowerable" : "product";
     if (admitted[kind] >= cap) return false;
     admitted[kind]++;
     return true;

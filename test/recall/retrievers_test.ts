@@ -73,6 +73,7 @@ Deno.test("every retriever keeps the retriever contract on a store with memories
         "how does login check the password hash",
         "Session.request",
         "when do sessions expire? auth.py",
+        "which test covers login()?",
       ],
       language: "python",
       session: SESSION,
@@ -109,6 +110,38 @@ Deno.test("the graph votes for code only from the memories and turns that name o
       `the memory naming login() and the turn editing auth.py lead to it: ${withMemories}`,
     );
     assert.deepEqual(await walk(["code"]), [], "code alone walks nowhere");
+  } finally {
+    await cairn.close();
+  }
+});
+
+Deno.test("a question asking for tests gets, before a named definition, the tests that call it", async () => {
+  await using tmp = await tempDir();
+  const cairn = await openWithFakeModel(join(tmp.path, "store"));
+  try {
+    await fill(cairn, tmp.path);
+    const deps = cairn.recall.deps;
+    const mention = retrieversOf(deps).find((retriever) => retriever.signal === "mention")!;
+    const named = async (query: string) => {
+      const request = { query, sources: ["code" as const], limit: 10, mode: "hybrid" as const };
+      const found = await mention.retrieve(await askOf(deps, request, () => {}), new Map());
+      return (found.get("code") ?? []).map((c) => c.ids.map((id) => deps.codeName!(id)));
+    };
+    assert.deepEqual(await named("which test covers login()?"), [
+      ["test_login_checks_password"],
+      ["login"],
+    ]);
+    assert.deepEqual(await named("why does login() compare hashes?"), [["login"]]);
+    const { items } = await cairn.recall.run({
+      query: "which test covers login()?",
+      sources: ["code"],
+      limit: 2,
+      mode: "hybrid",
+    });
+    assert.ok(
+      items.some((item) => item.type === "code" && item.code.name === "test_login_checks_password"),
+      "the test is among the first two",
+    );
   } finally {
     await cairn.close();
   }

@@ -1,6 +1,6 @@
 /**
  * The graph's queries about indexed code: chunks by id, the chunks of
- * files, the chunks holding a line.
+ * files, the chunks holding a line, the chunks referring to a definition.
  * @module
  */
 import type { KuzuDb, Row } from "../kuzu.ts";
@@ -90,4 +90,23 @@ export async function symbolKeysNamed(db: KuzuDb, text: string, limit: number): 
     { text },
   );
   return rows.map((row) => row.key as string);
+}
+
+/**
+ * The chunks that refer to (call, import, extend) a name the chunks `ids`
+ * define, in the same project, at most `limit`, sorted; `ids` themselves left out.
+ */
+export async function chunksReferringTo(
+  db: KuzuDb,
+  ids: readonly string[],
+  limit: number,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.run(
+    `MATCH (d:Chunk)-[:DEFINES]->(:Symbol)<-[:REFERS]-(c:Chunk)
+     WHERE d.id IN $ids AND NOT c.id IN $ids
+     RETURN DISTINCT c.id AS id LIMIT ${Math.trunc(limit)}`,
+    { ids: [...ids] },
+  );
+  return rows.map((row) => row.id as string).sort();
 }
