@@ -41,6 +41,9 @@ const limit = z.number().int().min(1).max(1000).optional().describe(
 );
 const path = z.string().min(1).max(1000).optional().describe("code under this folder, e.g. src/a");
 const format = z.enum(["markdown", "json"]).optional().describe("json adds ids and scores");
+/** Hybrid searches also show every signal's rank and score. */
+const hybridFormat = z.enum(["markdown", "json", "debug"]).optional()
+  .describe("json adds ids and scores; debug every signal's rank");
 
 const searchInput = {
   query,
@@ -154,8 +157,7 @@ export const recall = operation({
   writes: false,
   input: {
     ...searchInput,
-    format: z.enum(["markdown", "json", "debug"]).optional()
-      .describe("json adds ids and scores"),
+    format: hybridFormat,
     language: language.describe("code only in this language"),
     path,
     mode: z.enum(["hybrid", "vector", "lexical"]).optional().describe("default hybrid"),
@@ -241,7 +243,7 @@ export const searchCode = operation({
     language,
     path,
     limit,
-    format,
+    format: hybridFormat,
   },
   output: searchOutput,
   cli: {

@@ -96,8 +96,8 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
   ]);
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /give the code to look for/);
-  assert.equal(debug.code, 2);
-  assert.match(debug.stderr, /--format is markdown or json, not "debug"/);
+  assert.equal(debug.code, 0, debug.stderr);
+  assert.match(debug.stdout, /^1\. \[code src\/\S+ \S+\] score [\d.]+ \| fused [\d.]+ \| vector /m);
 
   const projects = await cliHere([...store, "projects"]);
   assert.equal(projects.code, 0, projects.stderr);
