@@ -96,7 +96,7 @@ type SettingChange = Partial<SignalWeights> & {
 
 /**
  * CAIRN_TUNE_GRID's points or the default grid (fusion weights, each with
- * tests, documentation, tooling files and examples lowered as shipped or not), each over the shipped
+ * every choice of {@linkcode loweringChoices}), each over the shipped
  * setting, shipped first. The graph weight is not in it: a code question alone
  * gets no vote from the walk (it comes from memories and turns only).
  */
@@ -107,15 +107,8 @@ function settingGrid(): RankingSetting[] {
       for (const lexical of [0.1, 0.2, 0.4]) {
         for (const context of [0, 0.1, 0.2, 0.4]) {
           for (const mention of [0, 0.15, 0.3, 0.6]) {
-            for (const test of [LOWERED_FILE_PRIOR, 1]) {
-              for (const documentation of [LOWERED_FILE_PRIOR, 1]) {
-                for (const tooling of [LOWERED_FILE_PRIOR, 1]) {
-                  for (const example of [LOWERED_FILE_PRIOR, 1]) {
-                    const lowerFactors = { test, documentation, tooling, example };
-                    given.push({ vector, lexical, context, mention, lowerFactors });
-                  }
-                }
-              }
+            for (const lowerFactors of loweringChoices()) {
+              given.push({ vector, lexical, context, mention, lowerFactors });
             }
           }
         }
@@ -131,6 +124,26 @@ function settingGrid(): RankingSetting[] {
   ];
   const keys = all.map((setting) => JSON.stringify(setting));
   return all.filter((_, i) => keys.indexOf(keys[i]!) === i);
+}
+
+/**
+ * Tests, documentation, tooling files and examples each lowered or not (a
+ * changelog always), by one factor for all: 0.1, the shipped
+ * {@linkcode LOWERED_FILE_PRIOR} or 0.5.
+ */
+function loweringChoices(): Array<Record<LoweredKindName, number>> {
+  const varied: LoweredKindName[] = ["test", "documentation", "tooling", "example"];
+  const choices: Array<Record<LoweredKindName, number>> = [];
+  for (const factor of [0.1, LOWERED_FILE_PRIOR, 0.5]) {
+    for (let mask = 0; mask < 2 ** varied.length; mask++) {
+      const factors = Object.fromEntries(KINDS.map((kind) => [kind, factor]));
+      varied.forEach((kind, i) => {
+        if (mask & (1 << i)) factors[kind] = 1;
+      });
+      choices.push(factors as Record<LoweredKindName, number>);
+    }
+  }
+  return choices;
 }
 
 function changesFrom(setting: RankingSetting): number {
