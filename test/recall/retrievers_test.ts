@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { askOf } from "../../src/recall/ask.ts";
 import { retrieveAll } from "../../src/recall/retriever.ts";
+import type { Signal } from "../../src/recall/fuse.ts";
 import type { Source } from "../../src/recall/types.ts";
 import { retrieversOf } from "../../src/recall/recall.ts";
 import type { Cairn } from "../../src/service/cairn.ts";
@@ -53,11 +54,39 @@ async function fill(cairn: Cairn, dir: string): Promise<void> {
   await cairn.store.runner.settled();
 }
 
-Deno.test("every retriever keeps the retriever contract on a store with memories, code and sessions", async (t) => {
+/** Runs `check` on a store `fill` filled, closed after. */
+async function withFilledStore(check: (cairn: Cairn) => Promise<void>): Promise<void> {
   await using tmp = await tempDir();
   const cairn = await openWithFakeModel(join(tmp.path, "store"));
   try {
     await fill(cairn, tmp.path);
+    await check(cairn);
+  } finally {
+    await cairn.close();
+  }
+}
+
+/** The code candidates of the retriever of `signal`, each entry's chunk names, asked in hybrid mode. */
+async function codeCandidates(
+  cairn: Cairn,
+  signal: Signal,
+  query: string,
+  sources: Source[],
+): Promise<string[][]> {
+  const deps = cairn.recall.deps;
+  const retrievers = retrieversOf(deps);
+  const retriever = retrievers.find((r) => r.signal === signal)!;
+  const ask = await askOf(deps, { query, sources, limit: 10, mode: "hybrid" }, () => {});
+  const earlier = await retrieveAll(
+    retrievers.filter((r) => retriever.reads.includes(r.signal)),
+    ask,
+  );
+  const found = await retriever.retrieve(ask, earlier);
+  return (found.get("code") ?? []).map((c) => c.ids.map((id) => deps.codeName!(id)!));
+}
+
+Deno.test("every retriever keeps the retriever contract on a store with memories, code and sessions", (t) =>
+  withFilledStore(async (cairn) => {
     const deps = cairn.recall.deps;
     const retrievers = retrieversOf(deps);
     const store: ContractStore = {
@@ -81,52 +110,26 @@ Deno.test("every retriever keeps the retriever contract on a store with memories
     for (const retriever of retrievers) {
       await t.step(retriever.signal, () => checkRetrieverContract(retriever, store));
     }
-  } finally {
-    await cairn.close();
-  }
-});
+  }));
 
-Deno.test("the graph votes for code only from the memories and turns that name or touched it", async () => {
-  await using tmp = await tempDir();
-  const cairn = await openWithFakeModel(join(tmp.path, "store"));
-  try {
-    await fill(cairn, tmp.path);
-    const deps = cairn.recall.deps;
-    const retrievers = retrieversOf(deps);
-    const graph = retrievers.find((retriever) => retriever.signal === "graph")!;
-    const walk = async (sources: Source[]) => {
-      const request = { query: "how is the password hash checked", sources, limit: 10 };
-      const ask = await askOf(deps, { ...request, mode: "hybrid" }, () => {});
-      const earlier = await retrieveAll(
-        retrievers.filter((r) => graph.reads.includes(r.signal)),
-        ask,
-      );
-      const found = await graph.retrieve(ask, earlier);
-      return (found.get("code") ?? []).map((candidate) => deps.codePath!(candidate.ids[0]!));
-    };
-    const withMemories = await walk(["memory", "code", "turn"]);
+Deno.test("the graph votes for code only from the memories and turns that name or touched it", () =>
+  withFilledStore(async (cairn) => {
+    const query = "how is the password hash checked";
+    const withMemories = await codeCandidates(cairn, "graph", query, ["memory", "code", "turn"]);
     assert.ok(
-      withMemories.includes("auth.py"),
+      withMemories.flat().includes("login"),
       `the memory naming login() and the turn editing auth.py lead to it: ${withMemories}`,
     );
-    assert.deepEqual(await walk(["code"]), [], "code alone walks nowhere");
-  } finally {
-    await cairn.close();
-  }
-});
+    assert.deepEqual(
+      await codeCandidates(cairn, "graph", query, ["code"]),
+      [],
+      "code alone walks nowhere",
+    );
+  }));
 
-Deno.test("a question asking for tests gets, before a named definition, the tests that call it", async () => {
-  await using tmp = await tempDir();
-  const cairn = await openWithFakeModel(join(tmp.path, "store"));
-  try {
-    await fill(cairn, tmp.path);
-    const deps = cairn.recall.deps;
-    const mention = retrieversOf(deps).find((retriever) => retriever.signal === "mention")!;
-    const named = async (query: string) => {
-      const request = { query, sources: ["code" as const], limit: 10, mode: "hybrid" as const };
-      const found = await mention.retrieve(await askOf(deps, request, () => {}), new Map());
-      return (found.get("code") ?? []).map((c) => c.ids.map((id) => deps.codeName!(id)));
-    };
+Deno.test("a question asking for tests gets, before a named definition, the tests that call it", () =>
+  withFilledStore(async (cairn) => {
+    const named = (query: string) => codeCandidates(cairn, "mention", query, ["code"]);
     assert.deepEqual(await named("which test covers login()?"), [
       ["test_login_checks_password"],
       ["login"],
@@ -142,7 +145,4 @@ Deno.test("a question asking for tests gets, before a named definition, the test
       items.some((item) => item.type === "code" && item.code.name === "test_login_checks_password"),
       "the test is among the first two",
     );
-  } finally {
-    await cairn.close();
-  }
-});
+  }));
