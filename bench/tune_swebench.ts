@@ -146,27 +146,40 @@ function loweringChoices(): Array<Record<LoweredKindName, number>> {
   return choices;
 }
 
+/** How `setting` differs from the shipped one, a part each: weights, kinds not lowered, the factor. */
+function differences(
+  setting: RankingSetting,
+  shown = (differs: boolean) => differs,
+): string[] {
+  const parts = SIGNALS
+    .filter((s) => shown(setting.weights[s] !== SHIPPED.weights[s]))
+    .map((s) => `${s} ${setting.weights[s]}`);
+  const lowered = KINDS.filter((kind) => setting.lowerFactors[kind] !== 1);
+  for (const kind of KINDS) {
+    if (shown(lowered.includes(kind) !== (SHIPPED.lowerFactors[kind] !== 1))) {
+      parts.push(`${kind} ${lowered.includes(kind) ? "lowered" : "not lowered"}`);
+    }
+  }
+  const factors = new Set(lowered.map((kind) => setting.lowerFactors[kind]));
+  if (factors.size === 1 && shown(!factors.has(LOWERED_FILE_PRIOR))) {
+    parts.push(`lowered × ${[...factors][0]}`);
+  } else if (factors.size > 1) {
+    parts.push(...lowered.map((kind) => `${kind} × ${setting.lowerFactors[kind]}`));
+  }
+  return parts;
+}
+
+/** How many things `setting` changes: a weight, a kind lowered or not, the lowering factor. */
 function changesFrom(setting: RankingSetting): number {
-  return SIGNALS.filter((s) => setting.weights[s] !== SHIPPED.weights[s]).length +
-    KINDS.filter((kind) => setting.lowerFactors[kind] !== SHIPPED.lowerFactors[kind]).length;
+  return differences(setting).length;
 }
 
 /**
  * The settings `shown` picks, as the report says them: `vector 0.2, mention 0,
- * test not lowered`; `shipped` when none differs.
+ * test not lowered, lowered × 0.1`; `shipped` when none differs.
  */
-function describe(
-  setting: RankingSetting,
-  shown = (differs: boolean) => differs,
-): string {
-  const parts = SIGNALS
-    .filter((s) => shown(setting.weights[s] !== SHIPPED.weights[s]))
-    .map((s) => `${s} ${setting.weights[s]}`);
-  for (const kind of KINDS) {
-    const factor = setting.lowerFactors[kind];
-    if (!shown(factor !== SHIPPED.lowerFactors[kind])) continue;
-    parts.push(factor === 1 ? `${kind} not lowered` : `${kind} × ${factor}`);
-  }
+function describe(setting: RankingSetting, shown?: (differs: boolean) => boolean): string {
+  const parts = differences(setting, shown);
   return parts.length ? parts.join(", ") : "shipped";
 }
 

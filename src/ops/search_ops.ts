@@ -40,10 +40,8 @@ const limit = z.number().int().min(1).max(1000).optional().describe(
   `default ${DEFAULT_RESULTS}; capped at ${MAX_RESULTS}`,
 );
 const path = z.string().min(1).max(1000).optional().describe("code under this folder, e.g. src/a");
-const format = z.enum(["markdown", "json"]).optional().describe("json adds ids and scores");
-/** Hybrid searches also show every signal's rank and score. */
-const hybridFormat = z.enum(["markdown", "json", "debug"]).optional()
-  .describe("json adds ids and scores; debug every signal's rank");
+const format = z.enum(["markdown", "json", "debug"]).optional()
+  .describe("json adds ids, scores; debug each signal");
 
 const searchInput = {
   query,
@@ -157,7 +155,7 @@ export const recall = operation({
   writes: false,
   input: {
     ...searchInput,
-    format: hybridFormat,
+    format,
     language: language.describe("code only in this language"),
     path,
     mode: z.enum(["hybrid", "vector", "lexical"]).optional().describe("default hybrid"),
@@ -243,7 +241,7 @@ export const searchCode = operation({
     language,
     path,
     limit,
-    format: hybridFormat,
+    format,
   },
   output: searchOutput,
   cli: {

@@ -8,7 +8,7 @@ import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import type { CodeFiles } from "./graph_neighbourhood.ts";
 import { CODE_WEIGHTS, DEFAULT_WEIGHTS, MEMORY_WEIGHTS, type SignalWeights } from "./fuse.ts";
 import { type QueryModel, queryVectors } from "./query_vector.ts";
-import { askedKinds, kindsOf, type LoweredKind } from "./path_priors.ts";
+import { askedKinds, kindsOf as kindsOfPath, type LoweredKind } from "./path_priors.ts";
 import type { Ask } from "./retriever.ts";
 import { sessionPipeline } from "./session_files.ts";
 import type { LexicalSearch, RecallRequest, Source } from "./types.ts";
@@ -69,7 +69,7 @@ export async function askOf(
     kindsOf: (source, id) => {
       const path = source === "code" ? deps.codePath?.(id) : undefined;
       if (path === undefined) return [];
-      const known = kinds.get(path) ?? kindsOf(path);
+      const known = kinds.get(path) ?? kindsOfPath(path);
       kinds.set(path, known);
       return known;
     },

@@ -1,7 +1,8 @@
 /**
  * The rank lists that can vote for a candidate: vector similarity, lexical
  * (BM25) match, lexical match in context (a conversation turn with its
- * neighbours), the graph walk, and the definitions the query names (code).
+ * neighbours), the graph walk, and the definitions the query names (code;
+ * with the tests that call them when the query asks for tests).
  */
 export type Signal = "vector" | "lexical" | "context" | "graph" | "mention";
 
@@ -10,8 +11,9 @@ export type SignalWeights = Record<Signal, number>;
 
 /**
  * The default weights, tuned on locomo-dev with `bench/tune_locomo.ts` (see
- * docs/decisions.md). The graph weight is not tuned yet: no dev set has graph
- * edges, so it sits with the others.
+ * docs/decisions.md). The graph weight is not tuned: locomo-dev has no
+ * graph edges, and no code question gets the walk's vote (it comes from
+ * memories and turns).
  */
 export const DEFAULT_WEIGHTS: SignalWeights = {
   vector: 0.2,

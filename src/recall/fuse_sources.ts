@@ -22,7 +22,7 @@ export interface SourceEvidence {
   context: ReadonlyArray<{ ids: readonly string[]; share: number }>;
   /** Graph candidates and the walk's score. */
   graph: ReadonlyArray<readonly [string, number]>;
-  /** The definitions the query names, best first (code). */
+  /** The definitions the query names (and the tests that call them, when it asks for tests), best first (code). */
   mention: ReadonlyArray<readonly string[]>;
 }
 

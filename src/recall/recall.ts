@@ -4,7 +4,7 @@
  * @module
  */
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
-import { chunksReferringTo } from "../../projections/graph/queries/code.ts";
+import { referencesTo } from "../../projections/graph/queries/code.ts";
 import type { Signal } from "./fuse.ts";
 import {
   byScore,
@@ -64,7 +64,7 @@ export function retrieversOf(deps: RecallDeps): Retriever[] {
     ...(deps.definitionsNamed
       ? [mentionRetriever(
         deps.definitionsNamed,
-        (ids, limit) => chunksReferringTo(deps.graph, ids, limit),
+        (definitions, limit) => referencesTo(deps.graph, definitions, limit),
       )]
       : []),
     graphRetriever(deps.graph, deps.codeFiles),

@@ -47,7 +47,10 @@ export interface Ask {
    * for the product's code, memories and turns.
    */
   kindsOf(source: Source, id: string): readonly LoweredKind[];
-  /** The kinds of code the question asks for, which recall does not lower. */
+  /**
+   * The kinds of code the question asks for, which recall does not lower:
+   * those its first line names and those of the folder it is narrowed to.
+   */
   asked: ReadonlySet<LoweredKindName>;
   /**
    * The question's vectors: one, or one per window of a question longer than

@@ -69,7 +69,10 @@ export interface HitComponents {
   lexical?: { rank: number; score: number };
   context?: { rank: number; score: number };
   graph?: { rank: number; ppr: number };
-  /** Its rank among the definitions the query names (a stack frame, `Request.send`). */
+  /**
+   * Its rank among the definitions the query names (a stack frame,
+   * `Request.send`) and, when it asks for tests, the tests that call them.
+   */
   mention?: { rank: number };
   fused: number;
   /** The kind of file (test file, changelog) whose fused score was lowered, and by what factor. */

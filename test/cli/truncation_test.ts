@@ -42,5 +42,7 @@ Deno.test("cairn import, index and recall say when the model cut a text to its 5
   assert.equal(short.code, 0, short.stderr);
   assert.doesNotMatch(short.stdout, /query is longer/);
   const lexical = await cliHere([...store, "search-text", LONG, "--format", "debug"]);
+  assert.equal(lexical.code, 0, lexical.stderr);
+  assert.match(lexical.stdout, /^1\. \[.*\| vector - \| lexical #1 /m);
   assert.doesNotMatch(lexical.stdout, /query is longer/, "no vector search, no note");
 });

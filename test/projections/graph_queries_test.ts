@@ -8,6 +8,7 @@ import {
   chunksById,
   chunksHoldingLine,
   chunksOfFiles,
+  referencesTo,
 } from "../../projections/graph/queries/code.ts";
 import {
   entityCount,
@@ -188,7 +189,8 @@ const SCENARIO: NewEvent[] = [
     ["c3", "Session", "class", 41, 60],
   ], [["register_hook", 20]]),
   indexed("app", "src/hooks.py", [["c4", "register_hook", "function", 1, 8]]),
-  indexed("other", "src/models.py", [["o1", "Other", "class", 1, 5]]),
+  indexed("other", "src/models.py", [["o1", "Other", "class", 1, 5]], [["register_hook", 3]]),
+  indexed("other", "src/hooks.py", [["o2", "register_hook", "function", 1, 4]]),
   turn("s-abc", 1, "app", 1, [["src/models.py", "Read"], ["src/models.py", "Edit"], [
     "src/hooks.py",
     "Read",
@@ -259,34 +261,51 @@ Deno.test("the graph's named queries answer from a graph the projection built", 
       assert.deepEqual(await list({ includeForgotten: false }, 1_000_000_000, 10), []);
     });
 
-    await t.step("code: chunks by id, the chunks of files, the chunks holding a line", async () => {
-      assert.deepEqual(await chunksById(db, ["c2", "nope"]), [{
-        id: "c2",
-        project: "app",
-        path: "src/models.py",
-        name: "Session.send",
-        kind: "function",
-        start_line: 12,
-        end_line: 30,
-      }]);
-      const models = await chunksOfFiles(db, [{ project: "app", path: "src/models.py" }]);
-      assert.deepEqual(models.map((chunk) => chunk.id).sort(), ["c1", "c2", "c3"]);
-      const both = await chunksOfFiles(db, [
-        { project: "other", path: "src/models.py" },
-        { project: "app", path: "src/hooks.py" },
-      ]);
-      assert.deepEqual(both.map((chunk) => chunk.id).sort(), ["c4", "o1"]);
-      assert.deepEqual(await chunksOfFiles(db, []), []);
-      const holding = await chunksHoldingLine(db, {
-        project: "app",
-        path: "src/models.py",
-        line: 20,
-      });
-      assert.deepEqual(holding.sort((a, b) => a.size - b.size), [
-        { id: "c2", size: 18 },
-        { id: "c1", size: 39 },
-      ]);
-    });
+    await t.step(
+      "code: chunks by id, of files, holding a line, referring to a definition",
+      async () => {
+        assert.deepEqual(await chunksById(db, ["c2", "nope"]), [{
+          id: "c2",
+          project: "app",
+          path: "src/models.py",
+          name: "Session.send",
+          kind: "function",
+          start_line: 12,
+          end_line: 30,
+        }]);
+        const models = await chunksOfFiles(db, [{ project: "app", path: "src/models.py" }]);
+        assert.deepEqual(models.map((chunk) => chunk.id).sort(), ["c1", "c2", "c3"]);
+        const both = await chunksOfFiles(db, [
+          { project: "other", path: "src/models.py" },
+          { project: "app", path: "src/hooks.py" },
+        ]);
+        assert.deepEqual(both.map((chunk) => chunk.id).sort(), ["c4", "o1"]);
+        assert.deepEqual(await chunksOfFiles(db, []), []);
+        const holding = await chunksHoldingLine(db, {
+          project: "app",
+          path: "src/models.py",
+          line: 20,
+        });
+        assert.deepEqual(holding.sort((a, b) => a.size - b.size), [
+          { id: "c2", size: 18 },
+          { id: "c1", size: 39 },
+        ]);
+        // Each project's register_hook is called in its own models.py, never across projects.
+        assert.deepEqual(await referencesTo(db, ["c4"], 10), [{ definition: "c4", id: "c1" }]);
+        assert.deepEqual(await referencesTo(db, ["o2", "c4"], 10), [
+          { definition: "c4", id: "c1" },
+          { definition: "o2", id: "o1" },
+        ]);
+        assert.deepEqual(await referencesTo(db, ["o2", "c4"], 1), [{ definition: "c4", id: "c1" }]);
+        assert.deepEqual(
+          await referencesTo(db, ["c4", "c1"], 10),
+          [],
+          "a definition is not its own",
+        );
+        assert.deepEqual(await referencesTo(db, ["c2"], 10), [], "nothing calls Session.send");
+        assert.deepEqual(await referencesTo(db, [], 10), []);
+      },
+    );
 
     await t.step(
       "sessions: turns, neighbours, touched files, boundaries and file histories",

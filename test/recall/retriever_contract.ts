@@ -3,6 +3,7 @@ import { askOf, type RankingDeps } from "../../src/recall/ask.ts";
 import type { Signal } from "../../src/recall/fuse.ts";
 import { MODE_SIGNALS } from "../../src/recall/recall.ts";
 import {
+  type Ask,
   type Candidate,
   CANDIDATES,
   type Candidates,
@@ -22,6 +23,21 @@ export interface ContractStore {
   language: string;
   /** A session whose turns are still in its context (left out when it asks). */
   session: string;
+}
+
+/**
+ * What `retriever` answers `request`, with the ask it was given, after the
+ * retrievers of `all` whose lists it reads.
+ */
+export async function retrieverAnswer(
+  retriever: Retriever,
+  all: readonly Retriever[],
+  deps: RankingDeps,
+  request: RecallRequest,
+): Promise<{ ask: Ask; found: Candidates }> {
+  const ask = await askOf(deps, request, () => {});
+  const earlier = await retrieveAll(all.filter((r) => retriever.reads.includes(r.signal)), ask);
+  return { ask, found: await retriever.retrieve(ask, earlier) };
 }
 
 /** How each signal's own score orders its list: a distance, or a score (higher is better). */
@@ -47,14 +63,8 @@ export async function checkRetrieverContract(
   retriever: Retriever,
   store: ContractStore,
 ): Promise<void> {
-  const answer = async (request: RecallRequest) => {
-    const ask = await askOf(store.deps, request, () => {});
-    const earlier = await retrieveAll(
-      store.retrievers.filter((r) => retriever.reads.includes(r.signal)),
-      ask,
-    );
-    return { ask, found: await retriever.retrieve(ask, earlier) };
-  };
+  const answer = (request: RecallRequest) =>
+    retrieverAnswer(retriever, store.retrievers, store.deps, request);
   const request = (query: string, parts: Partial<RecallRequest> = {}): RecallRequest => ({
     query,
     sources: ALL,

@@ -1,15 +1,17 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { askOf } from "../../src/recall/ask.ts";
-import { retrieveAll } from "../../src/recall/retriever.ts";
 import type { Signal } from "../../src/recall/fuse.ts";
-import type { Source } from "../../src/recall/types.ts";
+import type { RecallRequest, Source } from "../../src/recall/types.ts";
 import { retrieversOf } from "../../src/recall/recall.ts";
 import type { Cairn } from "../../src/service/cairn.ts";
 import { tempDir } from "../helpers.ts";
 import { answer, prompt, SESSION, tool } from "../service/claude_lines.ts";
 import { openWithFakeModel } from "../service/fake_cairn.ts";
-import { checkRetrieverContract, type ContractStore } from "./retriever_contract.ts";
+import {
+  checkRetrieverContract,
+  type ContractStore,
+  retrieverAnswer,
+} from "./retriever_contract.ts";
 
 const cwd = "/home/dev/shop";
 
@@ -24,6 +26,12 @@ async function fill(cairn: Cairn, dir: string): Promise<void> {
       "    return hashlib.sha256(password.encode()).hexdigest() == user.password_hash\n\n\n" +
       "class Session:\n    def request(self, method, url):\n        return self.send(method, url)\n\n" +
       "    def expire(self, minutes=30):\n        self.expires_in = minutes\n",
+  );
+  await Deno.writeTextFile(
+    join(repo, "digest.py"),
+    "import hashlib\n\n\ndef digest_secret(password):\n" +
+      '    """Hashes the password before it is checked."""\n' +
+      "    return hashlib.blake2b(password.encode()).hexdigest()\n",
   );
   await Deno.writeTextFile(
     join(repo, "tests", "test_auth.py"),
@@ -71,17 +79,16 @@ async function codeCandidates(
   cairn: Cairn,
   signal: Signal,
   query: string,
-  sources: Source[],
+  request: Partial<RecallRequest> = {},
 ): Promise<string[][]> {
   const deps = cairn.recall.deps;
   const retrievers = retrieversOf(deps);
-  const retriever = retrievers.find((r) => r.signal === signal)!;
-  const ask = await askOf(deps, { query, sources, limit: 10, mode: "hybrid" }, () => {});
-  const earlier = await retrieveAll(
-    retrievers.filter((r) => retriever.reads.includes(r.signal)),
-    ask,
+  const { found } = await retrieverAnswer(
+    retrievers.find((r) => r.signal === signal)!,
+    retrievers,
+    deps,
+    { query, sources: ["code"], limit: 10, mode: "hybrid", ...request },
   );
-  const found = await retriever.retrieve(ask, earlier);
   return (found.get("code") ?? []).map((c) => c.ids.map((id) => deps.codeName!(id)!));
 }
 
@@ -115,26 +122,37 @@ Deno.test("every retriever keeps the retriever contract on a store with memories
 Deno.test("the graph votes for code only from the memories and turns that name or touched it", () =>
   withFilledStore(async (cairn) => {
     const query = "how is the password hash checked";
-    const withMemories = await codeCandidates(cairn, "graph", query, ["memory", "code", "turn"]);
+    const all = { sources: ["memory", "code", "turn"] as Source[] };
+    const seeds = await codeCandidates(cairn, "lexical", query, all);
+    assert.ok(seeds.flat().includes("digest_secret"), "digest.py matches, so it seeds the walk");
+    const walked = (await codeCandidates(cairn, "graph", query, all)).flat();
     assert.ok(
-      withMemories.flat().includes("login"),
-      `the memory naming login() and the turn editing auth.py lead to it: ${withMemories}`,
+      walked.includes("login"),
+      `the memory naming login() and the turn editing auth.py lead to it: ${walked}`,
     );
-    assert.deepEqual(
-      await codeCandidates(cairn, "graph", query, ["code"]),
-      [],
-      "code alone walks nowhere",
-    );
+    assert.ok(!walked.includes("digest_secret"), "no memory or turn names digest.py");
+    assert.deepEqual(await codeCandidates(cairn, "graph", query), [], "code alone walks nowhere");
   }));
 
 Deno.test("a question asking for tests gets, before a named definition, the tests that call it", () =>
   withFilledStore(async (cairn) => {
-    const named = (query: string) => codeCandidates(cairn, "mention", query, ["code"]);
+    const named = (query: string, request: Partial<RecallRequest> = {}) =>
+      codeCandidates(cairn, "mention", query, request);
     assert.deepEqual(await named("which test covers login()?"), [
       ["test_login_checks_password"],
       ["login"],
     ]);
     assert.deepEqual(await named("why does login() compare hashes?"), [["login"]]);
+    assert.deepEqual(
+      await named("Tests fail after the upgrade\n\nlogin() raises now"),
+      [["login"]],
+      "the tests of what the first line names, not the body",
+    );
+    assert.deepEqual(
+      await named("login()", { pathPrefix: "tests" }),
+      [["test_login_checks_password"]],
+      "a search narrowed to the tests asks for them, and keeps no definition outside",
+    );
     const { items } = await cairn.recall.run({
       query: "which test covers login()?",
       sources: ["code"],

@@ -92,21 +92,33 @@ export async function symbolKeysNamed(db: KuzuDb, text: string, limit: number): 
   return rows.map((row) => row.key as string);
 }
 
+/** A chunk that refers to (calls, imports, extends) what another chunk defines. */
+export interface Reference {
+  /** The chunk that defines the name. */
+  definition: string;
+  /** The chunk that refers to it. */
+  id: string;
+}
+
 /**
- * The chunks that refer to (call, import, extend) a name the chunks `ids`
- * define, in the same project, at most `limit`, sorted; `ids` themselves left out.
+ * The chunks that refer to a name one of the chunks `definitions` defines,
+ * in the same project (a symbol is its project and simple name), the
+ * definitions themselves left out: at most `limit` pairs, in order of the
+ * referring chunk's id.
  */
-export async function chunksReferringTo(
+export async function referencesTo(
   db: KuzuDb,
-  ids: readonly string[],
+  definitions: readonly string[],
   limit: number,
-): Promise<string[]> {
-  if (ids.length === 0) return [];
+): Promise<Reference[]> {
+  if (definitions.length === 0) return [];
   const rows = await db.run(
     `MATCH (d:Chunk)-[:DEFINES]->(:Symbol)<-[:REFERS]-(c:Chunk)
      WHERE d.id IN $ids AND NOT c.id IN $ids
-     RETURN DISTINCT c.id AS id LIMIT ${Math.trunc(limit)}`,
-    { ids: [...ids] },
+     RETURN DISTINCT d.id AS definition, c.id AS id ORDER BY id, definition LIMIT ${
+      Math.trunc(limit)
+    }`,
+    { ids: [...definitions] },
   );
-  return rows.map((row) => row.id as string).sort();
+  return rows.map((row) => ({ definition: row.definition as string, id: row.id as string }));
 }

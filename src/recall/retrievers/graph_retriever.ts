@@ -1,12 +1,13 @@
 /**
  * The graph signal: personalized PageRank over the neighbourhood of the best
  * hits of all sources, fused across sources (memories, code and turns seed
- * one walk, so a memory can lift the code it names and a turn the files it
- * touched; a source with weak evidence seeds little, so its own hits do not
- * come back on top of the walk). Code gets the walk's vote only from what
- * memories and turns name or touched: a walk from code's own hits to their
- * files and the files that change with them cost code search on every
- * repository but one when tuned apart (docs/decisions.md).
+ * the walk, so a memory can lift another memory about the same entity and a
+ * turn the files it touched; a source with weak evidence seeds little, so its
+ * own hits do not come back on top of the walk). Code gets the walk's vote
+ * only from what memories and turns name or touched (a second walk, restarting
+ * at their seeds alone): a walk from code's own hits to their files and the
+ * files that change with them was tuned away in 19 of 20 repositories' folds
+ * (docs/decisions.md).
  * @module
  */
 import type { KuzuDb } from "../../../projections/graph/kuzu.ts";
@@ -22,7 +23,10 @@ const SEEDS = 8;
 /** The signals whose fusion picks the seeds. */
 const SEED_SIGNALS: ReadonlySet<Signal> = new Set(["vector", "lexical", "context"]);
 
-/** The graph signal over `graph`; in hybrid mode, unless the request weighs the graph 0. */
+/**
+ * The graph signal over `graph`; in hybrid mode, unless the request weighs
+ * the graph 0 or asks for code alone.
+ */
 export function graphRetriever(graph: KuzuDb, codeFiles?: CodeFiles): Retriever {
   return {
     signal: "graph",
@@ -45,7 +49,9 @@ export function graphRetriever(graph: KuzuDb, codeFiles?: CodeFiles): Retriever 
       const walk = (seeds: typeof best) =>
         rankOf(edges, new Map(seeds.map((f) => [`${f.source}:${f.id}`, f.score])));
       const fromAll = walk(best);
-      const fromOthers = walk(best.filter((f) => f.source !== "code"));
+      const fromOthers = best.some((f) => f.source === "code")
+        ? walk(best.filter((f) => f.source !== "code"))
+        : fromAll;
       for (const source of sources) {
         const prefix = `${source}:`;
         const list = (source === "code" ? fromOthers : fromAll)
