@@ -180,6 +180,11 @@ export function kindsOf(path: string): LoweredKind[] {
   return KINDS.filter((kind) => kind.matches(path));
 }
 
+/** A query's subject: its first line (an issue's title, a commit message's summary). */
+export function subjectOf(query: string): string {
+  return query.trim().split("\n", 1)[0]!;
+}
+
 /**
  * The kinds of file a request asks for, which recall does not lower: those
  * its query names, and those of the folder it is narrowed to (`--path
@@ -188,7 +193,7 @@ export function kindsOf(path: string): LoweredKind[] {
  * docs it read is still asking about the code.
  */
 export function askedKinds(query: string, pathPrefix?: string): Set<LoweredKindName> {
-  const subject = query.trim().split("\n", 1)[0]!;
+  const subject = subjectOf(query);
   const folder = pathPrefix === undefined ? [] : kindsOf(`${pathPrefix.replace(/\/+$/, "")}/_`);
   return new Set(
     KINDS.filter((kind) => kind.askedFor(subject) || folder.includes(kind)).map((kind) =>

@@ -112,15 +112,17 @@ Deno.test("cairn recall --format debug says which kind of file was lowered, by h
     "docs/refunds.md":
       "# Refunds\n\nA refund pays the customer back for a returned order, in full.\n",
   });
-  const debug = await cliHere([
-    ...store,
-    "recall",
-    "how is a returned order refunded",
-    "--include",
-    "code",
-    "--format",
-    "debug",
-  ]);
+  const refunded = (format: string) =>
+    cliHere([
+      ...store,
+      "recall",
+      "how is a returned order refunded",
+      "--include",
+      "code",
+      "--format",
+      format,
+    ]);
+  const debug = await refunded("debug");
   assert.equal(debug.code, 0, debug.stderr);
   const lines = debug.stdout.split("\n").filter((line) => /^\d+\. /.test(line));
   assert.match(lines[0]!, /^1\. \[code src\/refunds\.py:1 refund\]/);
@@ -128,15 +130,7 @@ Deno.test("cairn recall --format debug says which kind of file was lowered, by h
   const [, fused, before] = /fused ([\d.]+) .*\| documentation x0\.25 of ([\d.]+)/.exec(docs!)!;
   assert.ok(Math.abs(Number(fused) * 4 - Number(before)) < 0.001, docs);
   assert.match(debug.stdout, /^> a lowered chunk's ranks count every candidate; /m);
-  const json = await cliHere([
-    ...store,
-    "recall",
-    "how is a returned order refunded",
-    "--include",
-    "code",
-    "--format",
-    "json",
-  ]);
+  const json = await refunded("json");
   const results: Array<{ path: string; lowered?: unknown }> = JSON.parse(json.stdout).results;
   assert.equal(results.find((r) => r.path === "src/refunds.py")!.lowered, undefined);
   assert.deepEqual(results.find((r) => r.path === "docs/refunds.md")!.lowered, {

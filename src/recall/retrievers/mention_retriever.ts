@@ -10,6 +10,7 @@ import type { Reference } from "../../../projections/graph/queries/code.ts";
 import type { Definition } from "../../../projections/text.ts";
 import { codeMentions } from "../../../text/code_mentions.ts";
 import { mentionedDefinitions } from "../mentioned_definitions.ts";
+import { subjectOf } from "../path_priors.ts";
 import { type Ask, CANDIDATES, type Retriever } from "../retriever.ts";
 import type { Source } from "../types.ts";
 
@@ -56,8 +57,7 @@ export function mentionRetriever(
 
 /** The definitions the query's first line names: its subject, as for the kinds of file it asks for. */
 function subjectDefinitions(query: string, named: (name: string) => Definition[]): string[] {
-  const subject = query.trim().split("\n", 1)[0]!;
-  return mentionedDefinitions(codeMentions(subject), named).flat();
+  return mentionedDefinitions(codeMentions(subjectOf(query)), named).flat();
 }
 
 /** The test chunks that refer to each of `definitions`, by definition. */
