@@ -22,7 +22,7 @@ import { LIMIT } from "./code_run.ts";
 import type { Ranking } from "./code_scores.ts";
 import type { Instance } from "./code_sets.ts";
 
-const SIGNALS: readonly Signal[] = ["vector", "lexical", "context", "graph", "mention"];
+const SIGNALS: readonly Signal[] = ["vector", "lexical", "context", "graph", "mention", "file"];
 const KINDS: readonly LoweredKindName[] = [
   "test",
   "changelog",
@@ -83,6 +83,8 @@ async function rankAt(
 ): Promise<void> {
   const app = await openCairn(store);
   try {
+    // A store kept by an older cairn rebuilds its vectors on open: rank once they are in.
+    await app.store.runner.settled();
     for (const instance of new Set(asks.map((ask) => ask.instance))) {
       const deps = reusingQueryVectors(app.recall.deps);
       const retrievers = retrieversOf(deps).map(reusingRetrievals);

@@ -65,7 +65,7 @@ try {
       for (const lexical of grid) {
         for (const context of grid) {
           if (vector + lexical + context === 0) continue;
-          const weights = { vector, lexical, context, graph: 0, mention: 0 };
+          const weights = { vector, lexical, context, graph: 0, mention: 0, file: 0 };
           const r10: number[] = [];
           const ndcg: number[] = [];
           for (const entry of lists) {

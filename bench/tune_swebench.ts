@@ -95,9 +95,9 @@ type SettingChange = Partial<SignalWeights> & {
 };
 
 /**
- * CAIRN_TUNE_GRID's points or the default grid (fusion weights, each with
- * every choice of {@linkcode loweringChoices}), each over the shipped
- * setting, shipped first. The graph weight is not in it: a code question alone
+ * CAIRN_TUNE_GRID's points or the default grid (fusion weights, the nearest
+ * files' among them, each with every choice of {@linkcode loweringChoices}),
+ * each over the shipped setting, shipped first. The graph weight is not in it: a code question alone
  * gets no vote from the walk (it comes from memories and turns only).
  */
 function settingGrid(): RankingSetting[] {
@@ -107,8 +107,10 @@ function settingGrid(): RankingSetting[] {
       for (const lexical of [0.1, 0.2, 0.4]) {
         for (const context of [0, 0.1, 0.2, 0.4]) {
           for (const mention of [0, 0.15, 0.3, 0.6]) {
-            for (const lowerFactors of loweringChoices()) {
-              given.push({ vector, lexical, context, mention, lowerFactors });
+            for (const file of [0, 0.1, 0.2]) {
+              for (const lowerFactors of loweringChoices()) {
+                given.push({ vector, lexical, context, mention, file, lowerFactors });
+              }
             }
           }
         }

@@ -160,6 +160,11 @@ export class VectorPartition {
     this.#dirty = true;
   }
 
+  /** The group `id` is a member of; undefined when it has none or is not held. */
+  groupOf(id: string): string | undefined {
+    return this.#keyOf.get(id)?.group || undefined;
+  }
+
   /** The ids in `group`. */
   members(group: string): string[] {
     return [...this.#groups.get(group) ?? []];

@@ -16,6 +16,13 @@ import { type VectorEntry, type VectorHit, VectorPartition } from "./vector_part
 
 export type { VectorSource };
 
+/** A code file near a query by its pooled vector, with its chunks' ids. */
+export interface FileHit {
+  path: string;
+  distance: number;
+  chunks: string[];
+}
+
 /** Raised when a store's vectors were built by another embedding model. */
 export class ModelMismatchError extends Error {
   override name = "ModelMismatchError";
@@ -24,6 +31,15 @@ export class ModelMismatchError extends Error {
 /** How the ids of a turn's later windows end: `turn:<session>:<line>#2`. */
 const WINDOW_SUFFIX = /#\d+$/;
 
+/** A code file whose chunks changed in a batch: its pooled vector is made again. */
+interface ChangedFile {
+  /** The code partition its chunks are in. */
+  partition: string;
+  path: string;
+  /** The texts of all its chunks (none: the file is gone). */
+  texts: string[];
+}
+
 type Change =
   | { id: string; partition: string; text: string; group?: string }
   | { id: string; remove: true }
@@ -31,12 +47,14 @@ type Change =
 
 /**
  * Embeddings of every searchable text, one USearch index per source and
- * project. It runs in the background lane: writes never wait for embeddings,
- * and its checkpoint says how far the vectors have got.
+ * project; and beside each project's code, one vector per file: its chunks'
+ * vectors pooled (averaged), which finds a file whose meaning is spread over
+ * its chunks. It runs in the background lane: writes never wait for
+ * embeddings, and its checkpoint says how far the vectors have got.
  */
 export class VectorsProjection implements Projection {
   readonly name = "vectors";
-  readonly version = 2;
+  readonly version = 3;
   readonly background = true;
   #partitions = new Map<string, VectorPartition>();
   #partitionOf = new Map<string, string>();
@@ -139,10 +157,7 @@ export class VectorsProjection implements Projection {
         upserts.push({ ...change, hash, group: change.group ?? "" });
       }
     }
-    const embedding = this.embedder.embedDocuments(upserts.map((u) => u.text));
-    // Awaited by the race below, or abandoned if the projection stops first.
-    embedding.catch(() => {});
-    const vectors = await Promise.race([embedding, this.#stopped]);
+    const vectors = await this.#embed(upserts.map((u) => u.text));
     const byPartition = new Map<string, VectorEntry[]>();
     for (const [i, upsert] of upserts.entries()) {
       let entries = byPartition.get(upsert.partition);
@@ -156,6 +171,8 @@ export class VectorsProjection implements Projection {
       this.#partitionOf.set(upsert.id, upsert.partition);
     }
     for (const [name, entries] of byPartition) (await this.#partition(name)).upsertMany(entries);
+    const embedded = new Map(upserts.map((upsert, i) => [upsert.text, vectors[i]!]));
+    await this.#poolFiles(changedFiles(changes.values()), embedded);
     for (const partition of this.#partitions.values()) await partition.save();
     await this.#backlog.advance(batch.at(-1)!.seq);
     if (upserts.length > 0) {
@@ -200,12 +217,7 @@ export class VectorsProjection implements Projection {
     query: Float32Array,
     options: { project?: string | null; limit: number },
   ): VectorHit[] {
-    const names = [...this.#partitions.keys()].filter((name) => {
-      if (!name.startsWith(`${source}.`)) return false;
-      if (options.project == null) return true;
-      return name === partitionName(source, options.project) ||
-        name === partitionName(source, null);
-    });
+    const names = this.#partitionsOf(source, options.project);
     const hits = names.flatMap((name) =>
       this.#partitions.get(name)!.search(query, options.limit * (source === "turn" ? 2 : 1))
     ).sort((a, b) => a.distance - b.distance);
@@ -219,17 +231,38 @@ export class VectorsProjection implements Projection {
     return [...turns.values()].slice(0, options.limit);
   }
 
+  /**
+   * The code files nearest `query` by their pooled vectors (within `project`
+   * when given), nearest first, each with its chunks' ids (`project:path:lines`).
+   */
+  searchFiles(
+    query: Float32Array,
+    options: { project?: string | null; limit: number },
+  ): FileHit[] {
+    const hits = this.#partitionsOf("file", options.project).flatMap((name) => {
+      const files = this.#partitions.get(name)!;
+      const code = this.#partitions.get(codePartitionOf(name));
+      return files.search(query, options.limit).map((hit) => {
+        const path = files.groupOf(hit.id)!;
+        const chunks = (code?.members(path) ?? []).map((id) => id.slice("code:".length)).sort();
+        return { path, distance: hit.distance, chunks };
+      });
+    });
+    return hits.sort((a, b) => a.distance - b.distance).slice(0, options.limit);
+  }
+
+  /** Documents with a vector (files' pooled vectors are not documents). */
   count(): Promise<number> {
-    let total = 0;
-    for (const partition of this.#partitions.values()) total += partition.size;
-    return Promise.resolve(total);
+    const counts = this.counts();
+    return Promise.resolve(counts.memory + counts.code + counts.turn);
   }
 
   /** Vectors held per source. */
   counts(): Record<VectorSource, number> {
     const counts = { memory: 0, code: 0, turn: 0 };
     for (const [name, partition] of this.#partitions) {
-      counts[name.split(".")[0] as VectorSource] += partition.size;
+      const source = name.split(".")[0]!;
+      if (source in counts) counts[source as VectorSource] += partition.size;
     }
     return counts;
   }
@@ -307,8 +340,11 @@ export class VectorsProjection implements Projection {
           keep: new Set(),
         }];
       case "project.deleted": {
-        const partition = await this.#partition(partitionName("code", event.data.project));
-        return partition.entries().map(([id]) => ({ id, remove: true as const }));
+        const { project } = event.data;
+        const code = await this.#partition(partitionName("code", project));
+        const files = await this.#partition(partitionName("file", project));
+        return [...code.entries(), ...files.entries()]
+          .map(([id]) => ({ id, remove: true as const }));
       }
       case "turn.ingested": {
         const { session, line, project, text } = event.data;
@@ -356,6 +392,61 @@ export class VectorsProjection implements Projection {
     }
   }
 
+  /** The vectors of `texts`; gives up when the projection stops first. */
+  async #embed(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const embedding = this.embedder.embedDocuments(texts);
+    // Awaited by the race below, or abandoned if the projection stops first.
+    embedding.catch(() => {});
+    return await Promise.race([embedding, this.#stopped]);
+  }
+
+  /**
+   * Pools the vectors of each changed file's chunks into the file's vector
+   * (their mean, normalised), or drops it when the file is gone. Chunks
+   * unchanged since the last index were not embedded in this batch: their
+   * vectors come from the embedder (its cache holds them).
+   */
+  async #poolFiles(
+    files: readonly ChangedFile[],
+    embedded: ReadonlyMap<string, Float32Array>,
+  ): Promise<void> {
+    const missing = [...new Set(files.flatMap((file) => file.texts))]
+      .filter((text) => !embedded.has(text));
+    const vectors = await this.#embed(missing);
+    const vectorOf = new Map([
+      ...embedded,
+      ...missing.map((text, i) => [text, vectors[i]!] as const),
+    ]);
+    const byPartition = new Map<string, VectorEntry[]>();
+    for (const file of files) {
+      const name = filePartitionOf(file.partition);
+      const id = `file:${file.partition}:${file.path}`;
+      if (file.texts.length === 0) {
+        this.#drop(id);
+        continue;
+      }
+      const hashes = await Promise.all(file.texts.map((text) => sha256Hex(text)));
+      const textHash = await sha256Hex(hashes.sort().join("\n"));
+      if ((await this.#partition(name)).holds(id, textHash)) continue;
+      const vector = pooled(file.texts.map((text) => vectorOf.get(text)!));
+      let entries = byPartition.get(name);
+      if (!entries) byPartition.set(name, entries = []);
+      entries.push({ id, textHash, vector, group: file.path });
+      this.#partitionOf.set(id, name);
+    }
+    for (const [name, entries] of byPartition) (await this.#partition(name)).upsertMany(entries);
+  }
+
+  /** The partitions of `kind` within `project` (and the global one) when given, else all. */
+  #partitionsOf(kind: VectorSource | "file", project: string | null | undefined): string[] {
+    return [...this.#partitions.keys()].filter((name) => {
+      if (!name.startsWith(`${kind}.`)) return false;
+      if (project == null) return true;
+      return name === partitionName(kind, project) || name === partitionName(kind, null);
+    });
+  }
+
   #drop(id: string): void {
     const name = this.#partitionOf.get(id);
     if (name) this.#partitions.get(name)?.remove(id);
@@ -381,8 +472,51 @@ const PACE_MIN_DOCUMENTS = 32;
 /** No log to read ahead in (a projection built on its own, in tests). */
 const NO_LOG: LogView = { read: async function* () {}, head: 0 };
 
+/**
+ * The code files whose chunks `changes` replace or drop, each with the texts
+ * of all its chunks now (a file's `keep` change lists them all).
+ */
+function changedFiles(changes: Iterable<Change>): ChangedFile[] {
+  const all = [...changes];
+  const files = new Map<string, ChangedFile>();
+  for (const change of all) {
+    if ("keep" in change && change.partition.startsWith("code.")) {
+      files.set(groupKey(change.partition, change.group), {
+        partition: change.partition,
+        path: change.group,
+        texts: [],
+      });
+    }
+  }
+  for (const change of all) {
+    if (!("text" in change) || change.group === undefined) continue;
+    files.get(groupKey(change.partition, change.group))?.texts.push(change.text);
+  }
+  return [...files.values()];
+}
+
+/** The mean of `vectors`, normalised to length 1. */
+function pooled(vectors: readonly Float32Array[]): Float32Array {
+  const sum = new Float32Array(vectors[0]!.length);
+  for (const vector of vectors) {
+    for (let i = 0; i < sum.length; i++) sum[i]! += vector[i]!;
+  }
+  const norm = Math.sqrt(sum.reduce((total, x) => total + x * x, 0)) || 1;
+  return sum.map((x) => x / norm);
+}
+
+/** The partition of a project's files' pooled vectors, beside its code partition `code`. */
+function filePartitionOf(code: string): string {
+  return `file${code.slice("code".length)}`;
+}
+
+/** The code partition whose files the file partition `files` pools. */
+function codePartitionOf(files: string): string {
+  return `code${files.slice("file".length)}`;
+}
+
 /** The partition of a source's documents in a project (`memory._global` for global memories). */
-function partitionName(source: VectorSource, project: string | null): string {
+function partitionName(source: VectorSource | "file", project: string | null): string {
   const safe = project === null ? "_global" : boundedFileName(
     project,
     project.replace(/[^A-Za-z0-9_-]/g, (c) => `%${c.charCodeAt(0).toString(16)}`),

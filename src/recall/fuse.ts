@@ -1,10 +1,11 @@
 /**
  * The rank lists that can vote for a candidate: vector similarity, lexical
  * (BM25) match, lexical match in context (a conversation turn with its
- * neighbours), the graph walk, and the definitions the query names (code;
- * with the tests that call them when the query asks for tests).
+ * neighbours), the graph walk, the definitions the query names (code;
+ * with the tests that call them when the query asks for tests), and the code
+ * files nearest in meaning (their chunks' vectors pooled).
  */
-export type Signal = "vector" | "lexical" | "context" | "graph" | "mention";
+export type Signal = "vector" | "lexical" | "context" | "graph" | "mention" | "file";
 
 /** How much each signal's vote counts. */
 export type SignalWeights = Record<Signal, number>;
@@ -21,6 +22,7 @@ export const DEFAULT_WEIGHTS: SignalWeights = {
   context: 0.3,
   graph: 0.2,
   mention: 0.3,
+  file: 0,
 };
 
 /**
@@ -36,7 +38,7 @@ export const MEMORY_WEIGHTS: Partial<SignalWeights> = { vector: 0.45, lexical: 0
  * model, whose vectors rank code better than BM25 over chunks and whole files
  * does (docs/decisions.md).
  */
-export const CODE_WEIGHTS: Partial<SignalWeights> = { vector: 0.4, context: 0.1 };
+export const CODE_WEIGHTS: Partial<SignalWeights> = { vector: 0.4, context: 0.1, file: 0.1 };
 
 /**
  * RRF's constant: a hit at rank r (from 1) contributes weight / (k + r).

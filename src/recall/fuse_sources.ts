@@ -24,6 +24,8 @@ export interface SourceEvidence {
   graph: ReadonlyArray<readonly [string, number]>;
   /** The definitions the query names (and the tests that call them, when it asks for tests), best first (code). */
   mention: ReadonlyArray<readonly string[]>;
+  /** Code files nearest in meaning (their chunks pooled), each the chunks listed elsewhere, with its distance. */
+  file: ReadonlyArray<{ ids: readonly string[]; distance: number }>;
 }
 
 /** What the retrievers found (see `retriever.ts`), as the evidence of each of `sources`, in their order. */
@@ -40,6 +42,7 @@ export function evidenceOf(
     context: of("context", source).map((c) => ({ ids: c.ids, share: c.evidence })),
     graph: single("graph", source),
     mention: of("mention", source).map((c) => c.ids),
+    file: of("file", source).map((c) => ({ ids: c.ids, distance: c.evidence })),
   }]));
 }
 
@@ -51,6 +54,7 @@ export function evidenceIds(evidence: SourceEvidence): Set<string> {
     ...evidence.context.flatMap((group) => group.ids),
     ...evidence.graph.map(([id]) => id),
     ...evidence.mention.flat(),
+    ...evidence.file.flatMap((group) => group.ids),
   ]);
 }
 
@@ -63,17 +67,17 @@ export function withoutChunks(
   if (!code) return new Map(evidence);
   const kept = <T extends readonly [string, number]>(list: ReadonlyArray<T>) =>
     list.filter(([id]) => !dropped(id));
+  const keptGroups = <T extends { ids: readonly string[] }>(groups: ReadonlyArray<T>) =>
+    groups.map((group) => ({ ...group, ids: group.ids.filter((id) => !dropped(id)) }))
+      .filter((group) => group.ids.length > 0);
   return new Map(evidence).set("code", {
     vector: kept(code.vector),
     lexical: kept(code.lexical),
-    context: code.context.map((group) => ({
-      ...group,
-      ids: group.ids.filter((id) => !dropped(id)),
-    }))
-      .filter((group) => group.ids.length > 0),
+    context: keptGroups(code.context),
     graph: kept(code.graph),
     mention: code.mention.map((ids) => ids.filter((id) => !dropped(id)))
       .filter((ids) => ids.length > 0),
+    file: keptGroups(code.file),
   });
 }
 
@@ -91,8 +95,8 @@ export interface SourceFused extends Fused {
  * chunk's file) when the source has one. A source tuned with heavier
  * weights, or one whose documents can also be found through their context,
  * is not favoured for it: plain memories and turns have no context. The
- * graph and named definitions add to a score without raising what a source
- * could reach. With one source this is that source's own fusion, scaled.
+ * graph, named definitions and the nearest files add to a score without
+ * raising what a source could reach. With one source this is that source's own fusion, scaled.
  */
 export function fuseAcrossSources(
   evidence: ReadonlyMap<Source, SourceEvidence>,
@@ -116,6 +120,11 @@ export function fuseAcrossSources(
       "descending",
     ),
     graph: byEvidence(all, single((e) => e.graph), "descending"),
+    file: byEvidence(
+      all,
+      (e) => e.file.map((group) => ({ ids: group.ids, value: group.distance })),
+      "ascending",
+    ),
     mention: all.flatMap(([source, e]) =>
       e.mention.map((ids) => ids.map((id) => [source, id] as const))
     ),

@@ -20,6 +20,7 @@ import { namesSymbol, symbolOf } from "./symbol_query.ts";
 import { askOf, type RankingDeps } from "./ask.ts";
 import { type Ask, type Candidates, retrieveAll, type Retriever } from "./retriever.ts";
 import { contextRetriever } from "./retrievers/context_retriever.ts";
+import { fileVectorRetriever } from "./retrievers/file_vector_retriever.ts";
 import { graphRetriever } from "./retrievers/graph_retriever.ts";
 import { lexicalRetriever } from "./retrievers/lexical_retriever.ts";
 import { type DefinitionsNamed, mentionRetriever } from "./retrievers/mention_retriever.ts";
@@ -68,6 +69,7 @@ export function retrieversOf(deps: RecallDeps): Retriever[] {
       )]
       : []),
     graphRetriever(deps.graph, deps.codeFiles),
+    ...(deps.vectors ? [fileVectorRetriever(deps.vectors)] : []),
   ];
 }
 
@@ -133,6 +135,7 @@ export async function recallWith(
     if (f.ranks.context) components.context = { rank: f.ranks.context, score: raw("context") };
     if (f.ranks.graph) components.graph = { rank: f.ranks.graph, ppr: raw("graph") };
     if (f.ranks.mention) components.mention = { rank: f.ranks.mention };
+    if (f.ranks.file) components.file = { rank: f.ranks.file, distance: raw("file") };
     return { source: f.source, id: f.id, score: f.score, components };
   });
   return { hits: onePartPerDefinition(ranked, deps).slice(0, limit), notes };
@@ -258,7 +261,7 @@ function onePartPerDefinition(ranked: RankedHit[], deps: RankingDeps): RankedHit
 
 /** The signals each mode fuses. */
 export const MODE_SIGNALS: Record<RecallRequest["mode"], ReadonlySet<Signal>> = {
-  hybrid: new Set(["vector", "lexical", "context", "graph", "mention"]),
-  vector: new Set(["vector"]),
+  hybrid: new Set(["vector", "lexical", "context", "graph", "mention", "file"]),
+  vector: new Set(["vector", "file"]),
   lexical: new Set(["lexical", "context"]),
 };

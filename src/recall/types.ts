@@ -33,6 +33,14 @@ export interface VectorSearch {
     query: Float32Array,
     options: { project?: string | null; limit: number },
   ): Array<{ id: string; distance: number }>;
+  /**
+   * The code files nearest `query` by their chunks' vectors pooled, nearest
+   * first, each with its chunks' ids.
+   */
+  searchFiles(
+    query: Float32Array,
+    options: { project?: string | null; limit: number },
+  ): Array<{ path: string; distance: number; chunks: readonly string[] }>;
 }
 
 /** A question for recall. */
@@ -74,6 +82,8 @@ export interface HitComponents {
    * `Request.send`) and, when it asks for tests, the tests that call them.
    */
   mention?: { rank: number };
+  /** Its file's rank among the files nearest in meaning (their chunks pooled), and the distance. */
+  file?: { rank: number; distance: number };
   fused: number;
   /** The kind of file (test file, changelog) whose fused score was lowered, and by what factor. */
   prior?: { kind: string; factor: number };

@@ -3,13 +3,20 @@ import { reciprocalRankFusion, RRF_K, type SignalWeights } from "../../src/recal
 import { fuseAcrossSources, type SourceEvidence } from "../../src/recall/fuse_sources.ts";
 import type { Source } from "../../src/recall/types.ts";
 
-const EVEN: SignalWeights = { vector: 1, lexical: 1, context: 1, graph: 1, mention: 1 };
+const EVEN: SignalWeights = { vector: 1, lexical: 1, context: 1, graph: 1, mention: 1, file: 1 };
 /** Weights as code's: each signal its own. */
-const UNEVEN: SignalWeights = { vector: 0.4, lexical: 0.2, context: 0.1, graph: 0.2, mention: 0.3 };
-const ALL = new Set(["vector", "lexical", "context", "graph", "mention"] as const);
+const UNEVEN: SignalWeights = {
+  vector: 0.4,
+  lexical: 0.2,
+  context: 0.1,
+  graph: 0.2,
+  mention: 0.3,
+  file: 0.1,
+};
+const ALL = new Set(["vector", "lexical", "context", "graph", "mention", "file"] as const);
 
 function evidence(parts: Partial<SourceEvidence>): SourceEvidence {
-  return { vector: [], lexical: [], context: [], graph: [], mention: [], ...parts };
+  return { vector: [], lexical: [], context: [], graph: [], mention: [], file: [], ...parts };
 }
 
 Deno.test("fuseAcrossSources() ranks a lone memory by its evidence, not by its source's size", () => {
@@ -65,8 +72,15 @@ Deno.test("fuseAcrossSources() with one source keeps that source's own fusion or
 });
 
 Deno.test("fuseAcrossSources() scales each source's weights so none is favoured by its tuning", () => {
-  const heavy: SignalWeights = { vector: 3, lexical: 3, context: 3, graph: 0, mention: 0 };
-  const light: SignalWeights = { vector: 0.1, lexical: 0.1, context: 0.1, graph: 0, mention: 0 };
+  const heavy: SignalWeights = { vector: 3, lexical: 3, context: 3, graph: 0, mention: 0, file: 0 };
+  const light: SignalWeights = {
+    vector: 0.1,
+    lexical: 0.1,
+    context: 0.1,
+    graph: 0,
+    mention: 0,
+    file: 0,
+  };
   const fused = fuseAcrossSources(
     new Map<Source, SourceEvidence>([
       ["memory", evidence({ vector: [["m", 0.30]] })],

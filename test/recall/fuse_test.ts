@@ -4,7 +4,7 @@ import { reciprocalRankFusion } from "../../src/recall/fuse.ts";
 Deno.test("reciprocalRankFusion() sums weight / (k + rank) over the lists", () => {
   const fused = reciprocalRankFusion(
     { vector: ["a", "b", "c"], lexical: ["c", "a"] },
-    { vector: 1, lexical: 1, context: 1, graph: 1, mention: 1 },
+    { vector: 1, lexical: 1, context: 1, graph: 1, mention: 1, file: 1 },
     60,
   );
   assert.deepEqual(fused.map((f) => f.id), ["a", "c", "b"]);
@@ -17,7 +17,7 @@ Deno.test("reciprocalRankFusion() sums weight / (k + rank) over the lists", () =
 Deno.test("reciprocalRankFusion() applies weights and counts an id once per list", () => {
   const fused = reciprocalRankFusion(
     { vector: ["a", "a"], graph: ["b"] },
-    { vector: 0.4, lexical: 0.15, context: 0, graph: 0.45, mention: 0 },
+    { vector: 0.4, lexical: 0.15, context: 0, graph: 0.45, mention: 0, file: 0 },
     60,
   );
   assert.deepEqual(fused.map((f) => f.id), ["b", "a"]);
@@ -28,7 +28,7 @@ Deno.test("reciprocalRankFusion() applies weights and counts an id once per list
 Deno.test("reciprocalRankFusion() gives every id of a group the group's rank", () => {
   const fused = reciprocalRankFusion(
     { context: [["a", "b"], "c"] },
-    { vector: 0, lexical: 0, context: 1, graph: 0, mention: 0 },
+    { vector: 0, lexical: 0, context: 1, graph: 0, mention: 0, file: 0 },
     60,
   );
   assert.deepEqual(fused.map((f) => [f.id, f.score, f.ranks.context]), [

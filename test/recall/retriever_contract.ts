@@ -47,6 +47,7 @@ const ORDER: Record<Signal, "ascending" | "descending" | "listed"> = {
   context: "descending",
   graph: "descending",
   mention: "listed",
+  file: "ascending",
 };
 
 const ALL: Source[] = ["memory", "code", "turn"];

@@ -12,6 +12,7 @@ const index: VectorSearch = {
         distance: 0.7,
       }]
       : [{ id: "code:b", distance: 0.2 }, { id: "code:c", distance: 0.3 }],
+  searchFiles: () => [],
 };
 
 function ask(vectors: Float32Array[]): Ask {
@@ -22,7 +23,7 @@ function ask(vectors: Float32Array[]): Ask {
     kindsOf: () => [],
     asked: new Set(),
     vectors: Promise.resolve(vectors),
-    weightsOf: () => ({ vector: 1, lexical: 1, context: 1, graph: 1, mention: 1 }),
+    weightsOf: () => ({ vector: 1, lexical: 1, context: 1, graph: 1, mention: 1, file: 1 }),
     note: () => {},
   };
 }
