@@ -35,7 +35,7 @@ const OUT_OF_RESOURCES = new Set(["ENOMEM", "EMFILE", "ENFILE"]);
 const REFUSALS = new Set(["ModelMismatchError", "StoreLockedError"]);
 
 /**
- * What is wrong when a projection holds another number of documents than its
+ * What is wrong when a projection holds another number of entries than its
  * checkpoint recorded, or its files were written up to another event (files
  * lost or damaged behind its back); undefined when they agree or either is
  * unknown. Only a projection whose checkpoint is the log's head (`head`) is
@@ -51,7 +51,7 @@ export async function checkpointDisagrees(
   const count = await projection.count?.();
   const saved = projection.savedThrough?.();
   if (checkpoint.count !== undefined && count !== undefined && count !== checkpoint.count) {
-    return `holds ${count} documents where its checkpoint says ${checkpoint.count}`;
+    return `holds ${count} entries where its checkpoint says ${checkpoint.count}`;
   }
   if (checkpoint.saved !== undefined && saved !== undefined && saved !== checkpoint.saved) {
     return `was written up to event ${saved} where its checkpoint says ${checkpoint.saved}`;

@@ -21,7 +21,7 @@ export interface Projection {
   /** Drops everything, leaving the projection as if no event had been applied. */
   reset(): Promise<void>;
   /**
-   * How many documents it holds, if counting is cheap. The runner records the
+   * How many entries (documents, vectors) it holds, if counting is cheap. The runner records the
    * count with each checkpoint; an open that finds another number means files
    * were lost or damaged behind the checkpoint's back, and the projection is
    * rebuilt from the log.

@@ -251,13 +251,14 @@ export class VectorsProjection implements Projection {
     return hits.sort((a, b) => a.distance - b.distance).slice(0, options.limit);
   }
 
-  /** Documents with a vector (files' pooled vectors are not documents). */
+  /** Vectors held, files' pooled ones too: a lost partition of either shows at the next open. */
   count(): Promise<number> {
-    const counts = this.counts();
-    return Promise.resolve(counts.memory + counts.code + counts.turn);
+    let total = 0;
+    for (const partition of this.#partitions.values()) total += partition.size;
+    return Promise.resolve(total);
   }
 
-  /** Vectors held per source. */
+  /** Vectors held per source (a file's pooled vector is none). */
   counts(): Record<VectorSource, number> {
     const counts = { memory: 0, code: 0, turn: 0 };
     for (const [name, partition] of this.#partitions) {

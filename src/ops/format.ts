@@ -253,6 +253,7 @@ export function formatDebug(answer: RecallAnswer): string {
       c.context ? `context #${c.context.rank} s=${round(c.context.score)}` : "context -",
       c.graph ? `graph #${c.graph.rank} ppr=${round(c.graph.ppr)}` : "graph -",
       ...(c.mention ? [`named #${c.mention.rank}`] : []),
+      ...(c.file ? [`file #${c.file.rank} d=${round(c.file.distance)}`] : []),
       ...(c.prior === undefined
         ? []
         : [`${c.prior.kind} x${c.prior.factor} of ${round(c.fused / c.prior.factor)}`]),

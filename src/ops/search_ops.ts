@@ -167,6 +167,7 @@ export const recall = operation({
       context: weight,
       graph: weight,
       mention: weight,
+      file: weight,
     }).partial().strict().optional().describe("fusion weights, 0-10"),
   },
   output: searchOutput,

@@ -126,6 +126,8 @@ Deno.test("cairn recall --format debug says which kind of file was lowered, by h
   assert.equal(debug.code, 0, debug.stderr);
   const lines = debug.stdout.split("\n").filter((line) => /^\d+\. /.test(line));
   assert.match(lines[0]!, /^1\. \[code src\/refunds\.py:1 refund\]/);
+  // The nearest file in meaning (its chunks pooled) lends its rank to its chunk.
+  assert.match(lines[0]!, / \| file #1 d=[\d.]+/);
   const docs = lines.find((line) => line.includes("docs/refunds.md"));
   const [, fused, before] = /fused ([\d.]+) .*\| documentation x0\.25 of ([\d.]+)/.exec(docs!)!;
   assert.ok(Math.abs(Number(fused) * 4 - Number(before)) < 0.001, docs);

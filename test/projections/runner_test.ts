@@ -231,7 +231,7 @@ Deno.test("ProjectionRunner.open() rebuilds a caught-up projection that lost doc
     await ProjectionRunner.open(log, [lost], checkpoints);
     assert.equal(lost.resets, 1);
     assert.deepEqual([...lost.contents.keys()].sort(), ["a", "b"]);
-    assert.match(said.join("\n"), /holds 1 documents where its checkpoint says 2/);
+    assert.match(said.join("\n"), /holds 1 entries where its checkpoint says 2/);
 
     // A crash after applying event 3 and before its checkpoint: files ahead, nothing rebuilt.
     await log.append([remembered("c")]);

@@ -11,6 +11,7 @@ import {
 import { LazyEmbedder } from "../../src/embed/lazy_embedder.ts";
 import { storeEmbedder } from "../../src/embed/load.ts";
 import type { NewEvent } from "../../events/schema.ts";
+import type { Embedder } from "../../text/embedder.ts";
 import { collect, remembered, tempDir } from "../helpers.ts";
 
 Deno.test("VectorsProjection finds memories by meaning, follows revisions and forgetting, and replays identically", async () => {
@@ -278,6 +279,99 @@ Deno.test("VectorsProjection embeds a long turn window by window, answers it onc
       { memory: 0, code: 0, turn: 0 },
       "what one batch adds and removes leaves nothing",
     );
+  } finally {
+    await runner.close();
+  }
+});
+
+/**
+ * An embedder that gives each of a few words its own axis (a text: the sum of
+ * its words' axes), so a file's pooled vector and its distance are known exactly.
+ */
+function axesEmbedder(words: readonly string[]): Embedder {
+  const embed = (text: string) => {
+    const vector = Float32Array.from(words, (word) => text.includes(word) ? 1 : 0);
+    const norm = Math.hypot(...vector) || 1;
+    return vector.map((x) => x / norm);
+  };
+  return {
+    id: "axes",
+    dims: words.length,
+    embedDocuments: (texts) => Promise.resolve(texts.map(embed)),
+    embedQuery: (text) => Promise.resolve(embed(text)),
+    close: () => Promise.resolve(),
+  };
+}
+
+Deno.test("VectorsProjection pools each file's chunk vectors into one, in step with re-indexing, removal and project deletion", async () => {
+  await using tmp = await tempDir();
+  const blobs = new BlobStore(join(tmp.path, "blobs"));
+  const embedder = axesEmbedder(["connect", "retry", "bake", "frost"]);
+  const vectors = await VectorsProjection.open(join(tmp.path, "vectors"), embedder, blobs);
+  const log = new MemoryLog();
+  const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
+  const indexed = async (project: string, path: string, chunks: string[]): Promise<NewEvent> => {
+    const hashes = await blobs.putMany(chunks);
+    return {
+      type: "file.indexed",
+      v: 1,
+      data: {
+        project,
+        path,
+        hash: "h",
+        size: 1,
+        mtime_ms: 0,
+        language: "python",
+        references: [],
+        chunks: chunks.map((_, i) => ({
+          id: `${project}:${path}:${i + 1}-${i + 1}`,
+          start_line: i + 1,
+          end_line: i + 1,
+          kind: "function",
+          name: `f${i}`,
+          text: hashes[i]!,
+        })),
+      },
+    };
+  };
+  const files = async (query: string, project: string | null) =>
+    (await vectors.searchFiles(await embedder.embedQuery(query), { project, limit: 5 }))
+      .map((file) => ({ ...file, distance: Math.round(file.distance * 100) / 100 }));
+  // Two orthogonal chunks pooled: a question along one of them is 1 - 1/√2 away.
+  const half = Math.round((1 - Math.SQRT1_2) * 100) / 100;
+  try {
+    await log.append([
+      await indexed("app", "db.py", ["def connect()", "def retry()"]),
+      await indexed("app", "bakery.py", ["def bake()"]),
+      await indexed("web", "db.py", ["def connect()"]),
+    ]);
+    await runner.settled();
+    assert.deepEqual(await files("connect", "app"), [
+      { path: "db.py", distance: half, chunks: ["app:db.py:1-1", "app:db.py:2-2"] },
+      { path: "bakery.py", distance: 1, chunks: ["app:bakery.py:1-1"] },
+    ]);
+    assert.deepEqual(vectors.counts(), { memory: 0, code: 4, turn: 0 }, "files are not documents");
+
+    // One chunk changes: the unchanged one still counts in the file's vector.
+    await log.append([await indexed("app", "db.py", ["def frost()", "def retry()"])]);
+    await runner.settled();
+    assert.deepEqual((await files("retry", "app"))[0], {
+      path: "db.py",
+      distance: half,
+      chunks: ["app:db.py:1-1", "app:db.py:2-2"],
+    });
+    assert.deepEqual((await files("frost", "app")).map((file) => file.distance), [half, 1]);
+
+    const built = await vectors.digest();
+    await runner.rebuild("vectors");
+    assert.equal(await vectors.digest(), built, "replay from nothing gives the same file vectors");
+
+    await log.append([
+      { type: "file.removed", v: 1, data: { project: "app", path: "db.py" } },
+      { type: "project.deleted", v: 1, data: { project: "web" } },
+    ]);
+    await runner.settled();
+    assert.deepEqual((await files("connect", null)).map((file) => file.path), ["bakery.py"]);
   } finally {
     await runner.close();
   }

@@ -54,6 +54,7 @@ Deno.test("fuseAcrossSources() with one source keeps that source's own fusion or
     context: [{ ids: ["b", "d"], share: 0.4 }],
     graph: [["d", 0.02]],
     mention: [["c"]],
+    file: [{ ids: ["a", "d"], distance: 0.2 }, { ids: ["c"], distance: 0.25 }],
   });
   const fused = fuseAcrossSources(new Map([["code", code]]), ALL, () => UNEVEN);
   const alone = reciprocalRankFusion(
@@ -63,11 +64,13 @@ Deno.test("fuseAcrossSources() with one source keeps that source's own fusion or
       context: [["b", "d"]],
       graph: ["d"],
       mention: [["c"]],
+      file: [["a", "d"], "c"],
     },
     UNEVEN,
   );
   assert.deepEqual(fused.map((f) => f.id), alone.map((f) => f.id));
-  // Scaled so that the vector, lexical and context weights sum to one.
+  // Scaled so that the vector, lexical and context weights sum to one: the graph, named
+  // definitions and near files add to a score.
   assert.ok(Math.abs(fused[0]!.score - alone[0]!.score / 0.7) < 1e-12);
 });
 

@@ -167,7 +167,7 @@ Deno.test("checkProjections() names a projection that cannot be read or lost doc
   assert.match(check.problems[0]!, /^projection graph: cannot be read \(.+\); it is rebuilt/);
   assert.match(
     check.problems[1]!,
-    /^projection vectors: holds 2 documents where its checkpoint says 6/,
+    /^projection vectors: holds 6 entries where its checkpoint says 10/,
   );
   assert.deepEqual(await Deno.readFile(graph), scrambled, "the damaged file is left for the open");
 });

@@ -53,12 +53,16 @@ export function fileVectorRetriever(vectors: VectorSearch): Retriever {
 
 type FileHit = ReturnType<VectorSearch["searchFiles"]>[number];
 
-/** The files of several searches, nearest first, each once at its nearest distance. */
+/**
+ * The files of several searches, nearest first, each once at its nearest
+ * distance (a file is its path in its project: its chunks' ids name both).
+ */
 function nearestFiles(lists: ReadonlyArray<readonly FileHit[]>): FileHit[] {
   const best = new Map<string, FileHit>();
   for (const file of lists.flat()) {
-    const seen = best.get(file.path);
-    if (!seen || file.distance < seen.distance) best.set(file.path, file);
+    const key = `${file.path}\0${file.chunks[0]}`;
+    const seen = best.get(key);
+    if (!seen || file.distance < seen.distance) best.set(key, file);
   }
   return [...best.values()]
     .sort((a, b) => a.distance - b.distance || (a.path < b.path ? -1 : 1));

@@ -123,6 +123,7 @@ function components(c) {
   if (c.context) chips.push(`context #${c.context.rank}`);
   if (c.graph) chips.push(`graph #${c.graph.rank} (ppr ${c.graph.ppr.toFixed(4)})`);
   if (c.mention) chips.push(`named #${c.mention.rank}`);
+  if (c.file) chips.push(`file's meaning #${c.file.rank} (distance ${c.file.distance.toFixed(3)})`);
   if (c.prior) chips.push(`${c.prior.kind} ×${c.prior.factor}`);
   if (c.namesSymbol) chips.push("names the symbol");
   if (c.rerank !== undefined) chips.push(`rerank ${c.rerank.toFixed(3)}`);
