@@ -138,6 +138,8 @@ export class VectorsProjection implements Projection {
     const upserts: Array<
       { id: string; partition: string; text: string; hash: string; group: string }
     > = [];
+    /** Each text's hash, which a file's pooled vector is keyed by too. */
+    const hashOf = new Map<string, string>();
     for (const change of changes.values()) {
       if ("keep" in change) {
         const partition = await this.#partition(change.partition);
@@ -151,6 +153,7 @@ export class VectorsProjection implements Projection {
         continue;
       }
       const hash = await sha256Hex(change.text);
+      hashOf.set(change.text, hash);
       const previous = this.#partitionOf.get(change.id);
       if (previous && previous !== change.partition) this.#drop(change.id);
       if (!(await this.#partition(change.partition)).holds(change.id, hash)) {
@@ -172,7 +175,7 @@ export class VectorsProjection implements Projection {
     }
     for (const [name, entries] of byPartition) (await this.#partition(name)).upsertMany(entries);
     const embedded = new Map(upserts.map((upsert, i) => [upsert.text, vectors[i]!]));
-    await this.#poolFiles(changedFiles(changes.values()), embedded);
+    await this.#poolFiles(changedFiles(changes.values()), embedded, hashOf);
     for (const partition of this.#partitions.values()) await partition.save();
     await this.#backlog.advance(batch.at(-1)!.seq);
     if (upserts.length > 0) {
@@ -406,11 +409,13 @@ export class VectorsProjection implements Projection {
    * Pools the vectors of each changed file's chunks into the file's vector
    * (their mean, normalised), or drops it when the file is gone. Chunks
    * unchanged since the last index were not embedded in this batch: their
-   * vectors come from the embedder (its cache holds them).
+   * vectors come from the embedder (its cache holds them). A file's vector is
+   * keyed by its chunks' text hashes (`hashOf`), so an unchanged file keeps it.
    */
   async #poolFiles(
     files: readonly ChangedFile[],
     embedded: ReadonlyMap<string, Float32Array>,
+    hashOf: ReadonlyMap<string, string>,
   ): Promise<void> {
     const missing = [...new Set(files.flatMap((file) => file.texts))]
       .filter((text) => !embedded.has(text));
@@ -427,8 +432,9 @@ export class VectorsProjection implements Projection {
         this.#drop(id);
         continue;
       }
-      const hashes = await Promise.all(file.texts.map((text) => sha256Hex(text)));
-      const textHash = await sha256Hex(hashes.sort().join("\n"));
+      const textHash = await sha256Hex(
+        file.texts.map((text) => hashOf.get(text)!).sort().join("\n"),
+      );
       if ((await this.#partition(name)).holds(id, textHash)) continue;
       const vector = pooled(file.texts.map((text) => vectorOf.get(text)!));
       let entries = byPartition.get(name);
