@@ -92,11 +92,12 @@ export interface SourceFused extends Fused {
  * `weight / (k + rank)` with the candidate's own source's weights, scaled so
  * that the weights of the signals that match its source's documents by their
  * content sum to one: vectors, words, and a context (a memory's thread, a
- * chunk's file) when the source has one. A source tuned with heavier
- * weights, or one whose documents can also be found through their context,
- * is not favoured for it: plain memories and turns have no context. The
- * graph, named definitions and the nearest files add to a score without
- * raising what a source could reach. With one source this is that source's own fusion, scaled.
+ * chunk's file by its words) and a whole file's meaning when the source has
+ * them. A source tuned with heavier weights, or one whose documents can also
+ * be found through their context or file, is not favoured for it: plain
+ * memories and turns have neither. The graph and named definitions add to a
+ * score without raising what a source could reach. With one source this is
+ * that source's own fusion, scaled.
  */
 export function fuseAcrossSources(
   evidence: ReadonlyMap<Source, SourceEvidence>,
@@ -152,8 +153,8 @@ export function byScore(a: SourceFused, b: SourceFused): number {
 }
 
 /**
- * `weights` divided by the sum of the vector, lexical and (when it found
- * anything in the source) context weights among `signals`.
+ * `weights` divided by the sum of the vector, lexical and (when they found
+ * anything in the source) context and file weights among `signals`.
  */
 function scaledWeights(
   weights: SignalWeights,
@@ -163,7 +164,8 @@ function scaledWeights(
   const total = [...signals]
     .filter((signal) =>
       signal === "vector" || signal === "lexical" ||
-      (signal === "context" && evidence.context.length > 0)
+      (signal === "context" && evidence.context.length > 0) ||
+      (signal === "file" && evidence.file.length > 0)
     )
     .reduce((sum, signal) => sum + weights[signal], 0);
   if (total <= 0) return weights;

@@ -69,9 +69,9 @@ Deno.test("fuseAcrossSources() with one source keeps that source's own fusion or
     UNEVEN,
   );
   assert.deepEqual(fused.map((f) => f.id), alone.map((f) => f.id));
-  // Scaled so that the vector, lexical and context weights sum to one: the graph, named
-  // definitions and near files add to a score.
-  assert.ok(Math.abs(fused[0]!.score - alone[0]!.score / 0.7) < 1e-12);
+  // Scaled so that the vector, lexical, context and file weights sum to one: the graph and
+  // named definitions add to a score.
+  assert.ok(Math.abs(fused[0]!.score - alone[0]!.score / 0.8) < 1e-12);
 });
 
 Deno.test("fuseAcrossSources() scales each source's weights so none is favoured by its tuning", () => {
@@ -97,9 +97,10 @@ Deno.test("fuseAcrossSources() scales each source's weights so none is favoured 
   assert.equal(fused[0]!.score, (1 / 2) / (RRF_K + 1));
 });
 
-Deno.test("fuseAcrossSources() does not count against a source a context it cannot have", () => {
+Deno.test("fuseAcrossSources() does not count against a source a context or file it cannot have", () => {
   // A plain memory, first by vector and words, has no thread to be found through; the code
-  // chunk is found through its file as well, and first in the graph, but ranks lower.
+  // chunk is found through its file's words and meaning as well, and first in the graph, but
+  // ranks lower.
   const fused = fuseAcrossSources(
     new Map<Source, SourceEvidence>([
       ["memory", evidence({ vector: [["m", 0.1]], lexical: [["m", 0.8]], graph: [["m", 0.02]] })],
@@ -110,6 +111,7 @@ Deno.test("fuseAcrossSources() does not count against a source a context it cann
           lexical: [["c", 0.4]],
           context: [{ ids: ["c"], share: 0.3 }],
           graph: [["c", 0.03]],
+          file: [{ ids: ["c"], distance: 0.3 }],
         }),
       ],
     ]),
