@@ -417,14 +417,7 @@ export class VectorsProjection implements Projection {
     embedded: ReadonlyMap<string, Float32Array>,
     hashOf: ReadonlyMap<string, string>,
   ): Promise<void> {
-    const missing = [...new Set(files.flatMap((file) => file.texts))]
-      .filter((text) => !embedded.has(text));
-    const vectors = await this.#embed(missing);
-    const vectorOf = new Map([
-      ...embedded,
-      ...missing.map((text, i) => [text, vectors[i]!] as const),
-    ]);
-    const byPartition = new Map<string, VectorEntry[]>();
+    const changed: Array<ChangedFile & { id: string; name: string; textHash: string }> = [];
     for (const file of files) {
       const name = filePartitionOf(file.partition);
       const id = `file:${file.partition}:${file.path}`;
@@ -435,11 +428,23 @@ export class VectorsProjection implements Projection {
       const textHash = await sha256Hex(
         file.texts.map((text) => hashOf.get(text)!).sort().join("\n"),
       );
-      if ((await this.#partition(name)).holds(id, textHash)) continue;
-      const vector = pooled(file.texts.map((text) => vectorOf.get(text)!));
+      if (!(await this.#partition(name)).holds(id, textHash)) {
+        changed.push({ ...file, id, name, textHash });
+      }
+    }
+    const missing = [...new Set(changed.flatMap((file) => file.texts))]
+      .filter((text) => !embedded.has(text));
+    const vectors = await this.#embed(missing);
+    const vectorOf = new Map([
+      ...embedded,
+      ...missing.map((text, i) => [text, vectors[i]!] as const),
+    ]);
+    const byPartition = new Map<string, VectorEntry[]>();
+    for (const { id, name, textHash, texts, path } of changed) {
+      const vector = pooled(texts.map((text) => vectorOf.get(text)!));
       let entries = byPartition.get(name);
       if (!entries) byPartition.set(name, entries = []);
-      entries.push({ id, textHash, vector, group: file.path });
+      entries.push({ id, textHash, vector, group: path });
       this.#partitionOf.set(id, name);
     }
     for (const [name, entries] of byPartition) (await this.#partition(name)).upsertMany(entries);

@@ -74,7 +74,7 @@ export function retrieversOf(deps: RecallDeps): Retriever[] {
 }
 
 /**
- * Hybrid recall over a store: vector, lexical, context, mention and graph
+ * Hybrid recall over a store: vector, lexical, context, mention, graph and file
  * candidates (personalized PageRank from the best hits) of every source are
  * fused with weighted RRF in lists that rank all sources together by their
  * evidence (see fuse_sources.ts), so one order holds across memories, code and turns.
@@ -262,6 +262,6 @@ function onePartPerDefinition(ranked: RankedHit[], deps: RankingDeps): RankedHit
 /** The signals each mode fuses. */
 export const MODE_SIGNALS: Record<RecallRequest["mode"], ReadonlySet<Signal>> = {
   hybrid: new Set(["vector", "lexical", "context", "graph", "mention", "file"]),
-  vector: new Set(["vector", "file"]),
+  vector: new Set(["vector"]),
   lexical: new Set(["lexical", "context"]),
 };

@@ -1,6 +1,6 @@
 /**
  * A retriever is one of recall's signals (vectors, words, context, named
- * definitions, the graph walk) behind one interface: asked a question, it
+ * definitions, the graph walk, a file's meaning) behind one interface: asked a question, it
  * answers each source's candidates, best first, with the evidence that ranks
  * them against the other sources' (see `fuse_sources.ts`). Recall runs the
  * retrievers, fuses their lists and ranks; a new signal is a new retriever.

@@ -286,9 +286,10 @@ Deno.test("VectorsProjection embeds a long turn window by window, answers it onc
 
 /**
  * An embedder that gives each of a few words its own axis (a text: the sum of
- * its words' axes), so a file's pooled vector and its distance are known exactly.
+ * its words' axes), so a file's pooled vector and its distance are known exactly;
+ * the texts it embeds are pushed to `embedded`.
  */
-function axesEmbedder(words: readonly string[]): Embedder {
+function axesEmbedder(words: readonly string[], embedded: string[] = []): Embedder {
   const embed = (text: string) => {
     const vector = Float32Array.from(words, (word) => text.includes(word) ? 1 : 0);
     const norm = Math.hypot(...vector) || 1;
@@ -297,7 +298,10 @@ function axesEmbedder(words: readonly string[]): Embedder {
   return {
     id: "axes",
     dims: words.length,
-    embedDocuments: (texts) => Promise.resolve(texts.map(embed)),
+    embedDocuments: (texts) => {
+      embedded.push(...texts);
+      return Promise.resolve(texts.map(embed));
+    },
     embedQuery: (text) => Promise.resolve(embed(text)),
     close: () => Promise.resolve(),
   };
@@ -306,7 +310,8 @@ function axesEmbedder(words: readonly string[]): Embedder {
 Deno.test("VectorsProjection pools each file's chunk vectors into one, in step with re-indexing, removal and project deletion", async () => {
   await using tmp = await tempDir();
   const blobs = new BlobStore(join(tmp.path, "blobs"));
-  const embedder = axesEmbedder(["connect", "retry", "bake", "frost"]);
+  const embedded: string[] = [];
+  const embedder = axesEmbedder(["connect", "retry", "bake", "frost"], embedded);
   const vectors = await VectorsProjection.open(join(tmp.path, "vectors"), embedder, blobs);
   const log = new MemoryLog();
   const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
@@ -361,6 +366,12 @@ Deno.test("VectorsProjection pools each file's chunk vectors into one, in step w
       chunks: ["app:db.py:1-1", "app:db.py:2-2"],
     });
     assert.deepEqual((await files("frost", "app")).map((file) => file.distance), [half, 1]);
+
+    // Indexed again unchanged: nothing is embedded, not even to pool.
+    embedded.length = 0;
+    await log.append([await indexed("app", "db.py", ["def frost()", "def retry()"])]);
+    await runner.settled();
+    assert.deepEqual(embedded, []);
 
     const built = await vectors.digest();
     await runner.rebuild("vectors");

@@ -76,6 +76,7 @@ Deno.test("the file-vector retriever says nothing without code, vectors or meani
     const [request, windows] of [
       [{ sources: ["memory", "turn"] }, vectors],
       [{ mode: "lexical" }, vectors],
+      [{ mode: "vector" }, vectors],
       [{}, undefined],
     ] as const
   ) {

@@ -1,9 +1,9 @@
 /**
  * The file-vector signal: the code files nearest the question by their
- * chunks' vectors pooled, in groups that share a rank. A file whose meaning
- * is spread over many chunks, none near enough alone, is found whole; like
- * the context signal, it lifts the chunks the vector and lexical lists found
- * in it, and does not flood the answer with every chunk it holds.
+ * chunks' vectors pooled, in groups that share a rank. It finds no new
+ * chunk: like the context signal, it lifts the chunks the vector and lexical
+ * lists found in a file whose meaning as a whole is near the question, and
+ * does not flood the answer with every chunk it holds.
  * @module
  */
 import { type Candidate, listGate, type Retriever } from "../retriever.ts";
@@ -16,7 +16,7 @@ import type { Source, VectorSearch } from "../types.ts";
  */
 const NEAREST_FILES = 10;
 
-/** The file-vector signal over `vectors`; code only, not asked in lexical mode. */
+/** The file-vector signal over `vectors`; code only, in hybrid mode. */
 export function fileVectorRetriever(vectors: VectorSearch): Retriever {
   return {
     signal: "file",
@@ -24,7 +24,7 @@ export function fileVectorRetriever(vectors: VectorSearch): Retriever {
     async retrieve(ask, earlier) {
       const found = new Map<Source, Candidate[]>();
       const { request } = ask;
-      if (!request.sources.includes("code") || request.mode === "lexical") return found;
+      if (!request.sources.includes("code") || request.mode !== "hybrid") return found;
       const queries = await ask.vectors;
       if (!queries) return found;
       const listed = new Set(
