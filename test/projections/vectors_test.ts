@@ -13,6 +13,7 @@ import { storeEmbedder } from "../../src/embed/load.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import type { Embedder } from "../../text/embedder.ts";
 import { collect, remembered, tempDir } from "../helpers.ts";
+import { fileIndexed } from "./text_events.ts";
 
 Deno.test("VectorsProjection finds memories by meaning, follows revisions and forgetting, and replays identically", async () => {
   await using tmp = await tempDir();
@@ -315,30 +316,13 @@ Deno.test("VectorsProjection pools each file's chunk vectors into one, in step w
   const vectors = await VectorsProjection.open(join(tmp.path, "vectors"), embedder, blobs);
   const log = new MemoryLog();
   const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
-  const indexed = async (project: string, path: string, chunks: string[]): Promise<NewEvent> => {
-    const hashes = await blobs.putMany(chunks);
-    return {
-      type: "file.indexed",
-      v: 1,
-      data: {
-        project,
-        path,
-        hash: "h",
-        size: 1,
-        mtime_ms: 0,
-        language: "python",
-        references: [],
-        chunks: chunks.map((_, i) => ({
-          id: `${project}:${path}:${i + 1}-${i + 1}`,
-          start_line: i + 1,
-          end_line: i + 1,
-          kind: "function",
-          name: `f${i}`,
-          text: hashes[i]!,
-        })),
-      },
-    };
-  };
+  const indexed = (project: string, path: string, texts: string[]) =>
+    fileIndexed(
+      blobs,
+      project,
+      path,
+      texts.map((text, i) => ({ id: `${project}:${path}:${i + 1}-${i + 1}`, name: `f${i}`, text })),
+    );
   const files = async (query: string, project: string | null) =>
     (await vectors.searchFiles(await embedder.embedQuery(query), { project, limit: 5 }))
       .map((file) => ({ ...file, distance: Math.round(file.distance * 100) / 100 }));
