@@ -83,6 +83,18 @@ export function listGate(ask: Ask, source: Source, cap = CANDIDATES): (id: strin
   };
 }
 
+/** The ids of `source` that the vector and lexical lists of `earlier` found. */
+export function listedByMeaningOrWords(
+  earlier: ReadonlyMap<Signal, Candidates>,
+  source: Source,
+): Set<string> {
+  return new Set(
+    [earlier.get("vector"), earlier.get("lexical")].flatMap((lists) =>
+      (lists?.get(source) ?? []).flatMap((candidate) => candidate.ids)
+    ),
+  );
+}
+
 /** One of recall's signals. */
 export interface Retriever {
   readonly signal: Signal;

@@ -1,4 +1,5 @@
 import type { LoweredKindName } from "./path_priors.ts";
+import type { FileHit } from "../../projections/vectors/vectors_projection.ts";
 import type { SignalWeights } from "./fuse.ts";
 
 /** What recall searches: stored memories, indexed code, past agent sessions. */
@@ -26,6 +27,8 @@ export interface LexicalSearch {
   termWeight(text: string, sources: readonly Source[]): number;
 }
 
+export type { FileHit };
+
 /** The vector index as recall uses it; ids come back as `<source>:<id>`. */
 export interface VectorSearch {
   search(
@@ -40,7 +43,7 @@ export interface VectorSearch {
   searchFiles(
     query: Float32Array,
     options: { project?: string | null; limit: number },
-  ): Array<{ path: string; distance: number; chunks: readonly string[] }>;
+  ): FileHit[];
 }
 
 /** A question for recall. */

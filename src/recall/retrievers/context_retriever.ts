@@ -5,7 +5,13 @@
  * it; it does not flood the answer with every chunk it holds.
  * @module
  */
-import { type Candidate, CANDIDATES, listGate, type Retriever } from "../retriever.ts";
+import {
+  type Candidate,
+  CANDIDATES,
+  listedByMeaningOrWords,
+  listGate,
+  type Retriever,
+} from "../retriever.ts";
 import type { LexicalSearch, Source } from "../types.ts";
 
 /**
@@ -24,11 +30,7 @@ export function contextRetriever(lexical: LexicalSearch): Retriever {
       const { request } = ask;
       if (request.mode === "vector") return Promise.resolve(found);
       for (const source of request.sources) {
-        const listed = new Set(
-          [earlier.get("vector"), earlier.get("lexical")].flatMap((lists) =>
-            (lists?.get(source) ?? []).flatMap((candidate) => candidate.ids)
-          ),
-        );
+        const listed = listedByMeaningOrWords(earlier, source);
         const list: Candidate[] = [];
         const admitFile = listGate(ask, source, CONTEXT_FILES);
         for (

@@ -6,8 +6,8 @@
  * does not flood the answer with every chunk it holds.
  * @module
  */
-import { type Candidate, listGate, type Retriever } from "../retriever.ts";
-import type { Source, VectorSearch } from "../types.ts";
+import { type Candidate, listedByMeaningOrWords, listGate, type Retriever } from "../retriever.ts";
+import type { FileHit, Source, VectorSearch } from "../types.ts";
 
 /**
  * How many of the nearest files lend their rank to their chunks (and as many
@@ -27,11 +27,7 @@ export function fileVectorRetriever(vectors: VectorSearch): Retriever {
       if (!request.sources.includes("code") || request.mode !== "hybrid") return found;
       const queries = await ask.vectors;
       if (!queries) return found;
-      const listed = new Set(
-        [earlier.get("vector"), earlier.get("lexical")].flatMap((lists) =>
-          (lists?.get("code") ?? []).flatMap((candidate) => candidate.ids)
-        ),
-      );
+      const listed = listedByMeaningOrWords(earlier, "code");
       const options = {
         project: request.project ?? null,
         limit: 2 * NEAREST_FILES * ask.overfetch("code"),
@@ -50,8 +46,6 @@ export function fileVectorRetriever(vectors: VectorSearch): Retriever {
     },
   };
 }
-
-type FileHit = ReturnType<VectorSearch["searchFiles"]>[number];
 
 /**
  * The files of several searches, nearest first, each once at its nearest
