@@ -17,6 +17,7 @@ import {
 } from "./fuse_sources.ts";
 import { LOWERED_FILE_PRIOR, type LoweredKindName } from "./path_priors.ts";
 import { namesSymbol, symbolOf } from "./symbol_query.ts";
+import { visibleQuery } from "./visible_query.ts";
 import { askOf, type RankingDeps } from "./ask.ts";
 import { type Ask, type Candidates, retrieveAll, type Retriever } from "./retriever.ts";
 import { contextRetriever } from "./retrievers/context_retriever.ts";
@@ -92,16 +93,18 @@ export function recall(
 }
 
 /**
- * Recall with `retrievers`: runs them (the query is embedded while the words
- * are searched), fuses their lists across sources, applies the ranking's
- * rules (files the query does not ask for lowered, a named symbol's
- * definition first, one part per definition) and keeps the best `limit`.
+ * Recall with `retrievers`: runs them on what the query shows (its HTML
+ * comments out; the query is embedded while the words are searched), fuses
+ * their lists across sources, applies the ranking's rules (files the query
+ * does not ask for lowered, a named symbol's definition first, one part per
+ * definition) and keeps the best `limit`.
  */
 export async function recallWith(
   retrievers: readonly Retriever[],
   deps: RankingDeps,
-  request: RecallRequest,
+  asked: RecallRequest,
 ): Promise<RecallResult> {
+  const request = { ...asked, query: visibleQuery(asked.query) };
   const notes: string[] = [];
   const note = (text: string) => void notes.push(text);
   const limit = Math.min(request.limit, MAX_RESULTS);

@@ -1,0 +1,20 @@
+/**
+ * The part of a query its author's readers see. An issue pasted from GitHub
+ * or GitLab keeps its template's HTML comments (`<!-- Thanks for reporting!
+ * Please run diagnostics/info.sh … -->`), which the rendered issue hides:
+ * words the author neither wrote nor meant, which match the template's own
+ * files and the scripts it names.
+ * @module
+ */
+
+const HTML_COMMENT = /<!--[\s\S]*?-->/g;
+
+/**
+ * `query` without its HTML comments, blank lines they leave collapsed; the
+ * query itself when nothing else is left (a search for a comment's words).
+ */
+export function visibleQuery(query: string): string {
+  if (!query.includes("<!--")) return query;
+  const visible = query.replace(HTML_COMMENT, "").replace(/\n[ \t]*(\n[ \t]*)+\n/g, "\n\n").trim();
+  return visible === "" ? query : visible;
+}
