@@ -1,10 +1,10 @@
 /**
  * Each issue of a code benchmark run ranked by cairn, in-process, under
  * every setting of a grid (fusion weights, and how much tests, changelogs,
- * documentation, tooling files and examples are lowered): asked as a user asks (all code, no
- * language filter) over the store kept at the issue's base commit. Each
- * ranking is appended to a cache file as it comes, so an interrupted run
- * resumes and a larger grid asks only its new points.
+ * documentation, tooling files, examples and text files are lowered): asked
+ * as a user asks (all code, no language filter) over the store kept at the
+ * issue's base commit. Each ranking is appended to a cache file as it comes,
+ * so an interrupted run resumes and a larger grid asks only its new points.
  *
  * An issue's retrievals are made once and reused by every setting, as far as
  * the setting cannot change them: only the graph walk, seeded by a fusion,
@@ -29,6 +29,7 @@ const KINDS: readonly LoweredKindName[] = [
   "documentation",
   "tooling",
   "example",
+  "text",
 ];
 /** The deepest place any score reads (Acc@10): a saved ranking keeps no more. */
 const SAVED_PLACES = 10;
@@ -144,9 +145,16 @@ function reusingRetrievals(retriever: Retriever): Retriever {
   };
 }
 
-function cacheKey(id: string, { weights, lowerFactors }: RankingSetting): string {
+/** A ranking saved before a kind of file was lowered was ranked with it at full score (1). */
+function cacheKey(
+  id: string,
+  { weights, lowerFactors }: {
+    weights: SignalWeights;
+    lowerFactors: Partial<RankingSetting["lowerFactors"]>;
+  },
+): string {
   return `${id}\t${SIGNALS.map((signal) => weights[signal]).join(",")}\t` +
-    KINDS.map((kind) => lowerFactors[kind]).join(",");
+    KINDS.map((kind) => lowerFactors[kind] ?? 1).join(",");
 }
 
 async function readCache(file: string): Promise<Map<string, Ranking>> {

@@ -47,6 +47,7 @@ const SHIPPED: RankingSetting = {
     documentation: LOWERED_FILE_PRIOR,
     tooling: LOWERED_FILE_PRIOR,
     example: LOWERED_FILE_PRIOR,
+    text: LOWERED_FILE_PRIOR,
   },
 };
 const SIGNALS = Object.keys(SHIPPED.weights) as Signal[];
@@ -129,12 +130,12 @@ function settingGrid(): RankingSetting[] {
 }
 
 /**
- * Tests, documentation, tooling files and examples each lowered or not (a
- * changelog always), by one factor for all: 0.1, the shipped
+ * Tests, documentation, tooling files, examples and text files each lowered
+ * or not (a changelog always), by one factor for all: 0.1, the shipped
  * {@linkcode LOWERED_FILE_PRIOR} or 0.5.
  */
 function loweringChoices(): Array<Record<LoweredKindName, number>> {
-  const varied: LoweredKindName[] = ["test", "documentation", "tooling", "example"];
+  const varied: LoweredKindName[] = ["test", "documentation", "tooling", "example", "text"];
   const choices: Array<Record<LoweredKindName, number>> = [];
   for (const factor of [0.1, LOWERED_FILE_PRIOR, 0.5]) {
     for (let mask = 0; mask < 2 ** varied.length; mask++) {

@@ -4,8 +4,10 @@
  * shares its words, a changelog mentions everything the project ever
  * changed, and the documentation explains X in the same words; each would
  * crowd the code out. A build, CI or packaging file (a bundler's config, a
- * bug-report template, the licence) shares an issue's generic words, and an
- * example or a benchmark uses the very API the question is about
+ * bug-report template, the licence) shares an issue's generic words, an
+ * example or a benchmark uses the very API the question is about, and a file
+ * in no programming language (a data table, a configuration, a packaging
+ * recipe, a shell completion's template) is not where anything is done
  * (docs/decisions.md has the measurements).
  * @module
  */
@@ -15,7 +17,13 @@ import { languageOf } from "../ingest/code/languages.ts";
 export const LOWERED_FILE_PRIOR = 0.25;
 
 /** The kinds of file recall lowers. */
-export type LoweredKindName = "test" | "changelog" | "documentation" | "tooling" | "example";
+export type LoweredKindName =
+  | "test"
+  | "changelog"
+  | "documentation"
+  | "tooling"
+  | "example"
+  | "text";
 
 /** A kind of file recall lowers: how its path looks, and how a query asks for it. */
 export interface LoweredKind {
@@ -98,6 +106,27 @@ const EXAMPLE_FOLDER = /(^|\/)(examples?|samples|demos?|benchmarks?|bench(es)?)\
 const EXAMPLE_FILE = /(^|\/|_)examples?_test\.go$/i;
 const ABOUT_EXAMPLES = /\b(examples?|samples?|demos?|benchmarks?|bench(es)?)\b/i;
 
+/**
+ * Programming languages cairn reads as text, by extension: their files are
+ * code all the same (a C extension, a Java port, a shell script, a template).
+ */
+const PROGRAMMING_LANGUAGE = new RegExp(
+  String.raw`\.(` +
+    [
+      "c|h|cc|cpp|cxx|hh|hpp|hxx|m|mm|cu|java|kt|kts|scala|groovy|cs|fs|vb|swift|rb|php|pl|pm",
+      "lua|r|jl|dart|ex|exs|erl|hrl|hs|ml|mli|clj|cljs|cljc|el|lisp|scm|rkt|vim|zig|nim|cr|d",
+      "f|f90|asm|s|sh|bash|zsh|fish|ps1|psm1|bat|cmd|sql|proto|graphql|gql|html?|css|scss|sass",
+      "less|vue|svelte|astro|jinja2?|j2|hbs|ejs|erb|tf|nix|sol|glsl|hlsl|wgsl|v|sv|vhdl?",
+    ].join("|") +
+    ")$",
+  "i",
+);
+const ABOUT_TEXT = new RegExp(
+  String.raw`\b(json|ya?ml|toml|xml|csv|ini|data files?|config(uration)? files?|settings files?|` +
+    String.raw`schemas?|completions?|man ?pages?|snapshots?|translations?|locales?)\b`,
+  "i",
+);
+
 /** Whether a project-relative path is a test (by folder or by file name). */
 export function isTestPath(path: string): boolean {
   return TEST_FOLDER.test(path) || TEST_FILE.test(path);
@@ -136,6 +165,15 @@ export function isExamplePath(path: string): boolean {
   return EXAMPLE_FOLDER.test(path) || EXAMPLE_FILE.test(path);
 }
 
+/**
+ * Whether a project-relative path is in no programming language: neither one
+ * cairn parses nor one it reads as text (data, configuration, man pages,
+ * packaging recipes, templates of generated files).
+ */
+export function isTextPath(path: string): boolean {
+  return languageOf(path) === undefined && !PROGRAMMING_LANGUAGE.test(path);
+}
+
 /** In order: the first a file is decides its factor. */
 const KINDS: readonly LoweredKind[] = [
   {
@@ -168,6 +206,12 @@ const KINDS: readonly LoweredKind[] = [
     matches: isExamplePath,
     askedFor: (query) => ABOUT_EXAMPLES.test(query),
   },
+  {
+    name: "text",
+    label: "text file",
+    matches: isTextPath,
+    askedFor: (query) => ABOUT_TEXT.test(query),
+  },
 ];
 
 /** The kind of file at `path` that recall may lower (the first that matches), if any. */
@@ -194,7 +238,10 @@ export function subjectOf(query: string): string {
  */
 export function askedKinds(query: string, pathPrefix?: string): Set<LoweredKindName> {
   const subject = subjectOf(query);
-  const folder = pathPrefix === undefined ? [] : kindsOf(`${pathPrefix.replace(/\/+$/, "")}/_`);
+  // A folder's kinds are those of a file in it; being text is a file's own, so a folder never asks for it.
+  const folder = pathPrefix === undefined
+    ? []
+    : kindsOf(`${pathPrefix.replace(/\/+$/, "")}/_`).filter((kind) => kind.name !== "text");
   return new Set(
     KINDS.filter((kind) => kind.askedFor(subject) || folder.includes(kind)).map((kind) =>
       kind.name

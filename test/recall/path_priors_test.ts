@@ -5,6 +5,7 @@ import {
   isDocumentationPath,
   isExamplePath,
   isTestPath,
+  isTextPath,
   isToolingPath,
   kindsOf,
   type LoweredKindName,
@@ -70,14 +71,21 @@ Deno.test("isChangelogPath() knows changelogs, release notes and news fragments,
   ) assert.ok(!isChangelogPath(path), path);
 });
 
-const ALL: LoweredKindName[] = ["test", "changelog", "documentation", "tooling", "example"];
+const ALL: LoweredKindName[] = [
+  "test",
+  "changelog",
+  "documentation",
+  "tooling",
+  "example",
+  "text",
+];
 
 Deno.test("askedKinds() keeps a kind's full score when the query asks for it, not for words containing it", () => {
   const lowered = (query: string) => ALL.filter((kind) => !askedKinds(query).has(kind));
   for (const query of ["why does this test fail", "unit tests for the parser", "the db fixture"]) {
     assert.deepEqual(
       lowered(query),
-      ["changelog", "documentation", "tooling", "example"],
+      ["changelog", "documentation", "tooling", "example", "text"],
       query,
     );
   }
@@ -86,12 +94,12 @@ Deno.test("askedKinds() keeps a kind's full score when the query asks for it, no
   ) {
     assert.deepEqual(
       lowered(query),
-      ["test", "documentation", "tooling", "example"],
+      ["test", "documentation", "tooling", "example", "text"],
       query,
     );
   }
   for (const query of ["is this documented?", "the README's section", "docs for retry"]) {
-    assert.deepEqual(lowered(query), ["test", "changelog", "tooling", "example"], query);
+    assert.deepEqual(lowered(query), ["test", "changelog", "tooling", "example", "text"], query);
   }
   for (
     const query of ["pytest crashes on import", "latest patch", "how does it build the SVG card"]
@@ -101,7 +109,11 @@ Deno.test("askedKinds() keeps a kind's full score when the query asks for it, no
   for (
     const query of ["the CI workflow fails", "how are the linters configured", "bump a dependency"]
   ) {
-    assert.deepEqual(lowered(query), ["test", "changelog", "documentation", "example"], query);
+    assert.deepEqual(
+      lowered(query),
+      ["test", "changelog", "documentation", "example", "text"],
+      query,
+    );
   }
   for (const query of ["the blog example crashes", "a demo of streaming", "benchmarks are slow"]) {
     assert.deepEqual(lowered(query), ALL.filter((kind) => kind !== "example"), query);
@@ -116,7 +128,11 @@ Deno.test("askedKinds() keeps a kind's full score when the query asks for it, no
     "documentation",
     "tooling",
     "example",
+    "text",
   ]);
+  for (const query of ["the zsh completion lists no themes", "which YAML keys are read"]) {
+    assert.deepEqual(lowered(query), ALL.filter((kind) => kind !== "text"), query);
+  }
 });
 
 Deno.test("isDocumentationPath() knows prose markup and what documentation folders hold besides code", () => {
@@ -214,6 +230,31 @@ Deno.test("isExamplePath() knows examples, demos and benchmarks, not code named 
   ) {
     assert.ok(!isExamplePath(path), path);
   }
+});
+
+Deno.test("isTextPath() knows files in no programming language, whether cairn parses it or not", () => {
+  for (
+    const path of [
+      "snapcraft.yaml",
+      "src/common/languageColors.json",
+      "complete/_rg",
+      "assets/completions/bat.zsh.in",
+      "godoc-current.txt",
+      "README",
+    ]
+  ) assert.ok(isTextPath(path), path);
+  for (
+    const path of [
+      "src/main.rs",
+      "index.d.ts",
+      "pkg/brew/ripgrep-bin.rb",
+      "src/ext/_speedups.c",
+      "include/api.h",
+      "scripts/release.sh",
+      "templates/page.html",
+      "src/Main.java",
+    ]
+  ) assert.ok(!isTextPath(path), path);
 });
 
 Deno.test("askedKinds() takes the folder a search is narrowed to as asked for", () => {
