@@ -145,16 +145,9 @@ function reusingRetrievals(retriever: Retriever): Retriever {
   };
 }
 
-/** A ranking saved before a kind of file was lowered was ranked with it at full score (1). */
-function cacheKey(
-  id: string,
-  { weights, lowerFactors }: {
-    weights: SignalWeights;
-    lowerFactors: Partial<RankingSetting["lowerFactors"]>;
-  },
-): string {
+function cacheKey(id: string, { weights, lowerFactors }: RankingSetting): string {
   return `${id}\t${SIGNALS.map((signal) => weights[signal]).join(",")}\t` +
-    KINDS.map((kind) => lowerFactors[kind] ?? 1).join(",");
+    KINDS.map((kind) => lowerFactors[kind]).join(",");
 }
 
 async function readCache(file: string): Promise<Map<string, Ranking>> {
