@@ -39,6 +39,8 @@ export interface RankingSetting {
   weights: SignalWeights;
   /** What each kind of file the query does not ask for is multiplied by (1: not lowered). */
   lowerFactors: Record<LoweredKindName, number>;
+  /** Only code in the issue's language (`--language python`), as a user who says so asks. */
+  filtered?: boolean;
 }
 
 /**
@@ -90,13 +92,16 @@ async function rankAt(
       const deps = reusingQueryVectors(app.recall.deps);
       const retrievers = retrieversOf(deps).map(reusingRetrievals);
       for (const { setting } of asks.filter((ask) => ask.instance === instance)) {
+        const { weights, lowerFactors, filtered } = setting;
         const { hits } = await recall(deps, {
           query: instance.query.slice(0, MAX_QUERY_CHARS),
           project: repo.split("/")[1]!,
           sources: ["code"],
           limit: LIMIT,
           mode: "hybrid",
-          ...setting,
+          weights,
+          lowerFactors,
+          ...(filtered ? { language: instance.language } : {}),
         }, retrievers);
         const code = hits.map((hit) => ({
           path: deps.codePath!(hit.id)!,
@@ -130,24 +135,28 @@ function reusingQueryVectors(deps: RecallDeps): RecallDeps {
   };
 }
 
-/** `retriever` answering each question once; the graph walk once per weights (they seed it). */
+/**
+ * `retriever` answering each question once per language filter; the graph
+ * walk once per weights too (they seed it).
+ */
 function reusingRetrievals(retriever: Retriever): Retriever {
   const found = new Map<string, Promise<Candidates>>();
   return {
     signal: retriever.signal,
     reads: retriever.reads,
     retrieve(ask, earlier) {
-      const { query, weights } = ask.request;
-      const key = retriever.signal === "graph" ? `${query}\0${JSON.stringify(weights)}` : query;
+      const { query, language, weights } = ask.request;
+      const asked = `${query}\0${language ?? ""}`;
+      const key = retriever.signal === "graph" ? `${asked}\0${JSON.stringify(weights)}` : asked;
       if (!found.has(key)) found.set(key, retriever.retrieve(ask, earlier));
       return found.get(key)!;
     },
   };
 }
 
-function cacheKey(id: string, { weights, lowerFactors }: RankingSetting): string {
+function cacheKey(id: string, { weights, lowerFactors, filtered }: RankingSetting): string {
   return `${id}\t${SIGNALS.map((signal) => weights[signal]).join(",")}\t` +
-    KINDS.map((kind) => lowerFactors[kind]).join(",");
+    KINDS.map((kind) => lowerFactors[kind]).join(",") + (filtered ? "\tlanguage" : "");
 }
 
 async function readCache(file: string): Promise<Map<string, Ranking>> {
@@ -161,8 +170,8 @@ async function readCache(file: string): Promise<Map<string, Ranking>> {
     if (!line.complete || !line.text.trim()) continue;
     // A line cut short by an interrupted run is asked again.
     try {
-      const { id, weights, lowerFactors, files, functions } = JSON.parse(line.text);
-      saved.set(cacheKey(id, { weights, lowerFactors }), {
+      const { id, weights, lowerFactors, filtered, files, functions } = JSON.parse(line.text);
+      saved.set(cacheKey(id, { weights, lowerFactors, filtered }), {
         files: files.map(once),
         functions: functions.map(once),
       });

@@ -74,6 +74,7 @@ const points: GridPoint[] = grid.map((setting, g) => ({
   scores: ids.map((id) => scoreIssue(rankings.get(id)![g]!, gold.get(id)!)),
 }));
 const folds = leaveOneRepositoryOut(repos, points);
+const filtered = await gridRankings(work, instances, [{ ...SHIPPED, filtered: true }], cache);
 const bm25 = await runBaseline(work, ids, repos);
 const body = tuningReport({
   set,
@@ -82,6 +83,7 @@ const body = tuningReport({
   points,
   folds,
   heldOut: heldOutScores(folds, points),
+  filtered: ids.map((id) => scoreIssue(filtered.get(id)![0]!, gold.get(id)!)),
   bm25: bm25 && ids.map((id) => scoreIssue(bm25.get(id)!, gold.get(id)!)),
   shipped: describe(SHIPPED, () => true),
 });

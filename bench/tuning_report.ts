@@ -20,6 +20,8 @@ export interface TuningResults {
   folds: readonly Fold[];
   /** Each issue scored with its fold's point. */
   heldOut: readonly IssueScore[];
+  /** Each issue under the shipped setting over code in its language only (`--language`). */
+  filtered: readonly IssueScore[];
   /** BM25 over whole files, per issue, when the benchmark's saved runs hold it. */
   bm25: readonly IssueScore[] | undefined;
   /** The shipped setting in full. */
@@ -42,6 +44,7 @@ export function tuningReport(results: TuningResults): string {
     row(`shipped (${results.shipped})`, summarize(points[0]!.scores)),
     row(`in-sample best (${grid[best]})`, summarize(points[best]!.scores)),
     row("leave-one-repository-out", summarize(heldOut)),
+    row("shipped, the issue's language only (`--language`)", summarize(results.filtered)),
     ...(bm25All
       ? [
         `| BM25 whole files (the benchmark run's) | ${f(bm25All.file1)} | ${f(bm25All.file5)} | ` +

@@ -21,6 +21,7 @@ Deno.test("tuningReport() sets the held-out figure beside the shipped one and th
     points,
     folds,
     heldOut: heldOutScores(folds, points),
+    filtered: [s(1), s(0)],
     bm25: [s(1), s(0)],
     shipped: "vector 0.4",
   });
@@ -36,6 +37,10 @@ Deno.test("tuningReport() sets the held-out figure beside the shipped one and th
   assert.match(
     report,
     /\| leave-one-repository-out \| 0\.000 \| 1\.000 \| 1\.000 \| – \| \+0\.500 \|/,
+  );
+  assert.match(
+    report,
+    /\| shipped, the issue's language only \(`--language`\) \| 0\.000 \| 0\.500 \| 0\.500 \| – \| \+0\.000 \|/,
   );
   assert.match(
     report,
