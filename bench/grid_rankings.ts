@@ -14,7 +14,7 @@
 import { join } from "node:path";
 import { MAX_QUERY_CHARS, recall, type RecallDeps, retrieversOf } from "../src/recall/recall.ts";
 import type { Signal, SignalWeights } from "../src/recall/fuse.ts";
-import type { LoweredKindName } from "../src/recall/path_priors.ts";
+import { LOWERED_KIND_NAMES, type LoweredKindName } from "../src/recall/path_priors.ts";
 import type { Candidates, Retriever } from "../src/recall/retriever.ts";
 import { openCairn } from "../src/service/cairn.ts";
 import { fileLines } from "../events/file_lines.ts";
@@ -23,14 +23,6 @@ import type { Ranking } from "./code_scores.ts";
 import type { Instance } from "./code_sets.ts";
 
 const SIGNALS: readonly Signal[] = ["vector", "lexical", "context", "graph", "mention", "file"];
-const KINDS: readonly LoweredKindName[] = [
-  "test",
-  "changelog",
-  "documentation",
-  "tooling",
-  "example",
-  "text",
-];
 /** The deepest place any score reads (Acc@10): a saved ranking keeps no more. */
 const SAVED_PLACES = 10;
 
@@ -156,7 +148,7 @@ function reusingRetrievals(retriever: Retriever): Retriever {
 
 function cacheKey(id: string, { weights, lowerFactors, filtered }: RankingSetting): string {
   return `${id}\t${SIGNALS.map((signal) => weights[signal]).join(",")}\t` +
-    KINDS.map((kind) => lowerFactors[kind]).join(",") + (filtered ? "\tlanguage" : "");
+    LOWERED_KIND_NAMES.map((kind) => lowerFactors[kind]).join(",") + (filtered ? "\tlanguage" : "");
 }
 
 async function readCache(file: string): Promise<Map<string, Ranking>> {

@@ -28,7 +28,10 @@ export type LoweredKindName =
 /** A kind of file recall lowers: how its path looks, and how a query asks for it. */
 export interface LoweredKind {
   name: LoweredKindName;
-  /** How `--format debug` names it: `test file`, `changelog`, `documentation`, `tooling file`, `example`. */
+  /**
+   * How `--format debug` names it: `test file`, `changelog`, `documentation`,
+   * `tooling file`, `example`, `text file`.
+   */
   label: string;
   matches(path: string): boolean;
   askedFor(query: string): boolean;
@@ -214,6 +217,9 @@ const KINDS: readonly LoweredKind[] = [
   },
 ];
 
+/** The names of the kinds of file recall lowers, in the order they are tried. */
+export const LOWERED_KIND_NAMES: readonly LoweredKindName[] = KINDS.map((kind) => kind.name);
+
 /** The kind of file at `path` that recall may lower (the first that matches), if any. */
 export function loweredKindOf(path: string): LoweredKind | undefined {
   return KINDS.find((kind) => kind.matches(path));
@@ -238,7 +244,7 @@ export function subjectOf(query: string): string {
  */
 export function askedKinds(query: string, pathPrefix?: string): Set<LoweredKindName> {
   const subject = subjectOf(query);
-  // A folder's kinds are those of a file in it; being text is a file's own, so a folder never asks for it.
+  // A folder asks for the kinds of a file in it; being text is a file's own, never a folder's.
   const folder = pathPrefix === undefined
     ? []
     : kindsOf(`${pathPrefix.replace(/\/+$/, "")}/_`).filter((kind) => kind.name !== "text");

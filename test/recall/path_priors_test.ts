@@ -8,7 +8,7 @@ import {
   isTextPath,
   isToolingPath,
   kindsOf,
-  type LoweredKindName,
+  LOWERED_KIND_NAMES,
 } from "../../src/recall/path_priors.ts";
 
 Deno.test("isTestPath() knows test folders and each ecosystem's test file names", () => {
@@ -71,14 +71,7 @@ Deno.test("isChangelogPath() knows changelogs, release notes and news fragments,
   ) assert.ok(!isChangelogPath(path), path);
 });
 
-const ALL: LoweredKindName[] = [
-  "test",
-  "changelog",
-  "documentation",
-  "tooling",
-  "example",
-  "text",
-];
+const ALL = LOWERED_KIND_NAMES;
 
 Deno.test("askedKinds() keeps a kind's full score when the query asks for it, not for words containing it", () => {
   const lowered = (query: string) => ALL.filter((kind) => !askedKinds(query).has(kind));
