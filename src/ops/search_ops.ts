@@ -135,12 +135,13 @@ function recallIn(mode: RecallMode | undefined) {
 
 /** What an agent is told of the kinds of file code search lowers, and how to ask for them. */
 const LOWERED_CODE =
-  "Tests, docs, build files and examples rank below code unless the query's first line asks " +
-  "for them or `path` is in them.";
+  "Tests, docs, build, example and data files rank below code unless the query's first line " +
+  "or `path` asks for them.";
 const LOWERED_CODE_HELP =
-  "  Tests, docs, changelogs, build and CI files and examples rank below the code unless the\n" +
-  '  question\'s first line asks for them ("which test covers...", "the docs for...",\n' +
-  '  "the CI workflow", "an example of...") or --path is inside them (--path tests).';
+  "  Tests, docs, changelogs, build and CI files, examples and files in no programming\n" +
+  "  language (data, config, completions) rank below the code unless the question's first\n" +
+  '  line asks for them ("which test covers...", "the docs for...", "the CI workflow",\n' +
+  '  "an example of...", "the YAML config") or --path is inside them (--path tests).';
 
 /** `recall`: one ranked, compact answer over memories, code and past sessions. */
 export const recall = operation({
