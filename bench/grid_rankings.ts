@@ -1,7 +1,7 @@
 /**
  * Each issue of a code benchmark run ranked by cairn, in-process, under
  * every setting of a grid (fusion weights, and how much tests, changelogs,
- * documentation, tooling files, examples and text files are lowered): asked
+ * documentation, tooling files, examples and data files are lowered): asked
  * as a user asks (all code, no language filter) over the store kept at the
  * issue's base commit. Each ranking is appended to a cache file as it comes,
  * so an interrupted run resumes and a larger grid asks only its new points.

@@ -47,7 +47,7 @@ const SHIPPED: RankingSetting = {
     documentation: LOWERED_FILE_PRIOR,
     tooling: LOWERED_FILE_PRIOR,
     example: LOWERED_FILE_PRIOR,
-    text: LOWERED_FILE_PRIOR,
+    data: LOWERED_FILE_PRIOR,
   },
 };
 const SIGNALS = Object.keys(SHIPPED.weights) as Signal[];
@@ -132,7 +132,7 @@ function settingGrid(): RankingSetting[] {
 }
 
 /**
- * Tooling files, examples and text files each lowered or not, by the shipped
+ * Tooling files, examples and data files each lowered or not, by the shipped
  * {@linkcode LOWERED_FILE_PRIOR}. Tests, changelogs and documentation are
  * always lowered, and by that factor: every fold of a grid that varied them
  * too (and the factor: 0.1, 0.25, 0.5) kept them, and mostly the factor
@@ -140,7 +140,7 @@ function settingGrid(): RankingSetting[] {
  * an hour on two processes.
  */
 function loweringChoices(): Array<Record<LoweredKindName, number>> {
-  const varied: LoweredKindName[] = ["tooling", "example", "text"];
+  const varied: LoweredKindName[] = ["tooling", "example", "data"];
   const choices: Array<Record<LoweredKindName, number>> = [];
   for (let mask = 0; mask < 2 ** varied.length; mask++) {
     const factors = Object.fromEntries(KINDS.map((kind) => [kind, LOWERED_FILE_PRIOR]));

@@ -5,10 +5,9 @@
  * changed, and the documentation explains X in the same words; each would
  * crowd the code out. A build, CI or packaging file (a bundler's config, a
  * bug-report template, the licence) shares an issue's generic words, an
- * example or a benchmark uses the very API the question is about, and a file
- * in no programming language (a data table, a configuration, a packaging
- * recipe, a shell completion's template) is not where anything is done
- * (docs/decisions.md has the measurements).
+ * example or a benchmark uses the very API the question is about, and a data
+ * or configuration file (a colour table, a packaging recipe) is not where
+ * anything is done (docs/decisions.md has the measurements).
  * @module
  */
 import { languageOf } from "../ingest/code/languages.ts";
@@ -23,14 +22,14 @@ export type LoweredKindName =
   | "documentation"
   | "tooling"
   | "example"
-  | "text";
+  | "data";
 
 /** A kind of file recall lowers: how its path looks, and how a query asks for it. */
 export interface LoweredKind {
   name: LoweredKindName;
   /**
    * How `--format debug` names it: `test file`, `changelog`, `documentation`,
-   * `tooling file`, `example`, `text file`.
+   * `tooling file`, `example`, `data file`.
    */
   label: string;
   matches(path: string): boolean;
@@ -61,11 +60,12 @@ const CHANGELOG_FOLDER =
 const ABOUT_CHANGES =
   /\b(change ?logs?|changes|history|news|releases?|released|release notes|versions?|what'?s new|deprecat\w*)\b/i;
 /** Markup prose; a `.txt` is as often a requirements list or CMake's as prose, so it is left alone. */
-const DOCUMENTATION_FILE = /\.(md|markdown|mdx|rst|adoc)$/i;
+/** Markup prose, man pages (`fd.1`, a man page's template `bat.1.in`) and a bare README. */
+const DOCUMENTATION_FILE = /\.(md|markdown|mdx|rst|adoc|[1-9]|man)(\.in)?$|(^|\/)readme$/i;
 /** A documentation folder. */
 const DOCUMENTATION_FOLDER = /(^|\/)(docs?|documentation)\//i;
 const ABOUT_DOCUMENTATION =
-  /\b(docs?|documentation|documented|documents?|readme|guides?|tutorials?|manual|markdown)\b/i;
+  /\b(docs?|documentation|documented|documents?|readme|guides?|tutorials?|manual|man ?pages?|markdown)\b/i;
 
 /** A folder of the project's own scripts: `scripts/release.sh`, `scripts/lint`. */
 const SCRIPTS_FOLDER = /(^|\/)scripts\//i;
@@ -110,23 +110,17 @@ const EXAMPLE_FILE = /(^|\/|_)examples?_test\.go$/i;
 const ABOUT_EXAMPLES = /\b(examples?|samples?|demos?|benchmarks?|bench(es)?)\b/i;
 
 /**
- * Programming languages cairn reads as text, by extension: their files are
- * code all the same (a C extension, a Java port, a shell script, a template).
+ * Data and configuration formats, by extension (a template's `.in` aside:
+ * `config.yaml.in`): JSON, YAML, TOML, INI, XML, tables, plain text, lock
+ * files, snapshots, translations. Anything else with an extension cairn does
+ * not know may be code (Nushell, Cython, a Makefile fragment), and a file
+ * without one often is (`bin/fzf-tmux`, `install`), so neither is lowered.
  */
-const PROGRAMMING_LANGUAGE = new RegExp(
-  String.raw`\.(` +
-    [
-      "c|h|cc|cpp|cxx|hh|hpp|hxx|m|mm|cu|java|kt|kts|scala|groovy|cs|fs|vb|swift|rb|php|pl|pm",
-      "lua|r|jl|dart|ex|exs|erl|hrl|hs|ml|mli|clj|cljs|cljc|el|lisp|scm|rkt|vim|zig|nim|cr|d",
-      "f|f90|asm|s|sh|bash|zsh|fish|ps1|psm1|bat|cmd|sql|proto|graphql|gql|html?|css|scss|sass",
-      "less|vue|svelte|astro|jinja2?|j2|hbs|ejs|erb|tf|nix|sol|glsl|hlsl|wgsl|v|sv|vhdl?",
-    ].join("|") +
-    ")$",
-  "i",
-);
-const ABOUT_TEXT = new RegExp(
-  String.raw`\b(json|ya?ml|toml|xml|csv|ini|data files?|config(uration)? files?|settings files?|` +
-    String.raw`schemas?|completions?|man ?pages?|snapshots?|translations?|locales?)\b`,
+const DATA_FILE =
+  /\.(json[c5l]?|ndjson|geojson|ya?ml|toml|ini|cfg|conf|properties|env|xml|plist|csv|tsv|txt|lock|svg|snap|po|pot)(\.in)?$/i;
+const ABOUT_DATA = new RegExp(
+  String.raw`\b(json|ya?ml|toml|xml|csv|tsv|ini|data files?|configs?|configuration|config files?|` +
+    String.raw`settings files?|schemas?|snapshots?|translations?|locales?)\b`,
   "i",
 );
 
@@ -169,12 +163,13 @@ export function isExamplePath(path: string): boolean {
 }
 
 /**
- * Whether a project-relative path is in no programming language: neither one
- * cairn parses nor one it reads as text (data, configuration, man pages,
- * packaging recipes, templates of generated files).
+ * Whether a project-relative path is a data or configuration file and no
+ * other kind recall lowers (a test's fixture is a test, a CI workflow is
+ * tooling): `snapcraft.yaml`, `src/common/languageColors.json`, `Cross.toml`.
  */
-export function isTextPath(path: string): boolean {
-  return languageOf(path) === undefined && !PROGRAMMING_LANGUAGE.test(path);
+export function isDataPath(path: string): boolean {
+  return DATA_FILE.test(path) && !isTestPath(path) && !isChangelogPath(path) &&
+    !isDocumentationPath(path) && !isToolingPath(path) && !isExamplePath(path);
 }
 
 /** In order: the first a file is decides its factor. */
@@ -210,10 +205,10 @@ const KINDS: readonly LoweredKind[] = [
     askedFor: (query) => ABOUT_EXAMPLES.test(query),
   },
   {
-    name: "text",
-    label: "text file",
-    matches: isTextPath,
-    askedFor: (query) => ABOUT_TEXT.test(query),
+    name: "data",
+    label: "data file",
+    matches: isDataPath,
+    askedFor: (query) => ABOUT_DATA.test(query),
   },
 ];
 
@@ -238,19 +233,18 @@ export function subjectOf(query: string): string {
 /**
  * The kinds of file a request asks for, which recall does not lower: those
  * its query names, and those of the folder it is narrowed to (`--path
- * tests`). A query of several lines (an issue, a commit message) asks for
- * what its first line names: a body that mentions the tests it ran or the
- * docs it read is still asking about the code.
+ * tests`) with its data files (whoever points at a folder knows what is in
+ * it). A query of several lines (an issue, a commit message) asks for what
+ * its first line names: a body that mentions the tests it ran or the docs it
+ * read is still asking about the code.
  */
 export function askedKinds(query: string, pathPrefix?: string): Set<LoweredKindName> {
   const subject = subjectOf(query);
-  // A folder asks for the kinds of a file in it; being text is a file's own, never a folder's.
   const folder = pathPrefix === undefined
     ? []
-    : kindsOf(`${pathPrefix.replace(/\/+$/, "")}/_`).filter((kind) => kind.name !== "text");
+    : [...kindsOf(`${pathPrefix.replace(/\/+$/, "")}/_`).map((kind) => kind.name), "data"];
   return new Set(
-    KINDS.filter((kind) => kind.askedFor(subject) || folder.includes(kind)).map((kind) =>
-      kind.name
-    ),
+    KINDS.filter((kind) => kind.askedFor(subject) || folder.includes(kind.name))
+      .map((kind) => kind.name),
   );
 }

@@ -10,11 +10,13 @@
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
 
 /**
- * `query` without its HTML comments, blank lines they leave collapsed; the
- * query itself when nothing else is left (a search for a comment's words).
+ * `query` without its HTML comments, blank lines they leave collapsed, when
+ * it is pasted text of several lines; a one-line question is read whole
+ * (which files use `<!-- prettier-ignore -->`?), and so is a query with
+ * nothing left.
  */
 export function visibleQuery(query: string): string {
-  if (!query.includes("<!--")) return query;
+  if (!query.includes("<!--") || !query.trim().includes("\n")) return query;
   const visible = query.replace(HTML_COMMENT, "").replace(/\n[ \t]*(\n[ \t]*)+\n/g, "\n\n").trim();
   return visible === "" ? query : visible;
 }

@@ -5,7 +5,7 @@ import {
   isDocumentationPath,
   isExamplePath,
   isTestPath,
-  isTextPath,
+  isDataPath,
   isToolingPath,
   kindsOf,
   LOWERED_KIND_NAMES,
@@ -78,7 +78,7 @@ Deno.test("askedKinds() keeps a kind's full score when the query asks for it, no
   for (const query of ["why does this test fail", "unit tests for the parser", "the db fixture"]) {
     assert.deepEqual(
       lowered(query),
-      ["changelog", "documentation", "tooling", "example", "text"],
+      ["changelog", "documentation", "tooling", "example", "data"],
       query,
     );
   }
@@ -87,12 +87,12 @@ Deno.test("askedKinds() keeps a kind's full score when the query asks for it, no
   ) {
     assert.deepEqual(
       lowered(query),
-      ["test", "documentation", "tooling", "example", "text"],
+      ["test", "documentation", "tooling", "example", "data"],
       query,
     );
   }
   for (const query of ["is this documented?", "the README's section", "docs for retry"]) {
-    assert.deepEqual(lowered(query), ["test", "changelog", "tooling", "example", "text"], query);
+    assert.deepEqual(lowered(query), ["test", "changelog", "tooling", "example", "data"], query);
   }
   for (
     const query of ["pytest crashes on import", "latest patch", "how does it build the SVG card"]
@@ -104,7 +104,7 @@ Deno.test("askedKinds() keeps a kind's full score when the query asks for it, no
   ) {
     assert.deepEqual(
       lowered(query),
-      ["test", "changelog", "documentation", "example", "text"],
+      ["test", "changelog", "documentation", "example", "data"],
       query,
     );
   }
@@ -121,10 +121,10 @@ Deno.test("askedKinds() keeps a kind's full score when the query asks for it, no
     "documentation",
     "tooling",
     "example",
-    "text",
+    "data",
   ]);
   for (const query of ["the zsh completion lists no themes", "which YAML keys are read"]) {
-    assert.deepEqual(lowered(query), ALL.filter((kind) => kind !== "text"), query);
+    assert.deepEqual(lowered(query), ALL.filter((kind) => kind !== "data"), query);
   }
 });
 
@@ -225,7 +225,7 @@ Deno.test("isExamplePath() knows examples, demos and benchmarks, not code named 
   }
 });
 
-Deno.test("isTextPath() knows files in no programming language, whether cairn parses it or not", () => {
+Deno.test("isDataPath() knows files in no programming language, whether cairn parses it or not", () => {
   for (
     const path of [
       "snapcraft.yaml",
@@ -235,7 +235,7 @@ Deno.test("isTextPath() knows files in no programming language, whether cairn pa
       "godoc-current.txt",
       "README",
     ]
-  ) assert.ok(isTextPath(path), path);
+  ) assert.ok(isDataPath(path), path);
   for (
     const path of [
       "src/main.rs",
@@ -247,7 +247,7 @@ Deno.test("isTextPath() knows files in no programming language, whether cairn pa
       "templates/page.html",
       "src/Main.java",
     ]
-  ) assert.ok(!isTextPath(path), path);
+  ) assert.ok(!isDataPath(path), path);
 });
 
 Deno.test("askedKinds() takes the folder a search is narrowed to as asked for", () => {

@@ -201,7 +201,7 @@ Deno.test("recallWith() lowers files in no programming language unless the query
   const code = await recallWith([lexical], deps, ask("search stops at the first match"));
   // C is code cairn does not parse, and keeps its score like Rust.
   assert.deepEqual(code.hits.map((h) => h.id), ["c", "s", "y", "z"]);
-  assert.equal(code.hits[2]!.components.prior?.kind, "text file");
+  assert.equal(code.hits[2]!.components.prior?.kind, "data file");
   const completion = await recallWith([lexical], deps, ask("the zsh completion misses --max"));
   assert.deepEqual(completion.hits.map((h) => h.id), ["y", "z", "c", "s"]);
 });

@@ -18,8 +18,12 @@ Deno.test("an issue's template comments are not part of what it asks", () => {
   );
 });
 
-Deno.test("a query with no comment, or nothing but one, is kept as it is", () => {
+Deno.test("a query with no comment, nothing but one, or of one line, is kept as it is", () => {
   assert.equal(visibleQuery("where is <b> parsed?"), "where is <b> parsed?");
-  assert.equal(visibleQuery("<!-- TODO -->"), "<!-- TODO -->");
+  assert.equal(visibleQuery("<!-- TODO -->\n<!-- more -->"), "<!-- TODO -->\n<!-- more -->");
+  assert.equal(
+    visibleQuery("which files use <!-- prettier-ignore -->?"),
+    "which files use <!-- prettier-ignore -->?",
+  );
   assert.equal(visibleQuery("an unclosed <!-- comment"), "an unclosed <!-- comment");
 });
