@@ -138,10 +138,10 @@ const LOWERED_CODE =
   "Tests, docs, build, example and data files rank below code unless the query's first line " +
   "or `path` asks for them.";
 const LOWERED_CODE_HELP =
-  "  Tests, docs, changelogs, build and CI files, examples and files in no programming\n" +
-  "  language (data, config, completions) rank below the code unless the question's first\n" +
-  '  line asks for them ("which test covers...", "the docs for...", "the CI workflow",\n' +
-  '  "an example of...", "the YAML config") or --path is inside them (--path tests).';
+  "  Tests, docs, changelogs, build and CI files, examples and data or config files (JSON,\n" +
+  "  YAML, TOML...) rank below the code unless the question's first line asks for them\n" +
+  '  ("which test covers...", "the docs for...", "the CI workflow", "an example of...",\n' +
+  '  "the YAML config") or --path is inside them (--path tests).';
 
 /** `recall`: one ranked, compact answer over memories, code and past sessions. */
 export const recall = operation({

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import {
   askedKinds,
   isChangelogPath,
+  isDataPath,
   isDocumentationPath,
   isExamplePath,
   isTestPath,
-  isDataPath,
   isToolingPath,
   kindsOf,
   LOWERED_KIND_NAMES,
@@ -123,7 +123,7 @@ Deno.test("askedKinds() keeps a kind's full score when the query asks for it, no
     "example",
     "data",
   ]);
-  for (const query of ["the zsh completion lists no themes", "which YAML keys are read"]) {
+  for (const query of ["which YAML keys are read", "the config's JSON schema", "a German locale"]) {
     assert.deepEqual(lowered(query), ALL.filter((kind) => kind !== "data"), query);
   }
 });
@@ -225,15 +225,15 @@ Deno.test("isExamplePath() knows examples, demos and benchmarks, not code named 
   }
 });
 
-Deno.test("isDataPath() knows files in no programming language, whether cairn parses it or not", () => {
+Deno.test("isDataPath() knows data and configuration files that are no other kind, never code", () => {
   for (
     const path of [
       "snapcraft.yaml",
       "src/common/languageColors.json",
-      "complete/_rg",
-      "assets/completions/bat.zsh.in",
+      "Cross.toml",
+      "config/settings.yaml.in",
       "godoc-current.txt",
-      "README",
+      "locales/de.po",
     ]
   ) assert.ok(isDataPath(path), path);
   for (
@@ -241,20 +241,29 @@ Deno.test("isDataPath() knows files in no programming language, whether cairn pa
       "src/main.rs",
       "index.d.ts",
       "pkg/brew/ripgrep-bin.rb",
-      "src/ext/_speedups.c",
-      "include/api.h",
+      "src/ext/_speedups.pyx",
       "scripts/release.sh",
-      "templates/page.html",
-      "src/Main.java",
+      "bin/fzf-tmux",
+      "complete/_rg",
+      "assets/completions/bat.zsh.in",
+      "shell/key-bindings.nu",
+      // Another kind first: a test's fixture, a CI workflow, a man page, a README.
+      "tests/data/config.json",
+      ".github/workflows/ci.yml",
+      "assets/manual/bat.1.in",
+      "README",
     ]
   ) assert.ok(!isDataPath(path), path);
+  assert.equal(kindsOf("assets/manual/bat.1.in")[0]?.name, "documentation");
+  assert.equal(kindsOf("README")[0]?.name, "documentation");
 });
 
 Deno.test("askedKinds() takes the folder a search is narrowed to as asked for", () => {
-  assert.deepEqual([...askedKinds("retry", "tests")], ["test"]);
-  assert.deepEqual([...askedKinds("retry", "docs/")], ["documentation"]);
-  assert.deepEqual([...askedKinds("retry", ".github/workflows")], ["tooling"]);
-  assert.deepEqual([...askedKinds("retry", "src/auth")], []);
+  // A folder's data files are asked for too: whoever points at a folder knows what is in it.
+  assert.deepEqual([...askedKinds("retry", "tests")], ["test", "data"]);
+  assert.deepEqual([...askedKinds("retry", "docs/")], ["documentation", "data"]);
+  assert.deepEqual([...askedKinds("retry", ".github/workflows")], ["tooling", "data"]);
+  assert.deepEqual([...askedKinds("retry", "src/auth")], ["data"]);
   // A file of several kinds: a benchmark in a test folder, Go's examples in a test file.
   assert.deepEqual(kindsOf("tests/bench/rank.bench.js").map((kind) => kind.name), [
     "test",

@@ -187,23 +187,25 @@ Deno.test("recallWith() lowers documentation for code questions, and a changelog
   assert.deepEqual(changes.hits.map((h) => h.id), ["c", "s", "d"]);
 });
 
-Deno.test("recallWith() lowers files in no programming language unless the query names their kind", async () => {
+Deno.test("recallWith() lowers data and configuration files unless the query names their kind", async () => {
   const paths: Record<string, string> = {
     y: "snapcraft.yaml",
-    z: "complete/_rg",
-    c: "src/ext/speedups.c",
+    j: "src/common/colors.json",
+    z: "bin/fzf-tmux",
     s: "src/search.rs",
   };
   const deps: RankingDeps = { ...MODEL, codePath: (id) => paths[id] };
   const lexical = fixed("lexical", {
-    code: [one("y", 0.9), one("z", 0.8), one("c", 0.7), one("s", 0.5)],
+    code: [one("y", 0.9), one("j", 0.8), one("z", 0.7), one("s", 0.5)],
   });
   const code = await recallWith([lexical], deps, ask("search stops at the first match"));
-  // C is code cairn does not parse, and keeps its score like Rust.
-  assert.deepEqual(code.hits.map((h) => h.id), ["c", "s", "y", "z"]);
+  // A script without an extension may be code, and keeps its score like Rust.
+  assert.deepEqual(code.hits.map((h) => h.id), ["z", "s", "y", "j"]);
   assert.equal(code.hits[2]!.components.prior?.kind, "data file");
-  const completion = await recallWith([lexical], deps, ask("the zsh completion misses --max"));
-  assert.deepEqual(completion.hits.map((h) => h.id), ["y", "z", "c", "s"]);
+  const json = await recallWith([lexical], deps, ask("the JSON colour table misses Zig"));
+  assert.deepEqual(json.hits.map((h) => h.id), ["y", "j", "z", "s"]);
+  const narrowed = await recallWith([lexical], deps, ask("colours", { pathPrefix: "src" }));
+  assert.equal(narrowed.hits.find((h) => h.id === "j")!.components.prior, undefined);
 });
 
 Deno.test("recallWith() asks its retrievers what the query shows, not its HTML comments", async () => {
