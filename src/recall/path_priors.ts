@@ -59,8 +59,11 @@ const CHANGELOG_FOLDER =
   /(^|\/)(change[_-]?logs?|changelog\.d|changes|newsfragments|release[_-]?notes)\//i;
 const ABOUT_CHANGES =
   /\b(change ?logs?|changes|history|news|releases?|released|release notes|versions?|what'?s new|deprecat\w*)\b/i;
-/** Markup prose; a `.txt` is as often a requirements list or CMake's as prose, so it is left alone. */
-/** Markup prose, man pages (`fd.1`, a man page's template `bat.1.in`) and a bare README. */
+/**
+ * Markup prose, man pages (`fd.1`, a man page's template `bat.1.in`) and a
+ * bare README; a `.txt` is as often a requirements list or CMake's as prose,
+ * so it is not documentation.
+ */
 const DOCUMENTATION_FILE = /\.(md|markdown|mdx|rst|adoc|[1-9]|man)(\.in)?$|(^|\/)readme$/i;
 /** A documentation folder. */
 const DOCUMENTATION_FOLDER = /(^|\/)(docs?|documentation)\//i;
