@@ -109,6 +109,7 @@ export async function recallWith(
   const note = (text: string) => void notes.push(text);
   const limit = Math.min(request.limit, MAX_RESULTS);
   if (request.limit > MAX_RESULTS) note(`limit capped at ${MAX_RESULTS}`);
+  if (request.query !== asked.query) note("the query's HTML comments were not searched");
   const ask = await askOf(deps, request, note);
   const found = await retrieveAll(retrievers, ask);
   await ask.vectors;
