@@ -33,25 +33,25 @@ import { type Ranking, scoreIssue } from "./code_scores.ts";
 import { readGold, readInstances, workDirAndSet } from "./code_sets.ts";
 import { type GridPoint, heldOutScores, leaveOneRepositoryOut } from "./cross_validate.ts";
 import { gridRankings, type RankingSetting } from "./grid_rankings.ts";
-import { LOWERED_FILE_PRIOR, type LoweredKindName } from "../src/recall/path_priors.ts";
+import {
+  LOWERED_FILE_PRIOR,
+  LOWERED_KIND_NAMES,
+  type LoweredKindName,
+} from "../src/recall/path_priors.ts";
 import { tuningReport } from "./tuning_report.ts";
 import { runInfo, writeSection } from "./report.ts";
 
 const { work, set } = workDirAndSet("tune_swebench.ts");
 
+/** Every kind of file lowered by the shipped factor, as recall does. */
+const ALL_LOWERED = Object.fromEntries(
+  LOWERED_KIND_NAMES.map((kind) => [kind, LOWERED_FILE_PRIOR]),
+) as Record<LoweredKindName, number>;
 const SHIPPED: RankingSetting = {
   weights: { ...DEFAULT_WEIGHTS, ...CODE_WEIGHTS },
-  lowerFactors: {
-    test: LOWERED_FILE_PRIOR,
-    changelog: LOWERED_FILE_PRIOR,
-    documentation: LOWERED_FILE_PRIOR,
-    tooling: LOWERED_FILE_PRIOR,
-    example: LOWERED_FILE_PRIOR,
-    data: LOWERED_FILE_PRIOR,
-  },
+  lowerFactors: ALL_LOWERED,
 };
 const SIGNALS = Object.keys(SHIPPED.weights) as Signal[];
-const KINDS = Object.keys(SHIPPED.lowerFactors) as LoweredKindName[];
 const grid = settingGrid();
 const instances = await readInstances(set);
 const cache = join(work, `tune-${set.suite}.rankings.jsonl`);
@@ -143,11 +143,11 @@ function loweringChoices(): Array<Record<LoweredKindName, number>> {
   const varied: LoweredKindName[] = ["tooling", "example", "data"];
   const choices: Array<Record<LoweredKindName, number>> = [];
   for (let mask = 0; mask < 2 ** varied.length; mask++) {
-    const factors = Object.fromEntries(KINDS.map((kind) => [kind, LOWERED_FILE_PRIOR]));
+    const factors = { ...ALL_LOWERED };
     varied.forEach((kind, i) => {
       if (mask & (1 << i)) factors[kind] = 1;
     });
-    choices.push(factors as Record<LoweredKindName, number>);
+    choices.push(factors);
   }
   return choices;
 }
@@ -160,8 +160,8 @@ function differences(
   const parts = SIGNALS
     .filter((s) => shown(setting.weights[s] !== SHIPPED.weights[s]))
     .map((s) => `${s} ${setting.weights[s]}`);
-  const lowered = KINDS.filter((kind) => setting.lowerFactors[kind] !== 1);
-  for (const kind of KINDS) {
+  const lowered = LOWERED_KIND_NAMES.filter((kind) => setting.lowerFactors[kind] !== 1);
+  for (const kind of LOWERED_KIND_NAMES) {
     if (shown(lowered.includes(kind) !== (SHIPPED.lowerFactors[kind] !== 1))) {
       parts.push(`${kind} ${lowered.includes(kind) ? "lowered" : "not lowered"}`);
     }

@@ -75,9 +75,9 @@ export function tuningReport(results: TuningResults): string {
 
 Every issue was ranked in-process over the store kept at its base commit, as a user asks (all code,
 no language filter), once for each of ${points.length} settings (fusion weights, and which kinds of
-file are lowered below the code; the shipped setting first). For each repository, the setting with the highest file Acc@5 on the other
-repositories' issues (ties: function Acc@10, then the fewest changes from the shipped setting) was
-chosen and scored on the held-out repository's issues:
+file are lowered below the code; the shipped setting first). For each repository, the setting with
+the highest file Acc@5 on the other repositories' issues (ties: function Acc@10, then the fewest
+changes from the shipped setting) was chosen and scored on the held-out repository's issues:
 "leave-one-repository-out" is the figure to report. The in-sample best was chosen on every issue,
 itself included.
 
