@@ -6,13 +6,16 @@
  * alone, optionally only the repositories named after it, e.g. `psf/requests`); mined (the same on
  * issue #28's mined dev set, bench/mine_issues.ts, optionally only the repositories named); speed
  * (event log, embeddings, memory queries at 10k, MCP); embed (every embedding variant's chunks/s on
- * real code chunks against raw onnxruntime fp32; extra model folders in CAIRN_BENCH_MODELS); owner
+ * real code chunks against raw onnxruntime fp32, extra model folders in CAIRN_BENCH_MODELS; then
+ * searchable); searchable (sphinx searchable by meaning: when its own code and every chunk have
+ * their vectors, from no cache); owner
  * (one-shot commands through the store's owner at 10k memories, and sphinx indexed while vectors
  * fill in); index (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file
  * move); scale (one code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top);
  * tokens; crash (SIGKILLs of every writing command: no acknowledged write lost, every store opens;
  * CAIRN_BENCH_CRASH_KILLS, CAIRN_BENCH_SEED); team (sync and shared vectors through a real
- * nats-server; skipped when none is installed); all (every suite but code and mined).
+ * nats-server; skipped when none is installed); all (every suite but code and mined; searchable
+ * within embed).
  * @module
  */
 import { benchCrash } from "./crash/main.ts";
@@ -26,6 +29,7 @@ import { benchOwner } from "./owner.ts";
 import { benchMemorySpeed } from "./memory_speed.ts";
 import { benchMixed } from "./mixed.ts";
 import { benchScale } from "./scale.ts";
+import { benchSearchable } from "./searchable.ts";
 import { benchSessions } from "./sessions.ts";
 import { benchCodeSet, benchSwebench } from "./swebench.ts";
 import { MINED_DEV } from "./code_sets.ts";
@@ -39,7 +43,8 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   code: [() => benchSwebench(Deno.args.slice(1))],
   mined: [() => benchCodeSet(MINED_DEV, Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
-  embed: [() => benchEmbed()],
+  embed: [() => benchEmbed(), benchSearchable],
+  searchable: [benchSearchable],
   index: [benchIndexSpeed],
   mcp: [benchMcp],
   owner: [benchOwner],
@@ -52,7 +57,7 @@ const suites: Record<string, Array<() => Promise<void>>> = {
 
 const [requested = "all"] = Deno.args;
 const chosen = requested === "all"
-  ? Object.entries(suites).filter(([name]) => name !== "code" && name !== "mined")
+  ? Object.entries(suites).filter(([name]) => !["code", "mined", "searchable"].includes(name))
     .flatMap(([, runs]) => runs)
   : suites[requested];
 if (!chosen) {

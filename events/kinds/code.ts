@@ -52,6 +52,11 @@ export const FileIndexed = z.object({
     /** The chunker that cut it (absent: the first one). */
     chunker: z.number().int().positive().optional(),
     chunks: z.array(Chunk),
+    /**
+     * How many of its chunks, from the first, get a vector (absent: all of
+     * them); the rest are searched by their words only.
+     */
+    embedded_chunks: z.number().int().nonnegative().optional(),
     references: z.array(SymbolReference),
   }),
 });

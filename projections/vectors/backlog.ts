@@ -136,7 +136,7 @@ function waitingOf(event: StoredEvent): Waiting | undefined {
         key: fileKey(event.data.project, event.data.path),
         project: event.data.project,
         source: "code",
-        documents: event.data.chunks.length,
+        documents: Math.min(event.data.embedded_chunks ?? Infinity, event.data.chunks.length),
       };
     case "turn.ingested":
       return {

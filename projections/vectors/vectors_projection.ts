@@ -324,7 +324,8 @@ export class VectorsProjection implements Projection {
       case "memory.purged":
         return [{ id: `memory:${event.data.id}`, remove: true }];
       case "file.indexed": {
-        const { project, path, chunks } = event.data;
+        const { project, path } = event.data;
+        const chunks = event.data.chunks.slice(0, event.data.embedded_chunks);
         const partition = partitionName("code", project);
         const group = path;
         const texts = await Promise.all(chunks.map((chunk) => this.#blobText(chunk.text)));

@@ -15,6 +15,7 @@ import { loweredKindOf } from "../recall/path_priors.ts";
 import { underPathPrefix } from "../recall/ask.ts";
 import { didYouMean } from "../../text/did_you_mean.ts";
 import { type BlobProgress, compactStore } from "./compact.ts";
+import { codeFirst, embeddedChunks } from "./vector_priority.ts";
 import { boundedFileName } from "../../events/file_names.ts";
 import { readSource, scan, type ScannedFile, type SkippedFile } from "../ingest/code/scan.ts";
 import { type ChunkedFile, CHUNKER_VERSION, chunkFile } from "../ingest/code/source_file.ts";
@@ -177,6 +178,7 @@ export class CodeIndex {
     // The catalog has taken in every event appended: it follows the writes below as they go.
     const project = (await this.#catalog()).project(name)!;
     const found = await scan(root, target, { skip: [this.store.dir] });
+    found.files = codeFirst(found.files);
     const report: IndexReport = {
       project: name,
       root,
@@ -399,6 +401,7 @@ export class CodeIndex {
     let next = 0;
     const events: NewEvent[] = pending.map(({ file, hash, chunked }) => {
       const ids = new Set<string>();
+      const embedded = embeddedChunks(file.path, chunked.chunks.length);
       return {
         type: "file.indexed",
         v: 1,
@@ -418,6 +421,7 @@ export class CodeIndex {
             const { text: _text, ...rest } = chunk;
             return { ...rest, id, text: hashes[next++]! };
           }),
+          ...(embedded === undefined ? {} : { embedded_chunks: embedded }),
           references: chunked.references,
         },
       };

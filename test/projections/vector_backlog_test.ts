@@ -172,3 +172,37 @@ Deno.test("what waits is kept current from the events appended, without reading 
     await vectors.close();
   }
 });
+
+Deno.test("a file's chunks past its embedded_chunks get no vector and are not counted as waiting", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  const embedder = new FakeEmbedder();
+  const { blobs, vectors } = await openVectors(tmp.path, log, embedder);
+  const table = await fileIndexed(blobs, "web", "colors.json", [
+    '{"red": 1,',
+    '"blue": 2,',
+    '"x": 3}',
+  ]);
+  await log.append([
+    { ...table, data: { ...table.data, embedded_chunks: 1 } } as typeof table,
+    await fileIndexed(blobs, "web", "a.py", ["def a(): pass", "def b(): pass"]),
+  ]);
+  assert.deepEqual(await vectors.pending(0), [{ source: "code", project: "web", documents: 3 }]);
+  const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
+  try {
+    await runner.settled();
+    assert.deepEqual(embedder.embedded.sort(), [
+      "a.py\ndef a(): pass",
+      "a.py\ndef b(): pass",
+      'colors.json\n{"red": 1,',
+    ]);
+    assert.deepEqual(vectors.counts(), { memory: 0, code: 3, turn: 0 });
+    const [query] = await embedder.embedDocuments(['colors.json\n{"red": 1,']);
+    const [file] = vectors.searchFiles(query!, { project: "web", limit: 1 });
+    assert.equal(file?.path, "colors.json");
+    assert.deepEqual(file?.chunks, ["web:colors.json:0"]);
+    assert.ok(file!.distance < 1e-6, "the file's vector is its first chunk's, pooled alone");
+  } finally {
+    await runner.close();
+  }
+});

@@ -369,3 +369,54 @@ Deno.test({
     }
   },
 });
+
+Deno.test("CodeIndex.index() logs the project's own code first, and a data table's first chunk alone gets a vector", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "shop");
+  await Deno.mkdir(join(repo, ".git"), { recursive: true });
+  const rows = Array.from({ length: 400 }, (_, i) => `  "colour_${i}": "#${i}",`);
+  await write(repo, {
+    "a_docs/guide.md": "# Guide\nHow to buy.\n",
+    "colors.json": `{\n${rows.join("\n")}\n  "last_colour_fuchsia": "#f0f"\n}\n`,
+    "settings.yaml": "currency: EUR\n",
+    "src/cart.py": FUNCTION("add_item"),
+    "tests/test_cart.py": FUNCTION("test_add_item"),
+    "zz/pay.py": FUNCTION("charge"),
+  });
+  const embedder = new FakeEmbedder();
+  const cairn = await openCairn(join(tmp.path, "store"), { embedder });
+  try {
+    await cairn.code.index({ path: repo, project: "shop" });
+    await cairn.store.runner.settled();
+    const events: StoredEvent[] = await collect(cairn.store.log.read());
+    const indexed = events.flatMap((e) => e.type === "file.indexed" ? [e.data] : []);
+    assert.deepEqual(indexed.map((file) => file.path), [
+      "src/cart.py",
+      "zz/pay.py",
+      "a_docs/guide.md",
+      "colors.json",
+      "settings.yaml",
+      "tests/test_cart.py",
+    ]);
+    const table = indexed.find((file) => file.path === "colors.json")!;
+    assert.ok(table.chunks.length > 2, "the table is cut in several chunks");
+    assert.equal(table.embedded_chunks, 1);
+    assert.equal(indexed.find((file) => file.path === "settings.yaml")!.embedded_chunks, undefined);
+    assert.equal(indexed.find((file) => file.path === "src/cart.py")!.embedded_chunks, undefined);
+    assert.equal(embedder.embedded.filter((text) => text.startsWith("colors.json\n")).length, 1);
+    assert.equal(cairn.vectors.counts().code, 6, "one vector a file: the table's first chunk's");
+    const byWords = await cairn.recall.run({
+      query: "last_colour_fuchsia",
+      project: null,
+      sources: ["code"],
+      limit: 3,
+      mode: "lexical",
+    });
+    assert.ok(
+      byWords.items.some((item) => item.type === "code" && item.code.path === "colors.json"),
+      "the table's last chunk is still found by its words",
+    );
+  } finally {
+    await cairn.close();
+  }
+});

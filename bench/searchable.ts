@@ -1,0 +1,99 @@
+/**
+ * How long a 1,900-file repository (sphinx at v8.2.0, from the `fetch`
+ * mirror) takes to become searchable by meaning: `cairn index` through a new
+ * owner with no embedding cache, then the owner's status read every few
+ * seconds while it computes the vectors. Three moments: the index returns
+ * (every chunk searchable by words and the graph), the project's own code
+ * has its vectors (indexing logs it before the files recall lowers, and
+ * vectors follow the log), and every vector is there.
+ * @module
+ */
+import { join } from "node:path";
+import { readSource, scan } from "../src/ingest/code/scan.ts";
+import { chunkFile } from "../src/ingest/code/source_file.ts";
+import { loweredKindOf } from "../src/recall/path_priors.ts";
+import { cairnThroughOwner, newStore } from "./cli.ts";
+import { mirrorOf } from "./data.ts";
+import { writeTree } from "./git_tree.ts";
+import { runInfo, writeSection } from "./report.ts";
+
+const REPOSITORY = "sphinx-doc/sphinx";
+const AT = "v8.2.0";
+const POLL_MS = 5000;
+
+/** What the owner's `status --json` tells of the vectors. */
+interface VectorStatus {
+  model: { state: string };
+  vectors: { held: { code: number }; lag: { pending: Array<{ documents: number }> } };
+}
+
+/** Runs the time-until-searchable suite and writes its section of bench/RESULTS.md. */
+export async function benchSearchable(): Promise<void> {
+  const gitDir = await mirrorOf(REPOSITORY);
+  const work = await Deno.makeTempDir({ prefix: "cairn-bench-searchable-" });
+  const cacheBefore = Deno.env.get("CAIRN_CACHE_DIR");
+  // Every vector computed by the model: no user's cache of an earlier run.
+  Deno.env.set("CAIRN_CACHE_DIR", "off");
+  try {
+    const tree = join(work, "sphinx");
+    await writeTree(gitDir, AT, tree);
+    const ownCode = await ownCodeChunks(tree);
+    const store = await newStore(join(work, "store"));
+    const run = (args: string[]) => cairnThroughOwner(["--store", store, ...args]);
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    const report = JSON.parse((await run(["index", tree, "--project", "sphinx", "--json"])).stdout);
+    const indexed = seconds();
+    let codeAt: number | undefined;
+    let allAt: number | undefined;
+    let vectors = 0;
+    try {
+      while (allAt === undefined) {
+        const status = JSON.parse((await run(["status", "--json"])).stdout) as VectorStatus;
+        const held = status.vectors.held.code;
+        const waiting = status.vectors.lag.pending.reduce((sum, p) => sum + p.documents, 0);
+        vectors = held + waiting;
+        if (codeAt === undefined && held >= ownCode) codeAt = seconds();
+        if (waiting === 0 && status.model.state === "loaded") allAt = seconds();
+        else await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    } finally {
+      await run(["stop"]);
+    }
+    const f = (n: number | undefined) => n === undefined ? "–" : n.toFixed(0);
+    const body = `## Searchable by meaning (${REPOSITORY} ${AT})
+
+\`cairn index\` of ${report.scanned} files (${report.chunks} chunks) through a new owner, no
+embedding cache (\`CAIRN_CACHE_DIR=off\`), the owner's status read every ${POLL_MS / 1000} s;
+seconds from the command's start, the owner's start and model load included. ${vectors} chunks get
+a vector (a data file's first chunk only), ${ownCode} of them the project's own code (not tests,
+docs, changelogs, tooling, examples or data).
+
+| moment | s |
+| --- | ---: |
+| the index returns: every chunk searchable by words and the graph | ${f(indexed)} |
+| the project's own code searchable by meaning | ${f(codeAt)} |
+| every chunk with a vector searchable by meaning | ${f(allAt)} |
+
+${(vectors / (allAt! - indexed)).toFixed(1)} chunks/s from the index's return to the last vector.`;
+    console.log(body);
+    await writeSection("searchable", await runInfo("searchable"), body);
+  } finally {
+    if (cacheBefore === undefined) Deno.env.delete("CAIRN_CACHE_DIR");
+    else Deno.env.set("CAIRN_CACHE_DIR", cacheBefore);
+    await Deno.remove(work, { recursive: true });
+  }
+}
+
+/** Chunks of the files under `tree` that are none of the kinds recall lowers. */
+async function ownCodeChunks(tree: string): Promise<number> {
+  let chunks = 0;
+  for (const file of (await scan(tree)).files) {
+    if (loweredKindOf(file.path) !== undefined) continue;
+    const source = await readSource(file);
+    if ("reason" in source) continue;
+    const chunked = await chunkFile(file.path, source.text);
+    if (!("reason" in chunked)) chunks += chunked.chunks.length;
+  }
+  return chunks;
+}
