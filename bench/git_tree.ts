@@ -65,7 +65,7 @@ export async function moveTree(
 /**
  * Makes `dest` a checkout of `commit` to git: its `.git` (made when missing,
  * as in a tree written before trees were checkouts) borrows the objects of
- * `gitDir`, and its HEAD is `commit`.
+ * `gitDir`, and its HEAD is `commit` (a commit or a tag of `gitDir`).
  */
 async function checkoutOf(gitDir: string, commit: string, dest: string): Promise<void> {
   const own = join(dest, ".git");
@@ -74,7 +74,11 @@ async function checkoutOf(gitDir: string, commit: string, dest: string): Promise
     join(own, "objects", "info", "alternates"),
     `${join(gitDir, "objects")}\n`,
   );
-  await git(own, ["update-ref", "--no-deref", "HEAD", commit]);
+  // A tag (`v8.2.0`) is named in `gitDir` only: the new checkout has no refs to read it by.
+  const sha = new TextDecoder().decode(
+    await git(gitDir, ["rev-parse", "--verify", `${commit}^{commit}`]),
+  ).trim();
+  await git(own, ["update-ref", "--no-deref", "HEAD", sha]);
 }
 
 /** Seconds since the epoch at which `commit` was made. */

@@ -63,8 +63,8 @@ export async function benchSearchable(): Promise<void> {
     const f = (n: number | undefined) => n === undefined ? "–" : n.toFixed(0);
     const body = `## Searchable by meaning (${REPOSITORY} ${AT})
 
-\`cairn index\` of ${report.scanned} files (${report.chunks} chunks) through a new owner, no
-embedding cache (\`CAIRN_CACHE_DIR\` a new folder), the owner's status read every ${POLL_MS / 1000} s;
+\`cairn index\` of ${report.scanned} files (${report.chunks} chunks) through a new owner, an empty
+user cache (\`CAIRN_CACHE_DIR\` a new folder), the owner's status read every ${POLL_MS / 1000} s;
 seconds from the command's start, the owner's start and model load included. ${vectors} chunks get
 a vector (a data file's first chunk only), ${ownCode} of them the project's own code (not tests,
 docs, changelogs, tooling, examples or data).
