@@ -7,8 +7,8 @@
  * issue #28's mined dev set, bench/mine_issues.ts, optionally only the repositories named); speed
  * (event log, embeddings, memory queries at 10k, MCP); embed (every embedding variant's chunks/s on
  * real code chunks against raw onnxruntime fp32, extra model folders in CAIRN_BENCH_MODELS; then
- * searchable); searchable (sphinx searchable by meaning: when its own code and every chunk have
- * their vectors, from no cache); owner
+ * searchable); searchable (sphinx searchable by meaning: when its own code, then every chunk that
+ * gets one, has its vector, from an empty cache); owner
  * (one-shot commands through the store's owner at 10k memories, and sphinx indexed while vectors
  * fill in); index (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file
  * move); scale (one code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top);

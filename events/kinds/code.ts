@@ -56,10 +56,17 @@ export const FileIndexed = z.object({
      * How many of its chunks, from the first, get a vector (absent: all of
      * them); the rest are searched by their words only.
      */
-    embedded_chunks: z.number().int().nonnegative().optional(),
+    embedded_chunks: z.number().int().positive().optional(),
     references: z.array(SymbolReference),
   }),
 });
+
+/** The chunks of a `file.indexed` event that get a vector: the first `embedded_chunks`, or all. */
+export function embeddedChunksOf<T>(
+  data: { chunks: readonly T[]; embedded_chunks?: number | undefined },
+): T[] {
+  return data.chunks.slice(0, data.embedded_chunks);
+}
 
 /** A file left the index (deleted, renamed away, or newly ignored). */
 export const FileRemoved = z.object({

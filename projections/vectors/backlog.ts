@@ -6,6 +6,7 @@
  * embedded: deleting a project whose vectors are behind costs nothing.
  * @module
  */
+import { embeddedChunksOf } from "../../events/kinds/code.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 
 /** The kinds of documents that have vectors. */
@@ -16,6 +17,8 @@ export interface PendingDocuments {
   source: VectorSource;
   project: string | null;
   documents: number;
+  /** Set on the code chunks of the files the caller's `lowered` picked out, counted apart. */
+  lowered?: true;
 }
 
 /** An event that gives documents to embed, as the backlog remembers it. */
@@ -25,6 +28,8 @@ interface Waiting {
   project: string | null;
   source: VectorSource;
   documents: number;
+  /** The file, for code. */
+  path?: string;
 }
 
 /** What the backlog reads of the log: its events from one on, and the last one's number. */
@@ -69,14 +74,22 @@ export class VectorBacklog {
     return waiting !== undefined && this.#undone(waiting);
   }
 
-  /** Documents waiting for a vector, per source and project, leaving out those already undone. */
-  pending(): PendingDocuments[] {
+  /**
+   * Documents waiting for a vector, per source and project, leaving out those
+   * already undone; the code of files `lowered` picks out is counted apart.
+   */
+  pending(lowered: (path: string) => boolean = () => false): PendingDocuments[] {
     const totals = new Map<string, PendingDocuments>();
     for (const waiting of this.#waiting.values()) {
       if (this.#undone(waiting)) continue;
-      const key = `${waiting.source}\0${waiting.project ?? ""}`;
-      const total = totals.get(key) ??
-        { source: waiting.source, project: waiting.project, documents: 0 };
+      const apart = waiting.path !== undefined && lowered(waiting.path);
+      const key = `${waiting.source}\0${waiting.project ?? ""}\0${apart}`;
+      const total = totals.get(key) ?? {
+        source: waiting.source,
+        project: waiting.project,
+        documents: 0,
+        ...(apart ? { lowered: true as const } : {}),
+      };
       total.documents += waiting.documents;
       totals.set(key, total);
     }
@@ -136,7 +149,8 @@ function waitingOf(event: StoredEvent): Waiting | undefined {
         key: fileKey(event.data.project, event.data.path),
         project: event.data.project,
         source: "code",
-        documents: Math.min(event.data.embedded_chunks ?? Infinity, event.data.chunks.length),
+        path: event.data.path,
+        documents: embeddedChunksOf(event.data).length,
       };
     case "turn.ingested":
       return {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { BlobError, type BlobStore, sha256Hex } from "../../events/blobs.ts";
 import { exists, removeAtomicLeftovers, writeFileAtomic } from "../../events/durable_fs.ts";
 import { boundedFileName } from "../../events/file_names.ts";
+import { embeddedChunksOf } from "../../events/kinds/code.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import type { Embedder } from "../../text/embedder.ts";
 import { turnWindows } from "../../text/turn_windows.ts";
@@ -194,11 +195,15 @@ export class VectorsProjection implements Projection {
   /**
    * Documents past `checkpoint` (the projection's, from its runner) still
    * waiting for a vector, per source and project; memories count under no
-   * project. What a later event undoes is not counted: it is never embedded.
+   * project, and the code of files `lowered` picks out apart. What a later
+   * event undoes is not counted: it is never embedded.
    */
-  async pending(checkpoint: number): Promise<PendingDocuments[]> {
+  async pending(
+    checkpoint: number,
+    lowered?: (path: string) => boolean,
+  ): Promise<PendingDocuments[]> {
     await this.#backlog.advance(checkpoint);
-    return this.#backlog.pending();
+    return this.#backlog.pending(lowered);
   }
 
   /**
@@ -325,7 +330,7 @@ export class VectorsProjection implements Projection {
         return [{ id: `memory:${event.data.id}`, remove: true }];
       case "file.indexed": {
         const { project, path } = event.data;
-        const chunks = event.data.chunks.slice(0, event.data.embedded_chunks);
+        const chunks = embeddedChunksOf(event.data);
         const partition = partitionName("code", project);
         const group = path;
         const texts = await Promise.all(chunks.map((chunk) => this.#blobText(chunk.text)));

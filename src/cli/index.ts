@@ -19,7 +19,7 @@ export const indexCommand: Command = {
     "  --watch    stay running and re-index as files change (batched after 500 ms of quiet;\n" +
     "             through the store's owner while one runs)\n" +
     "  --status   show what is indexed: files, chunks, last run and what it skipped\n" +
-    "  --wait     wait until every chunk has its vector, showing how far (the store's owner\n" +
+    "  --wait     wait until every vector is in, showing how far (the store's owner\n" +
     "             otherwise computes them in the background: words and the graph find\n" +
     "             the code at once, meaning as soon as the vectors are in)\n" +
     "  --no-wait  with --no-owner: return before the vectors are computed (the next open does it)",
@@ -86,8 +86,9 @@ export const indexCommand: Command = {
 };
 
 /**
- * Waits until every chunk of `project` has its vector (other projects' may
- * still wait), showing how many are left; says how many it waited for.
+ * Waits until every chunk of `project` that gets a vector has it (other
+ * projects' may still wait), showing how many are left; says how many it
+ * waited for.
  */
 async function vectorsIn(
   cairn: Cairn,

@@ -5,7 +5,14 @@
  * @module
  */
 import { z } from "zod";
-import { etaSeconds, formatSeconds, lagText, plural, waitingCount } from "../recall/vector_lag.ts";
+import {
+  etaSeconds,
+  formatSeconds,
+  lagText,
+  lagWithin,
+  plural,
+  waitingCount,
+} from "../recall/vector_lag.ts";
 import type { Cairn, ServedBy } from "../service/cairn.ts";
 import type { ProjectStatus } from "../service/code_index.ts";
 import { statusLines } from "../service/index_status.ts";
@@ -59,12 +66,18 @@ export const status = operation({
 function statusText(report: StatusReport): string[] {
   const { vectors, code, sessions, model } = report;
   const waiting = waitingCount(vectors.lag);
+  const codeWaiting = waitingCount(lagWithin(vectors.lag, ["code"], null));
+  const wordsOnly = code.chunks - vectors.held.code - codeWaiting;
   const lines = [
     `store        ${report.store}`,
     `log          ${formatBytes(report.logBytes)}, ${plural(report.head, "event")}`,
     `memories     ${report.memories}`,
     `code         ${plural(code.projects, "project")}, ${plural(code.files, "file")}, ${
       plural(code.chunks, "chunk")
+    }${
+      wordsOnly > 0
+        ? ` (${wordsOnly} of them searched by words only: tables past their first chunk)`
+        : ""
     }`,
     `sessions     ${plural(sessions.sessions, "session")}, ${plural(sessions.turns, "turn")}`,
     `vectors      ${vectors.held.memory + vectors.held.code + vectors.held.turn} computed` +

@@ -28,10 +28,18 @@ export function lagWithin(
   return { pending, ...(lag.rate === undefined ? {} : { rate: lag.rate }) };
 }
 
-/** `412 code chunks of flask, 3 memories and 20 session turns (about 35 s)`. */
+/**
+ * `412 code chunks of flask, 3 memories and 20 session turns (about 35 s)`;
+ * the chunks of files recall lowers, which wait behind a project's own code,
+ * as `1,200 chunks of flask's tests, docs and data`.
+ */
 export function lagText(lag: VectorLag): string {
   const parts = lag.pending.map((p) => {
     if (p.source === "memory") return plural(p.documents, "memory", "memories");
+    if (p.lowered) {
+      const of = p.project === null ? " of" : ` of ${p.project}'s`;
+      return `${plural(p.documents, "chunk")}${of} tests, docs and data`;
+    }
     const what = p.source === "code" ? plural(p.documents, "code chunk", "code chunks") : plural(
       p.documents,
       "session turn",

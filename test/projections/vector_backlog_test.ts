@@ -206,3 +206,30 @@ Deno.test("a file's chunks past its embedded_chunks get no vector and are not co
     await runner.close();
   }
 });
+
+Deno.test("what waits is counted apart for the files the caller picks out, each project on its own", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  const { blobs, vectors } = await openVectors(tmp.path, log, new FakeEmbedder());
+  await log.append([
+    await fileIndexed(blobs, "web", "app.py", ["def a(): pass", "def b(): pass"]),
+    await fileIndexed(blobs, "web", "tests/test_app.py", ["def test_a(): pass"]),
+    await fileIndexed(blobs, "api", "tests/test_api.py", ["def test_b(): pass"]),
+    remembered("m1"),
+  ]);
+  const byName = (a: { project: string | null }, b: { project: string | null }) =>
+    `${a.project}`.localeCompare(`${b.project}`);
+  const tests = (path: string) => path.startsWith("tests/");
+  assert.deepEqual((await vectors.pending(0, tests)).sort(byName), [
+    { source: "code", project: "api", documents: 1, lowered: true },
+    { source: "memory", project: null, documents: 1 },
+    { source: "code", project: "web", documents: 2 },
+    { source: "code", project: "web", documents: 1, lowered: true },
+  ]);
+  assert.deepEqual(
+    (await vectors.pending(0)).filter((p) => p.project === "web"),
+    [{ source: "code", project: "web", documents: 3 }],
+    "without the caller's pick, a project's chunks are one count",
+  );
+  await vectors.close();
+});

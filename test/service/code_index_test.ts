@@ -13,6 +13,8 @@ import { statusLines } from "../../src/service/index_status.ts";
 import { formatProjects, listProjects } from "../../src/service/project_list.ts";
 import { collect, tempDir } from "../helpers.ts";
 import { git, gitCommit, gitInit, needsGit } from "../ingest/git_repo.ts";
+import { fileIndexed as indexedChunks } from "../projections/text_events.ts";
+import { localTools } from "../../src/mcp/handlers.ts";
 
 const FUNCTION = (name: string) =>
   `def ${name}(value):\n    # ${name} is long enough to be a chunk of its own in the index\n    return value\n`;
@@ -370,16 +372,22 @@ Deno.test({
   },
 });
 
-Deno.test("CodeIndex.index() logs the project's own code first, and a data table's first chunk alone gets a vector", async () => {
+Deno.test("CodeIndex.index() logs the project's own code first, and a table's first chunk alone gets a vector", async () => {
   await using tmp = await tempDir();
   const repo = join(tmp.path, "shop");
   await Deno.mkdir(join(repo, ".git"), { recursive: true });
-  const rows = Array.from({ length: 400 }, (_, i) => `  "colour_${i}": "#${i}",`);
+  const rows = (word: string) =>
+    Array.from({ length: 400 }, (_, i) => `  "${word}_${i}": "#${i}",`).join("\n");
+  const paths = Array.from(
+    { length: 200 },
+    (_, i) => `  /items/${i}:\n    get: {summary: item ${i}}`,
+  );
   await write(repo, {
     "a_docs/guide.md": "# Guide\nHow to buy.\n",
-    "colors.json": `{\n${rows.join("\n")}\n  "last_colour_fuchsia": "#f0f"\n}\n`,
-    "settings.yaml": "currency: EUR\n",
+    "colors.json": `{\n${rows("colour")}\n  "fuchsiaviolet": "#f0f"\n}\n`,
+    "openapi.yaml": `openapi: 3.0.0\npaths:\n${paths.join("\n")}\n`,
     "src/cart.py": FUNCTION("add_item"),
+    "tests/fixtures/prices.json": `{\n${rows("price")}\n}\n`,
     "tests/test_cart.py": FUNCTION("test_add_item"),
     "zz/pay.py": FUNCTION("charge"),
   });
@@ -395,27 +403,81 @@ Deno.test("CodeIndex.index() logs the project's own code first, and a data table
       "zz/pay.py",
       "a_docs/guide.md",
       "colors.json",
-      "settings.yaml",
+      "openapi.yaml",
+      "tests/fixtures/prices.json",
       "tests/test_cart.py",
     ]);
-    const table = indexed.find((file) => file.path === "colors.json")!;
-    assert.ok(table.chunks.length > 2, "the table is cut in several chunks");
-    assert.equal(table.embedded_chunks, 1);
-    assert.equal(indexed.find((file) => file.path === "settings.yaml")!.embedded_chunks, undefined);
-    assert.equal(indexed.find((file) => file.path === "src/cart.py")!.embedded_chunks, undefined);
+    const file = (path: string) => indexed.find((file) => file.path === path)!;
+    for (const path of ["colors.json", "openapi.yaml", "tests/fixtures/prices.json"]) {
+      assert.ok(file(path).chunks.length > 2, `${path} is cut in several chunks`);
+    }
+    assert.equal(file("colors.json").embedded_chunks, 1);
+    assert.equal(file("tests/fixtures/prices.json").embedded_chunks, 1, "a table anywhere");
+    assert.equal(file("openapi.yaml").embedded_chunks, undefined, "a spec keeps every vector");
+    assert.equal(file("src/cart.py").embedded_chunks, undefined);
     assert.equal(embedder.embedded.filter((text) => text.startsWith("colors.json\n")).length, 1);
-    assert.equal(cairn.vectors.counts().code, 6, "one vector a file: the table's first chunk's");
-    const byWords = await cairn.recall.run({
-      query: "last_colour_fuchsia",
+    assert.equal(
+      cairn.vectors.counts().code,
+      4 + 2 + file("openapi.yaml").chunks.length,
+      "a vector for each chunk of the code, the guide and the spec, one for each table",
+    );
+    const answer = await cairn.recall.run({
+      query: "fuchsiaviolet",
       project: null,
       sources: ["code"],
       limit: 3,
-      mode: "lexical",
+      mode: "hybrid",
     });
-    assert.ok(
-      byWords.items.some((item) => item.type === "code" && item.code.path === "colors.json"),
-      "the table's last chunk is still found by its words",
+    const hit = answer.items.find((item) =>
+      item.type === "code" && item.code.path === "colors.json"
     );
+    assert.ok(hit?.type === "code", "the table is found by a word of its last chunk");
+    assert.ok(
+      hit.code.start_line > file("colors.json").chunks[0]!.end_line,
+      "the hit is the chunk holding the word, which has no vector",
+    );
+    const wordsOnly = file("colors.json").chunks.length - 1 +
+      file("tests/fixtures/prices.json").chunks.length - 1;
+    const status = await localTools(cairn)("store_status", {}, { cwd: repo, roots: [repo] });
+    assert.match(
+      status.content[0]!.text,
+      new RegExp(
+        `\\(${wordsOnly} of them searched by words only: tables past their first chunk\\)`,
+      ),
+    );
+  } finally {
+    await cairn.close();
+  }
+});
+
+Deno.test("a table indexed again keeps the vector of its first chunk only, however it grows or shrinks", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "shop");
+  await Deno.mkdir(join(repo, ".git"), { recursive: true });
+  const table = (rows: number) =>
+    `{\n${Array.from({ length: rows }, (_, i) => `  "colour_${i}": "#${i}",`).join("\n")}\n}\n`;
+  const cairn = await openCairn(join(tmp.path, "store"), { embedder: new FakeEmbedder() });
+  try {
+    // As an older cairn logged it: every chunk of the table embedded.
+    await cairn.store.append([
+      { type: "project.registered", v: 1, data: { project: "shop", root: repo } },
+      await indexedChunks(cairn.store.blobs, "shop", "colors.json", [
+        { id: "shop:colors.json:1-2", name: "colors.json", text: "{" },
+        { id: "shop:colors.json:3-4", name: "colors.json", text: '"red": 1' },
+        { id: "shop:colors.json:5-6", name: "colors.json", text: "}" },
+      ]),
+    ]);
+    await cairn.store.runner.settled();
+    assert.equal(cairn.vectors.counts().code, 3);
+    const vectorsAfter = async (rows: number) => {
+      await write(repo, { "colors.json": table(rows) });
+      await cairn.code.index({ path: repo, project: "shop" });
+      await cairn.store.runner.settled();
+      return cairn.vectors.counts().code;
+    };
+    assert.equal(await vectorsAfter(400), 1, "indexed again, the table keeps one vector");
+    assert.equal(await vectorsAfter(3), 1, "shrunk to one chunk");
+    assert.equal(await vectorsAfter(800), 1, "grown to many again");
   } finally {
     await cairn.close();
   }
