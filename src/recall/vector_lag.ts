@@ -31,7 +31,7 @@ export function lagWithin(
 /**
  * `412 code chunks of flask, 3 memories and 20 session turns (about 35 s)`;
  * the chunks of files recall lowers, which wait behind a project's own code,
- * as `1,200 chunks of flask's tests, docs and data`.
+ * as `1200 chunks of flask's tests, docs and data`.
  */
 export function lagText(lag: VectorLag): string {
   const parts = lag.pending.map((p) => {
