@@ -13,8 +13,7 @@ import { loadModelFolder } from "../src/embed/manifest.ts";
 import { OnnxEmbedder } from "../src/embed/onnx_embedder.ts";
 import { TextTokenizer } from "../src/embed/tokenizer.ts";
 import { feeds, openSession } from "../src/embed/onnx_session.ts";
-import { readSource, scan } from "../src/ingest/code/scan.ts";
-import { chunkFile } from "../src/ingest/code/source_file.ts";
+import { chunkedFiles } from "./chunked_files.ts";
 import { median, runInfo, writeSection } from "./report.ts";
 
 const WORDS = (
@@ -81,14 +80,8 @@ async function variants(): Promise<Variant[]> {
 /** Chunks of cairn's own source, cut by its code chunker: real lengths, real code. */
 async function codeChunks(count: number): Promise<string[]> {
   const root = fileURLToPath(new URL("../src/", import.meta.url));
-  const { files } = await scan(root);
   const out: string[] = [];
-  for (const file of files) {
-    const source = await readSource(file);
-    if ("reason" in source) continue;
-    const chunked = await chunkFile(file.path, source.text);
-    if (!("reason" in chunked)) out.push(...chunked.chunks.map((chunk) => chunk.text));
-  }
+  for await (const file of chunkedFiles(root)) out.push(...file.chunks.map((chunk) => chunk.text));
   const step = Math.max(1, Math.floor(out.length / count));
   return out.filter((_, i) => i % step === 0).slice(0, count);
 }

@@ -9,9 +9,8 @@
  * @module
  */
 import { join } from "node:path";
-import { readSource, scan } from "../src/ingest/code/scan.ts";
-import { chunkFile } from "../src/ingest/code/source_file.ts";
-import { loweredKindOf } from "../src/recall/path_priors.ts";
+import { waitsBehindCode } from "../src/service/vector_priority.ts";
+import { chunkedFiles } from "./chunked_files.ts";
 import { cairnThroughOwner, newStore } from "./cli.ts";
 import { mirrorOf } from "./data.ts";
 import { writeTree } from "./git_tree.ts";
@@ -97,15 +96,11 @@ ${
   }
 }
 
-/** Chunks of the files under `tree` that are none of the kinds recall lowers. */
+/** Chunks of the files under `tree` that the vectors do not put behind the project's own code. */
 async function ownCodeChunks(tree: string): Promise<number> {
   let chunks = 0;
-  for (const file of (await scan(tree)).files) {
-    if (loweredKindOf(file.path) !== undefined) continue;
-    const source = await readSource(file);
-    if ("reason" in source) continue;
-    const chunked = await chunkFile(file.path, source.text);
-    if (!("reason" in chunked)) chunks += chunked.chunks.length;
+  for await (const file of chunkedFiles(tree)) {
+    if (!waitsBehindCode(file.path)) chunks += file.chunks.length;
   }
   return chunks;
 }

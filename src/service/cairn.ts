@@ -23,7 +23,7 @@ import { storeLayout } from "./paths.ts";
 import { finishPendingPurge } from "./pending_purge.ts";
 import { type MovedAside, openOrRebuild } from "../../projections/damage.ts";
 import type { VectorLag } from "../recall/vector_lag.ts";
-import { loweredKindOf } from "../recall/path_priors.ts";
+import { waitsBehindCode } from "./vector_priority.ts";
 
 /** Options for {@linkcode openCairn}. */
 export interface CairnOptions extends StoreOptions {
@@ -172,7 +172,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   const vectorLag = async (): Promise<VectorLag> => {
     const checkpoint = store.runner.status().find((p) => p.name === "vectors")?.checkpoint ?? 0;
     const rate = vectors!.rate();
-    const pending = await vectors!.pending(checkpoint, (path) => loweredKindOf(path) !== undefined);
+    const pending = await vectors!.pending(checkpoint, waitsBehindCode);
     return { pending, ...(rate ? { rate } : {}) };
   };
   return {

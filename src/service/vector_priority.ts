@@ -20,10 +20,15 @@ const TABLE_FILE = /\.(po|pot|json|jsonl|ndjson|geojson|csv|tsv|svg|lock|snap)$/
 /** How many of a table's chunks, from the first, get a vector. */
 const TABLE_VECTORS = 1;
 
+/** Whether the file at `path` is embedded after the project's own code: a kind recall lowers. */
+export function waitsBehindCode(path: string): boolean {
+  return loweredKindOf(path) !== undefined;
+}
+
 /** `files` with the project's own code first, then the kinds recall lowers; each part keeps its order. */
 export function codeFirst<T extends { path: string }>(files: readonly T[]): T[] {
-  const lowered = (file: T) => loweredKindOf(file.path) !== undefined;
-  return [...files.filter((file) => !lowered(file)), ...files.filter(lowered)];
+  const behind = (file: T) => waitsBehindCode(file.path);
+  return [...files.filter((file) => !behind(file)), ...files.filter(behind)];
 }
 
 /**
