@@ -25,6 +25,7 @@ interface Issue {
   message: string;
   code?: string;
   values?: readonly unknown[];
+  keys?: readonly string[];
   input?: unknown;
   origin?: string;
   minimum?: unknown;
@@ -54,6 +55,13 @@ export function describeIssues(
       : typeof issue.input === "number"
       ? `, not ${issue.input}`
       : "";
+    if (issue.code === "unrecognized_keys" && issue.keys) {
+      const keys = issue.keys.map((key) => `"${key}"`).join(", ");
+      const settings = issue.keys.length === 1 ? "setting" : "settings";
+      return first === undefined
+        ? `unknown ${settings} ${keys}`
+        : `${where} has no ${settings} ${keys}`;
+    }
     if (issue.code === "invalid_value" && issue.values && issue.values.length > 0) {
       const choice = issue.values.length > 2 ? "one of " : "";
       return `${where} is ${choice}${either(issue.values.map(String))}${given}`;

@@ -4,7 +4,7 @@ import { writeFileAtomic } from "../../events/durable_fs.ts";
 import { ModelManifestSchema } from "../embed/manifest.ts";
 import { describeIssues, UserError } from "../errors.ts";
 
-const OnnxEmbedderConfig = z.object({
+const OnnxEmbedderConfig = z.strictObject({
   kind: z.literal("onnx"),
   /** A model folder (manifest.json and the files it lists); default: the shipped model. */
   model_dir: z.string().min(1).optional(),
@@ -34,7 +34,7 @@ const OnnxEmbedderConfig = z.object({
   }
 });
 
-const HttpEmbedderConfig = z.object({
+const HttpEmbedderConfig = z.strictObject({
   kind: z.literal("http"),
   /** An OpenAI-compatible API root: `http://127.0.0.1:11434/v1` (Ollama), `https://api.openai.com/v1`. */
   base_url: z.url(),
@@ -45,7 +45,7 @@ const HttpEmbedderConfig = z.object({
   query_prefix: z.string().optional(),
 });
 
-const RerankConfig = z.object({
+const RerankConfig = z.strictObject({
   kind: z.literal("http"),
   /** A text-embeddings-inference style server: requests go to `<base_url>/rerank`. */
   base_url: z.url(),
@@ -55,13 +55,25 @@ const RerankConfig = z.object({
   top: z.number().int().min(2).max(50).default(20),
 });
 
-/** A store's settings, from `<store>/config.json`. */
-export const Config = z.object({
+/**
+ * A store's settings, from `<store>/config.json`. A key cairn does not know is
+ * refused rather than ignored, so a misplaced setting never leaves a store on
+ * the defaults without a word.
+ */
+export const Config = z.strictObject({
   embedder: z.discriminatedUnion("kind", [OnnxEmbedderConfig, HttpEmbedderConfig]).default({
     kind: "onnx",
   }),
   rerank: RerankConfig.optional(),
+  /** Read and checked by the team layer (`src/team/config.ts`). */
+  team: z.unknown().optional(),
 });
+
+/** The embedder's keys, which a hand-written config.json sometimes puts at the top. */
+const EMBEDDER_KEYS = new Set([
+  ...Object.keys(OnnxEmbedderConfig.shape),
+  ...Object.keys(HttpEmbedderConfig.shape),
+]);
 
 /** A store's settings. */
 export type Config = z.infer<typeof Config>;
@@ -76,11 +88,23 @@ export function configPath(storeDir: string): string {
 
 /** Reads the store's settings; no file means the defaults, a bad one is refused with what to fix. */
 export async function loadConfig(storeDir: string): Promise<Config> {
-  const parsed = Config.safeParse(await readConfigJson(storeDir));
+  const json = await readConfigJson(storeDir);
+  const parsed = Config.safeParse(json);
   if (!parsed.success) {
-    throw new UserError(`${configPath(storeDir)}: ${describeIssues(parsed.error)}`);
+    throw new UserError(
+      `${configPath(storeDir)}: ${describeIssues(parsed.error)}${embedderHint(json)}`,
+    );
   }
   return parsed.data;
+}
+
+/** How to write an embedder setting given at the top of config.json, or "". */
+function embedderHint(json: unknown): string {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return "";
+  const misplaced = Object.keys(json).filter((key) => key !== "kind" && EMBEDDER_KEYS.has(key));
+  if (misplaced.length === 0) return "";
+  return ` (${misplaced.join(", ")} belongs under "embedder", as in ` +
+    `{"embedder": {"kind": "onnx", "model_dir": "/path/to/model"}})`;
 }
 
 /**

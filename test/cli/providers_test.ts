@@ -62,3 +62,29 @@ Deno.test("config.json chooses an OpenAI-compatible embedder and a reranker; ree
   assert.equal(broken.code, 1);
   assert.match(broken.stderr, /config\.json is not valid JSON/);
 });
+
+Deno.test("a setting config.json does not know is refused with where it belongs, never ignored", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  await Deno.mkdir(store);
+  const statusWith = async (config: unknown) => {
+    await Deno.writeTextFile(join(store, "config.json"), JSON.stringify(config));
+    return await cliHere(["--store", store, "status"]);
+  };
+
+  const misplaced = await statusWith({ model_dir: "/models/int8" });
+  assert.equal(misplaced.code, 1);
+  assert.match(
+    misplaced.stderr,
+    /unknown setting "model_dir" \(model_dir belongs under "embedder"/,
+  );
+
+  const misspelt = await statusWith({ embedder: { kind: "onnx", modeldir: "/models/int8" } });
+  assert.equal(misspelt.code, 1);
+  assert.match(misspelt.stderr, /embedder has no setting "modeldir"/);
+
+  const rerank = { kind: "http", base_url: "http://127.0.0.1:9/", model: "judge", tpo: 5 };
+  const reranker = await statusWith({ rerank });
+  assert.equal(reranker.code, 1);
+  assert.match(reranker.stderr, /rerank has no setting "tpo"/);
+});
