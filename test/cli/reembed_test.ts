@@ -9,12 +9,15 @@ import { MAIN, tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
 import { serveHere } from "../mcp/serve_here.ts";
 
+/** A setting other than the embedder, which reembed keeps as written (never called here). */
+const KEPT_RERANK = { kind: "http", base_url: "http://127.0.0.1:9/", model: "judge", top: 5 };
+
 /** A store using the bag-of-words endpoint, holding `count` memories; returns its config.json text. */
 async function bagOfWordsStore(store: string, url: string, count: number): Promise<string> {
   await Deno.mkdir(store, { recursive: true });
   const config = JSON.stringify({
     embedder: bagOfWordsEmbedder(url),
-    note: "settings other than the embedder are kept as written",
+    rerank: KEPT_RERANK,
   });
   await Deno.writeTextFile(join(store, "config.json"), config);
   const words =
@@ -164,7 +167,7 @@ Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old mod
   assert.match(resumed.stdout, new RegExp(`config\\.json now names the model folder ${model}`));
   assert.deepEqual(JSON.parse(await Deno.readTextFile(join(store, "config.json"))), {
     embedder: { kind: "onnx", model_dir: model },
-    note: "settings other than the embedder are kept as written",
+    rerank: KEPT_RERANK,
   });
 
   const requests = embeddings.requests.length;
