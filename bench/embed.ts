@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BatchLimits, DEFAULT_BATCH_LIMITS } from "../src/embed/batching.ts";
 import { CachedEmbedder } from "../src/embed/cache.ts";
-import { DEFAULT_MODEL, shippedModelDir } from "../src/embed/load.ts";
+import { DEFAULT_MODEL, shippedModelDir, shippedModels } from "../src/embed/load.ts";
 import { loadModelFolder } from "../src/embed/manifest.ts";
 import { OnnxEmbedder } from "../src/embed/onnx_embedder.ts";
 import { TextTokenizer } from "../src/embed/tokenizer.ts";
@@ -59,18 +59,22 @@ interface Variant {
 /** One text a batch: no padding at all, and the only way a dynamically quantized model runs. */
 const ONE_A_BATCH: BatchLimits = { ...DEFAULT_BATCH_LIMITS, maxBatch: 1 };
 
+/** The shipped fp32 model: the reference every variant is timed against. */
+const FP32_MODEL = "bge-small-en-v1.5";
+
 /**
- * The variants: the shipped model as cairn runs it and one text a batch,
- * and any model folder named in CAIRN_BENCH_MODELS
+ * The variants: every shipped model as cairn runs it, the fp32 one also one
+ * text a batch, and any model folder named in CAIRN_BENCH_MODELS
  * (`:`-separated; e.g. a quantized export being weighed).
  */
 async function variants(): Promise<Variant[]> {
   const extra = (Deno.env.get("CAIRN_BENCH_MODELS") ?? "").split(":").filter(Boolean);
   const out: Variant[] = [];
-  for (const dir of [shippedModelDir(), ...extra]) {
+  const shipped = [...(await shippedModels())].sort(([a], [b]) => a.localeCompare(b));
+  for (const dir of [...shipped.map(([, folder]) => folder), ...extra]) {
     const { id } = await loadModelFolder(dir, { verify: false });
     out.push({ name: `${id}, as cairn runs it`, dir });
-    if (dir === shippedModelDir()) {
+    if (dir === shippedModelDir(FP32_MODEL)) {
       out.push({ name: `${id}, one text a batch`, dir, batch: ONE_A_BATCH });
     }
   }
@@ -180,7 +184,7 @@ export async function benchEmbed(model = DEFAULT_MODEL): Promise<void> {
     ...all.map((v) => [v.name, []] as [string, number[]]),
   ]);
   for (let round = 0; round < ROUNDS; round++) {
-    rates.get("raw")!.push(await rawOneByOne(dir, chunks));
+    rates.get("raw")!.push(await rawOneByOne(shippedModelDir(FP32_MODEL), chunks));
     for (const variant of all) rates.get(variant.name)!.push(await variantRate(variant, chunks));
   }
   const raw = median(rates.get("raw")!);
@@ -210,7 +214,7 @@ export async function benchEmbed(model = DEFAULT_MODEL): Promise<void> {
     "",
     "| measure | value |",
     "|---|---|",
-    `| model load (sha256 check + tokenizer + 1 worker session), median of 3 | ${
+    `| ${model} load (sha256 check + tokenizer + 1 worker session), median of 3 | ${
       median(loads).toFixed(0)
     } ms |`,
     `| 128 texts of 256 tokens, 1 worker × ${cores} threads | ${f(layouts.one)} chunks/s |`,
