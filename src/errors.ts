@@ -30,6 +30,7 @@ interface Issue {
   origin?: string;
   minimum?: unknown;
   maximum?: unknown;
+  inclusive?: boolean;
 }
 
 /**
@@ -57,20 +58,20 @@ export function describeIssues(
       : "";
     if (issue.code === "unrecognized_keys" && issue.keys) {
       const keys = issue.keys.map((key) => `"${key}"`).join(", ");
-      const settings = issue.keys.length === 1 ? "setting" : "settings";
-      return first === undefined
-        ? `unknown ${settings} ${keys}`
-        : `${where} has no ${settings} ${keys}`;
+      const noun = issue.keys.length === 1 ? "key" : "keys";
+      return first === undefined ? `unknown ${noun} ${keys}` : `${where} has no ${noun} ${keys}`;
     }
     if (issue.code === "invalid_value" && issue.values && issue.values.length > 0) {
       const choice = issue.values.length > 2 ? "one of " : "";
       return `${where} is ${choice}${either(issue.values.map(String))}${given}`;
     }
     if (issue.code === "too_small" && issue.origin === "number") {
-      return `${where} takes a number from ${issue.minimum}${given}`;
+      const from = issue.inclusive === false ? "above" : "from";
+      return `${where} takes a number ${from} ${issue.minimum}${given}`;
     }
     if (issue.code === "too_big" && issue.origin === "number") {
-      return `${where} takes a number up to ${issue.maximum}${given}`;
+      const upTo = issue.inclusive === false ? "below" : "up to";
+      return `${where} takes a number ${upTo} ${issue.maximum}${given}`;
     }
     if (issue.code === "too_big" && issue.origin === "string" && typeof issue.input === "string") {
       return `${where} has ${issue.input.length} characters; the limit is ${issue.maximum}`;

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
+import { describeIssues } from "../errors.ts";
 import { EmbedderError } from "./embedder.ts";
 
 /**
@@ -31,8 +32,8 @@ const FolderPath = z.string().superRefine((path, context) => {
   if (problem) context.addIssue({ code: "custom", message: `"${path}" ${problem}` });
 });
 
-/** The schema of `manifest.json`. */
-export const ModelManifestSchema = z.object({
+/** The schema of `manifest.json`; a key it does not know (a misspelt `max_batch`) is refused. */
+export const ModelManifestSchema = z.strictObject({
   name: z.string().min(1),
   source: z.string(),
   dims: z.number().int().positive(),
@@ -106,10 +107,9 @@ export function parseManifest(text: string, where: string): ModelManifest {
   }
   const parsed = ModelManifestSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
     throw new EmbedderError(
       "model_invalid",
-      `${where} is not a valid model manifest: ${issues.join("; ")}`,
+      `${where} is not a valid model manifest: ${describeIssues(parsed.error)}`,
     );
   }
   return parsed.data;

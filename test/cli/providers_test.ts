@@ -76,15 +76,15 @@ Deno.test("a setting config.json does not know is refused with where it belongs,
   assert.equal(misplaced.code, 1);
   assert.match(
     misplaced.stderr,
-    /unknown setting "model_dir" \(model_dir belongs under "embedder"/,
+    /unknown key "model_dir" \(model_dir belongs under "embedder"/,
   );
 
   const misspelt = await statusWith({ embedder: { kind: "onnx", modeldir: "/models/int8" } });
   assert.equal(misspelt.code, 1);
-  assert.match(misspelt.stderr, /embedder has no setting "modeldir"/);
+  assert.match(misspelt.stderr, /embedder has no key "modeldir"/);
 
   const rerank = { kind: "http", base_url: "http://127.0.0.1:9/", model: "judge", tpo: 5 };
   const reranker = await statusWith({ rerank });
   assert.equal(reranker.code, 1);
-  assert.match(reranker.stderr, /rerank has no setting "tpo"/);
+  assert.match(reranker.stderr, /rerank has no key "tpo"/);
 });

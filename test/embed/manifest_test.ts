@@ -63,13 +63,20 @@ Deno.test("loadModelFolder() names a missing file and a damaged one", async () =
 Deno.test("parseManifest() lists the fields that are wrong", () => {
   assert.throws(
     () => parseManifest(manifestJson(FILES, { dims: -1, pooling: "max" }), "m.json"),
-    /m\.json is not a valid model manifest: dims: .*; pooling: /,
+    /m\.json is not a valid model manifest: dims takes a number above 0; pooling is cls or mean/,
   );
   assert.throws(
     () => parseManifest(manifestJson({ "model.onnx": SHA_OF_ABC }), "m.json"),
     /no checksum for tokenizer\.json/,
   );
   assert.equal(modelId(parseManifest(manifestJson(FILES), "m.json")), "tiny-model");
+});
+
+Deno.test("parseManifest() refuses a key it does not know, so a misspelt max_batch is never ignored", () => {
+  assert.throws(
+    () => parseManifest(manifestJson(FILES, { max_batchs: 1 }), "m.json"),
+    /m\.json is not a valid model manifest: unknown key "max_batchs"/,
+  );
 });
 
 Deno.test("loadModelFolder() reads a folder whose model_file and tokenizer_file are in subfolders", async () => {
