@@ -88,7 +88,11 @@ export function configPath(storeDir: string): string {
 
 /** Reads the store's settings; no file means the defaults, a bad one is refused with what to fix. */
 export async function loadConfig(storeDir: string): Promise<Config> {
-  const json = await readConfigJson(storeDir);
+  return checkedConfig(storeDir, await readConfigJson(storeDir));
+}
+
+/** `json` as settings, or a {@linkcode UserError} naming config.json and what to fix. */
+function checkedConfig(storeDir: string, json: unknown): Config {
   const parsed = Config.safeParse(json);
   if (!parsed.success) {
     throw new UserError(
@@ -119,10 +123,7 @@ export async function saveEmbedderSettings(
   const json = await readConfigJson(storeDir);
   const kept = typeof json === "object" && json !== null && !Array.isArray(json) ? json : {};
   const settings = { ...kept, embedder };
-  const parsed = Config.safeParse(settings);
-  if (!parsed.success) {
-    throw new UserError(`${configPath(storeDir)}: ${describeIssues(parsed.error)}`);
-  }
+  checkedConfig(storeDir, settings);
   await writeFileAtomic(configPath(storeDir), JSON.stringify(settings, null, 2) + "\n");
 }
 
