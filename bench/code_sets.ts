@@ -21,6 +21,8 @@ export interface CodeSet {
   title: string;
   /** The language of rows that name none. */
   language: string;
+  /** The issues of the data set it keeps, when it is a subset. */
+  ids?: readonly string[];
 }
 
 /** SWE-bench Lite's dev split: 140 issues of nine Python repositories. */
@@ -30,6 +32,63 @@ export const SWEBENCH_LITE_DEV: CodeSet = {
   section: "swebench",
   title: "SWE-bench Lite code search",
   language: "python",
+};
+
+/**
+ * The fixed subset of SWE-bench Lite's dev split that embedding variants are
+ * judged on (issue #22): 42 issues over all nine repositories, the first k of
+ * each in the file's order (requests 6, flask 3, seaborn 4, xarray 5, pylint
+ * 6, astropy 3, sphinx 6, pytest 6, sympy 3; fewer of the two largest so a
+ * variant runs in about an hour).
+ */
+export const SWEBENCH_LITE_DEV_SUBSET: CodeSet = {
+  ...SWEBENCH_LITE_DEV,
+  section: "swebench-subset",
+  title: "SWE-bench Lite code search, the embedding subset",
+  ids: [
+    "psf__requests-863",
+    "psf__requests-1963",
+    "psf__requests-2148",
+    "psf__requests-2317",
+    "psf__requests-2674",
+    "psf__requests-3362",
+    "sympy__sympy-11400",
+    "sympy__sympy-11870",
+    "sympy__sympy-11897",
+    "astropy__astropy-6938",
+    "astropy__astropy-7746",
+    "astropy__astropy-12907",
+    "pytest-dev__pytest-5103",
+    "pytest-dev__pytest-5221",
+    "pytest-dev__pytest-5227",
+    "pytest-dev__pytest-5413",
+    "pytest-dev__pytest-5495",
+    "pytest-dev__pytest-5692",
+    "pydata__xarray-3364",
+    "pydata__xarray-4094",
+    "pydata__xarray-4248",
+    "pydata__xarray-4493",
+    "pydata__xarray-5131",
+    "sphinx-doc__sphinx-7686",
+    "sphinx-doc__sphinx-7738",
+    "sphinx-doc__sphinx-7975",
+    "sphinx-doc__sphinx-8273",
+    "sphinx-doc__sphinx-8282",
+    "sphinx-doc__sphinx-8435",
+    "pallets__flask-4045",
+    "pallets__flask-4992",
+    "pallets__flask-5063",
+    "pylint-dev__pylint-5859",
+    "pylint-dev__pylint-6506",
+    "pylint-dev__pylint-7080",
+    "pylint-dev__pylint-7114",
+    "pylint-dev__pylint-7228",
+    "pylint-dev__pylint-7993",
+    "mwaskom__seaborn-2848",
+    "mwaskom__seaborn-3010",
+    "mwaskom__seaborn-3190",
+    "mwaskom__seaborn-3407",
+  ],
 };
 
 /** Issue #28's second dev set, built by bench/mine_issues.ts: 28 repositories, five languages. */
@@ -70,7 +129,12 @@ export async function readInstances(set: CodeSet): Promise<Instance[]> {
   const rows = await readJsonl<Instance & { language?: string }>(
     await benchFile(set.data, "instances.jsonl"),
   );
-  return rows.map(({ id, repo, language, base_commit, query, source }) => ({
+  const kept = set.ids ? new Set(set.ids) : undefined;
+  const missing = set.ids?.filter((id) => !rows.some((row) => row.id === id)) ?? [];
+  if (missing.length) throw new Error(`${set.data} has no issue ${missing.join(", ")}`);
+  return rows.filter((row) => !kept || kept.has(row.id)).map((
+    { id, repo, language, base_commit, query, source },
+  ) => ({
     id,
     repo,
     language: language ?? set.language,

@@ -8,12 +8,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BatchLimits, DEFAULT_BATCH_LIMITS } from "../src/embed/batching.ts";
 import { CachedEmbedder } from "../src/embed/cache.ts";
-import { DEFAULT_MODEL, shippedModelDir, shippedModels } from "../src/embed/load.ts";
+import { DEFAULT_MODEL, shippedModelDir } from "../src/embed/load.ts";
 import { loadModelFolder } from "../src/embed/manifest.ts";
 import { OnnxEmbedder } from "../src/embed/onnx_embedder.ts";
 import { TextTokenizer } from "../src/embed/tokenizer.ts";
 import { feeds, openSession } from "../src/embed/onnx_session.ts";
 import { chunkedFiles } from "./chunked_files.ts";
+import { benchModelFolders, referenceModelDir } from "./model_folders.ts";
 import { median, runInfo, writeSection } from "./report.ts";
 
 const WORDS = (
@@ -59,22 +60,17 @@ interface Variant {
 /** One text a batch: no padding at all, and the only way a dynamically quantized model runs. */
 const ONE_A_BATCH: BatchLimits = { ...DEFAULT_BATCH_LIMITS, maxBatch: 1 };
 
-/** The shipped fp32 model: the reference every variant is timed against. */
-const FP32_MODEL = "bge-small-en-v1.5";
-
 /**
  * The variants: every shipped model as cairn runs it, the fp32 one also one
  * text a batch, and any model folder named in CAIRN_BENCH_MODELS
  * (`:`-separated; e.g. a quantized export being weighed).
  */
 async function variants(): Promise<Variant[]> {
-  const extra = (Deno.env.get("CAIRN_BENCH_MODELS") ?? "").split(":").filter(Boolean);
   const out: Variant[] = [];
-  const shipped = [...(await shippedModels())].sort(([a], [b]) => a.localeCompare(b));
-  for (const dir of [...shipped.map(([, folder]) => folder), ...extra]) {
+  for (const dir of await benchModelFolders()) {
     const { id } = await loadModelFolder(dir, { verify: false });
     out.push({ name: `${id}, as cairn runs it`, dir });
-    if (dir === shippedModelDir(FP32_MODEL)) {
+    if (dir === referenceModelDir()) {
       out.push({ name: `${id}, one text a batch`, dir, batch: ONE_A_BATCH });
     }
   }
@@ -184,7 +180,7 @@ export async function benchEmbed(model = DEFAULT_MODEL): Promise<void> {
     ...all.map((v) => [v.name, []] as [string, number[]]),
   ]);
   for (let round = 0; round < ROUNDS; round++) {
-    rates.get("raw")!.push(await rawOneByOne(shippedModelDir(FP32_MODEL), chunks));
+    rates.get("raw")!.push(await rawOneByOne(referenceModelDir(), chunks));
     for (const variant of all) rates.get(variant.name)!.push(await variantRate(variant, chunks));
   }
   const raw = median(rates.get("raw")!);

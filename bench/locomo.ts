@@ -12,21 +12,35 @@ const CATEGORIES: Record<number, string> = {
   4: "single-hop",
 };
 const MODES = ["hybrid", "lexical", "vector"] as const;
+type Mode = typeof MODES[number];
 
-interface Question {
+/** One LoCoMo dev question, without its answer. */
+export interface Question {
   id: string;
   project: string;
   query: string;
   category: number;
 }
 
-interface Scores {
+/** Recall, hits and nDCG of a ranking, or their means. */
+export interface Scores {
   r1: number;
   r5: number;
   r10: number;
   h1: number;
   h10: number;
   ndcg10: number;
+}
+
+/** Every question of LoCoMo's dev split asked in each mode over one store. */
+export interface LocomoRun {
+  questions: Question[];
+  /** Each mode's ranked source ids, by question id. */
+  rankings: Record<Mode, Map<string, string[]>>;
+  /** Each mode's recall times in ms. */
+  latency: Record<Mode, number[]>;
+  /** The import's wall time, embedding included. */
+  importSeconds: number;
 }
 
 /**
@@ -36,6 +50,18 @@ interface Scores {
  * run as the outside baseline.
  */
 export async function benchLocomo(): Promise<void> {
+  const run = await runLocomo();
+  const rankings = { ...run.rankings, bm25: await bm25Rankings(run.questions) };
+  // Only now read the answers.
+  const gold = await locomoGold();
+  const memoryCount = (await readJsonl(await benchFile("locomo-dev", "memories.jsonl"))).length;
+  const body = report(run, gold, rankings, memoryCount);
+  console.log(body);
+  await writeSection("locomo", await runInfo("quality"), body);
+}
+
+/** Imports LoCoMo's dev conversations into a new store and asks every question in each mode. */
+export async function runLocomo(): Promise<LocomoRun> {
   const store = await newStore(await Deno.makeTempDir({ prefix: "cairn-bench-locomo-" }));
   try {
     const questions = (await readJsonl<Question & { gold?: unknown }>(
@@ -46,8 +72,8 @@ export async function benchLocomo(): Promise<void> {
     await cairn(["--store", store, "import", await benchFile("locomo-dev", "memories.jsonl")]);
     const importSeconds = (performance.now() - started) / 1000;
 
-    const rankings: Record<string, Map<string, string[]>> = {};
-    const latency: Record<string, number[]> = {};
+    const rankings = {} as LocomoRun["rankings"];
+    const latency = {} as LocomoRun["latency"];
     for (const mode of MODES) {
       const batch = join(store, `batch-${mode}.jsonl`);
       await writeJsonl(
@@ -66,23 +92,27 @@ export async function benchLocomo(): Promise<void> {
       );
       latency[mode] = lines.map((line) => line.elapsed_ms);
     }
-    rankings.bm25 = await bm25Rankings(questions);
-
-    // Only now read the answers.
-    const gold = new Map(
-      (await readJsonl<{ id: string; gold: string[] }>(
-        await benchFile("locomo-dev", "queries.jsonl"),
-      )).map((
-        q,
-      ) => [q.id, q.gold]),
-    );
-    const memoryCount = (await readJsonl(await benchFile("locomo-dev", "memories.jsonl"))).length;
-    const body = report(questions, gold, rankings, latency, memoryCount, importSeconds);
-    console.log(body);
-    await writeSection("locomo", await runInfo("quality"), body);
+    return { questions, rankings, latency, importSeconds };
   } finally {
     await Deno.remove(store, { recursive: true });
   }
+}
+
+/** The gold turns of every LoCoMo dev question, by question id: read only to score. */
+export async function locomoGold(): Promise<Map<string, string[]>> {
+  const rows = await readJsonl<{ id: string; gold: string[] }>(
+    await benchFile("locomo-dev", "queries.jsonl"),
+  );
+  return new Map(rows.map((q) => [q.id, q.gold]));
+}
+
+/** The mean scores of `rankings` over `questions`. */
+export function locomoScores(
+  questions: readonly Question[],
+  rankings: ReadonlyMap<string, string[]>,
+  gold: ReadonlyMap<string, string[]>,
+): Scores {
+  return average(questions.map((q) => score(rankings.get(q.id) ?? [], gold.get(q.id)!)));
 }
 
 async function bm25Rankings(questions: Question[]): Promise<Map<string, string[]>> {
@@ -121,19 +151,16 @@ function average(all: Scores[]): Scores {
 }
 
 function report(
-  questions: Question[],
+  run: LocomoRun,
   gold: Map<string, string[]>,
   rankings: Record<string, Map<string, string[]>>,
-  latency: Record<string, number[]>,
   memoryCount: number,
-  importSeconds: number,
 ): string {
+  const { questions, latency, importSeconds } = run;
   const f = (x: number) => x.toFixed(3);
   const systems = [...MODES.map((m) => `cairn ${m}`), "BM25 baseline"];
   const keys = [...MODES, "bm25"];
-  const overall = keys.map((key) =>
-    average(questions.map((q) => score(rankings[key]!.get(q.id) ?? [], gold.get(q.id)!)))
-  );
+  const overall = keys.map((key) => locomoScores(questions, rankings[key]!, gold));
   const rows = overall.map((s, i) =>
     `| ${systems[i]} | ${f(s.r1)} | ${f(s.r5)} | ${f(s.r10)} | ${f(s.h1)} | ${f(s.h10)} | ${
       f(s.ndcg10)
@@ -142,7 +169,7 @@ function report(
   const byCategory = Object.entries(CATEGORIES).map(([category, name]) => {
     const subset = questions.filter((q) => q.category === Number(category));
     const cells = keys.map((key) => {
-      const s = average(subset.map((q) => score(rankings[key]!.get(q.id) ?? [], gold.get(q.id)!)));
+      const s = locomoScores(subset, rankings[key]!, gold);
       return `${f(s.r10)} / ${f(s.ndcg10)}`;
     });
     return `| ${name} (${subset.length}) | ${cells.join(" | ")} |`;

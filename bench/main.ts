@@ -7,15 +7,16 @@
  * issue #28's mined dev set, bench/mine_issues.ts, optionally only the repositories named); speed
  * (event log, embeddings, memory queries at 10k, MCP); embed (every embedding variant's chunks/s on
  * real code chunks against raw onnxruntime fp32, extra model folders in CAIRN_BENCH_MODELS; then
- * searchable); searchable (sphinx searchable by meaning: when its own code, then every chunk that
+ * variants and searchable); variants (each embedding variant's ranking on LoCoMo dev and a fixed
+ * 42-issue SWE-bench Lite subset, beside the shipped fp32 model's); searchable (sphinx searchable by meaning: when its own code, then every chunk that
  * gets one, has its vector, from an empty cache); owner
  * (one-shot commands through the store's owner at 10k memories, and sphinx indexed while vectors
  * fill in); index (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file
  * move); scale (one code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top);
  * tokens; crash (SIGKILLs of every writing command: no acknowledged write lost, every store opens;
  * CAIRN_BENCH_CRASH_KILLS, CAIRN_BENCH_SEED); team (sync and shared vectors through a real
- * nats-server; skipped when none is installed); all (every suite but code and mined; searchable
- * within embed).
+ * nats-server; skipped when none is installed); all (every suite but code and mined; variants and
+ * searchable within embed).
  * @module
  */
 import { benchCrash } from "./crash/main.ts";
@@ -34,6 +35,7 @@ import { benchSessions } from "./sessions.ts";
 import { benchCodeSet, benchSwebench } from "./swebench.ts";
 import { MINED_DEV } from "./code_sets.ts";
 import { benchTokens } from "./tokens.ts";
+import { benchVariants } from "./variants.ts";
 
 const suites: Record<string, Array<() => Promise<void>>> = {
   quality: [benchLocomo, benchSessions, benchMixed, () => benchSwebench()],
@@ -43,7 +45,8 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   code: [() => benchSwebench(Deno.args.slice(1))],
   mined: [() => benchCodeSet(MINED_DEV, Deno.args.slice(1))],
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
-  embed: [() => benchEmbed(), benchSearchable],
+  embed: [() => benchEmbed(), benchVariants, benchSearchable],
+  variants: [benchVariants],
   searchable: [benchSearchable],
   index: [benchIndexSpeed],
   mcp: [benchMcp],
@@ -57,7 +60,9 @@ const suites: Record<string, Array<() => Promise<void>>> = {
 
 const [requested = "all"] = Deno.args;
 const chosen = requested === "all"
-  ? Object.entries(suites).filter(([name]) => !["code", "mined", "searchable"].includes(name))
+  ? Object.entries(suites).filter(([name]) =>
+    !["code", "mined", "searchable", "variants"].includes(name)
+  )
     .flatMap(([, runs]) => runs)
   : suites[requested];
 if (!chosen) {

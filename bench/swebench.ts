@@ -14,7 +14,7 @@ import { MAX_QUERY_CHARS } from "../src/recall/recall.ts";
 import { newStore, recallBatch, timedIndex } from "./cli.ts";
 import { mirrorOf } from "./data.ts";
 import { FileBaselines } from "./code_baselines.ts";
-import { codeReport } from "./code_report.ts";
+import { codeReport, type CodeRunResults } from "./code_report.ts";
 import { ASKS, LIMIT, type RepoRun, type System, upgradeRun } from "./code_run.ts";
 import type { Ranking } from "./code_scores.ts";
 import {
@@ -47,6 +47,17 @@ export function benchSwebench(only: string[] = []): Promise<void> {
  * embedding model, for instance).
  */
 export async function benchCodeSet(set: CodeSet, only: string[] = []): Promise<void> {
+  const results = await runCodeSet(set, only);
+  const body = codeReport(results);
+  console.log(body);
+  await writeSection(set.section, await runInfo(`${set.suite} ${only.join(" ")}`.trim()), body);
+}
+
+/**
+ * Ranks every issue of `set` (or of the repositories in `only`) as
+ * {@linkcode benchCodeSet} describes, and reads the answers only after.
+ */
+export async function runCodeSet(set: CodeSet, only: string[] = []): Promise<CodeRunResults> {
   const all = await readInstances(set);
   // The baselines read the same files in every repository: those of every language of the set.
   const languages = [...new Set(all.map((i) => i.language))].sort();
@@ -72,10 +83,7 @@ export async function benchCodeSet(set: CodeSet, only: string[] = []): Promise<v
   if (!Deno.env.get("CAIRN_BENCH_WORK")) await Deno.remove(work, { recursive: true });
 
   // Only now read the answers.
-  const gold = await readGold(set);
-  const body = codeReport({ set, runs, gold, instances: all, languages, only });
-  console.log(body);
-  await writeSection(set.section, await runInfo(`${set.suite} ${only.join(" ")}`.trim()), body);
+  return { set, runs, gold: await readGold(set), instances: all, languages, only };
 }
 
 async function cachedRun(

@@ -1,0 +1,25 @@
+/**
+ * The embedding models the benchmarks weigh against each other: every model
+ * shipped with cairn, and model folders being considered (a quantized export,
+ * say) named in CAIRN_BENCH_MODELS.
+ * @module
+ */
+import { shippedModelDir, shippedModels } from "../src/embed/load.ts";
+
+/** The shipped fp32 model: the reference every variant is judged against. */
+export const REFERENCE_MODEL = "bge-small-en-v1.5";
+
+/** The reference model's folder. */
+export function referenceModelDir(): string {
+  return shippedModelDir(REFERENCE_MODEL);
+}
+
+/**
+ * Every shipped model's folder (sorted by model id), then each folder in
+ * CAIRN_BENCH_MODELS (`:`-separated), in the order given.
+ */
+export async function benchModelFolders(): Promise<string[]> {
+  const extra = (Deno.env.get("CAIRN_BENCH_MODELS") ?? "").split(":").filter(Boolean);
+  const shipped = [...(await shippedModels())].sort(([a], [b]) => a.localeCompare(b));
+  return [...shipped.map(([, folder]) => folder), ...extra];
+}

@@ -1,0 +1,92 @@
+/**
+ * `deno task bench variants`: the ranking each embedding variant gives on the
+ * dev sets, beside the reference fp32 model's in the same run. Every variant
+ * (see bench/model_folders.ts) runs LoCoMo's dev split and the fixed 42-issue
+ * subset of SWE-bench Lite's dev split through the CLI, its stores started
+ * with a config.json naming its model folder. With CAIRN_BENCH_WORK set, each
+ * variant's code runs are kept in `WORK/<model id>/code` and a later run
+ * reuses them (the code suite's resumable work folder), so a variant costs
+ * its hour once.
+ * @module
+ */
+import { join } from "node:path";
+import { loadModelFolder } from "../src/embed/manifest.ts";
+import type { System } from "./code_run.ts";
+import { scoreIssue, summarize, type Summary } from "./code_scores.ts";
+import { SWEBENCH_LITE_DEV_SUBSET } from "./code_sets.ts";
+import { locomoGold, locomoScores, runLocomo } from "./locomo.ts";
+import { benchModelFolders, referenceModelDir } from "./model_folders.ts";
+import { runInfo, writeSection } from "./report.ts";
+import { runCodeSet } from "./swebench.ts";
+import type { CodeRunResults } from "./code_report.ts";
+import { type VariantQuality, variantsReport } from "./variants_report.ts";
+
+/** Measures every variant's ranking and writes the `variants` section of bench/RESULTS.md. */
+export async function benchVariants(): Promise<void> {
+  const kept = Deno.env.get("CAIRN_BENCH_WORK");
+  const root = kept ?? await Deno.makeTempDir({ prefix: "cairn-bench-variants-" });
+  try {
+    const folders = await benchModelFolders();
+    const qualities: VariantQuality[] = [];
+    for (const dir of folders) qualities.push(await variantQuality(root, dir));
+    const body = variantsReport(qualities, qualities[folders.indexOf(referenceModelDir())]!);
+    console.log(body);
+    await writeSection("variants", await runInfo("variants"), body);
+  } finally {
+    if (!kept) await Deno.remove(root, { recursive: true });
+  }
+}
+
+/** Runs both dev sets with every store on the model in `dir`. */
+async function variantQuality(root: string, dir: string): Promise<VariantQuality> {
+  const { id } = await loadModelFolder(dir, { verify: false });
+  const work = join(root, id);
+  await Deno.mkdir(work, { recursive: true });
+  const config = join(work, "config.json");
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({ embedder: { kind: "onnx", model_dir: dir } }, null, 2),
+  );
+  console.error(`bench variants: ${id} (${dir})`);
+  return await withEnv(
+    { CAIRN_BENCH_CONFIG: config, CAIRN_BENCH_WORK: join(work, "code") },
+    async () => {
+      const locomo = await runLocomo();
+      const code = await runCodeSet(SWEBENCH_LITE_DEV_SUBSET);
+      // Only now read the answers.
+      const gold = await locomoGold();
+      const of = (mode: "hybrid" | "vector") =>
+        locomoScores(locomo.questions, locomo.rankings[mode], gold);
+      return {
+        id,
+        locomo: { hybrid: of("hybrid"), vector: of("vector"), importSeconds: locomo.importSeconds },
+        code: { hybrid: codeSummary(code, "hybrid"), vector: codeSummary(code, "vector") },
+      };
+    },
+  );
+}
+
+/** The mean scores of `system` over every issue a code run ranked. */
+function codeSummary(results: CodeRunResults, system: System): Summary {
+  return summarize(
+    results.runs.flatMap((run) =>
+      Object.entries(run.rankings).map(([id, ranking]) =>
+        scoreIssue(ranking[system], results.gold.get(id)!)
+      )
+    ),
+  );
+}
+
+/** Runs `work` with `vars` set in this process's environment, then puts them back. */
+async function withEnv<T>(vars: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  const before = Object.fromEntries(Object.keys(vars).map((key) => [key, Deno.env.get(key)]));
+  for (const [key, value] of Object.entries(vars)) Deno.env.set(key, value);
+  try {
+    return await work();
+  } finally {
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) Deno.env.delete(key);
+      else Deno.env.set(key, value);
+    }
+  }
+}
