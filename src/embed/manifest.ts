@@ -40,6 +40,12 @@ export const ModelManifestSchema = z.strictObject({
   pooling: z.enum(["cls", "mean"]),
   normalize: z.boolean(),
   max_tokens: z.number().int().min(3),
+  /**
+   * Most tokens of a document's vector, when fewer than `max_tokens`: a longer
+   * passage's vector reads its start (its words are all searched); queries
+   * keep `max_tokens`. A shorter window costs less of the model's time.
+   */
+  document_tokens: z.number().int().min(3).optional(),
   query_prefix: z.string().default(""),
   document_prefix: z.string().default(""),
   quantization: z.string().default("none"),
@@ -58,6 +64,13 @@ export const ModelManifestSchema = z.strictObject({
   /** The sha256 of every file, by its path relative to the folder. */
   files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/, "expected a lowercase sha256")),
 }).superRefine((manifest, context) => {
+  if (manifest.document_tokens !== undefined && manifest.document_tokens > manifest.max_tokens) {
+    context.addIssue({
+      code: "custom",
+      path: ["document_tokens"],
+      message: `${manifest.document_tokens} is more than max_tokens (${manifest.max_tokens})`,
+    });
+  }
   for (const path of Object.keys(manifest.files)) {
     const problem = folderPathProblem(path);
     if (problem) {
@@ -87,14 +100,25 @@ export type ModelManifest = z.infer<typeof ModelManifestSchema>;
 export interface ModelFolder {
   dir: string;
   manifest: ModelManifest;
-  /** `name` plus the quantization when there is one, e.g. `bge-small-en-v1.5-int8`. */
+  /** The embedder id, e.g. `bge-small-en-v1.5-int8` (see {@linkcode modelId}). */
   id: string;
 }
 
-/** The embedder id of a manifest: the model name, plus its quantization unless none. */
+/**
+ * The embedder id of a manifest: the model name, plus its quantization unless
+ * none, plus `-docN` when documents are read through a window of N tokens
+ * shorter than the model's (their vectors differ, so they are cached apart).
+ */
 export function modelId(manifest: ModelManifest): string {
   const name = manifest.name.toLowerCase();
-  return manifest.quantization === "none" ? name : `${name}-${manifest.quantization}`;
+  const quantized = manifest.quantization === "none" ? name : `${name}-${manifest.quantization}`;
+  const window = documentTokens(manifest);
+  return window < manifest.max_tokens ? `${quantized}-doc${window}` : quantized;
+}
+
+/** The most tokens a document's vector reads, special tokens included. */
+export function documentTokens(manifest: ModelManifest): number {
+  return manifest.document_tokens ?? manifest.max_tokens;
 }
 
 /** Parses manifest text, naming the file and the fields that are wrong. */

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { type BatchLimits, DEFAULT_BATCH_LIMITS, planBatches } from "./batching.ts";
 import type { Embedder, Truncation } from "../../text/embedder.ts";
 import { EmbedderError } from "./embedder.ts";
-import { loadModelFolder, type ModelManifest } from "./manifest.ts";
+import { documentTokens, loadModelFolder, type ModelManifest } from "./manifest.ts";
 import { TextTokenizer, type TokenizedText } from "./tokenizer.ts";
 import { WorkerPool } from "./worker_pool.ts";
 
@@ -100,7 +100,8 @@ export class OnnxEmbedder implements Embedder {
   /** Embeds passages with the model's document prefix, counting those cut to fit. */
   async embedDocuments(texts: readonly string[], urgent = false): Promise<Float32Array[]> {
     const prefix = this.manifest.document_prefix;
-    const encoded = texts.map((text) => this.tokenizer.encode(prefix + text));
+    const window = documentTokens(this.manifest);
+    const encoded = texts.map((text) => this.tokenizer.encode(prefix + text, window));
     this.#stats.texts += encoded.length;
     this.#stats.truncated += encoded.filter((e) => e.truncated).length;
     return await this.#embed(encoded, urgent);
@@ -113,10 +114,10 @@ export class OnnxEmbedder implements Embedder {
     return vector!;
   }
 
-  /** Documents embedded and cut to the model's limit since open. */
+  /** Documents embedded and cut to the document window since open. */
   truncation(): Truncation {
     const { texts, truncated } = this.#stats;
-    return { maxTokens: this.manifest.max_tokens, texts, truncated };
+    return { maxTokens: documentTokens(this.manifest), texts, truncated };
   }
 
   /** The model's limit when `text`, as a query, is longer than it. */

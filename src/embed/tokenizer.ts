@@ -10,7 +10,7 @@ import { sharingModels } from "./shared_models.ts";
 
 /** One tokenized text. */
 export interface TokenizedText {
-  /** Token ids, special tokens included, at most `maxTokens` long. */
+  /** Token ids, special tokens included, at most the limit long. */
   ids: number[];
   /** True when the text had more tokens than fit and its end was cut. */
   truncated: boolean;
@@ -79,10 +79,13 @@ export class TextTokenizer {
     return await loading;
   }
 
-  /** Encodes one text with special tokens, cutting its end if it is too long. */
-  encode(text: string): TokenizedText {
+  /**
+   * Encodes one text with special tokens, cutting its end if it is longer than
+   * `limit` (at most {@linkcode TextTokenizer.maxTokens}).
+   */
+  encode(text: string, limit = this.maxTokens): TokenizedText {
     const body = this.tokenizer.encode(text, { add_special_tokens: false }).ids;
-    const room = this.maxTokens - this.prefix.length - this.suffix.length;
+    const room = Math.min(limit, this.maxTokens) - this.prefix.length - this.suffix.length;
     const truncated = body.length > room;
     const kept = truncated ? body.slice(0, room) : body;
     return { ids: [...this.prefix, ...kept, ...this.suffix], truncated };

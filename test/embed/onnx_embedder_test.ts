@@ -167,17 +167,19 @@ Deno.test("a query or an urgent document embedded while documents are queued is 
   }
 });
 
-Deno.test("OnnxEmbedder runs no more texts in one batch than the manifest's max_batch", async () => {
-  await using dir = await tempDir();
+/** A folder holding the shipped model's files under a manifest with `changes`. */
+async function shippedModelWith(dir: string, changes: Record<string, unknown>): Promise<void> {
   const shipped = shippedModelDir();
   const manifest = JSON.parse(await Deno.readTextFile(join(shipped, "manifest.json")));
   for (const file of Object.keys(manifest.files)) {
-    await Deno.symlink(join(shipped, file), join(dir.path, file));
+    await Deno.symlink(join(shipped, file), join(dir, file));
   }
-  await Deno.writeTextFile(
-    join(dir.path, "manifest.json"),
-    JSON.stringify({ ...manifest, max_batch: 2 }),
-  );
+  await Deno.writeTextFile(join(dir, "manifest.json"), JSON.stringify({ ...manifest, ...changes }));
+}
+
+Deno.test("OnnxEmbedder runs no more texts in one batch than the manifest's max_batch", async () => {
+  await using dir = await tempDir();
+  await shippedModelWith(dir.path, { max_batch: 2 });
   const batch = { maxTokens: 8192, maxBatch: 64 };
   const embedder = await OnnxEmbedder.open(dir.path, { verify: false, batch });
   try {
@@ -185,5 +187,30 @@ Deno.test("OnnxEmbedder runs no more texts in one batch than the manifest's max_
     assert.equal(embedder.stats.batches, 3);
   } finally {
     await embedder.close();
+  }
+});
+
+Deno.test("a manifest's document_tokens cuts documents to that window, not queries, under an id of its own", async () => {
+  await using dir = await tempDir();
+  await shippedModelWith(dir.path, { document_tokens: 64 });
+  const windowed = await OnnxEmbedder.open(dir.path, { verify: false });
+  const whole = await OnnxEmbedder.open(shippedModelDir(), { verify: false });
+  try {
+    assert.equal(windowed.id, `${whole.id}-doc64`);
+    const words = "the quick brown fox jumps over the lazy dog ".repeat(20).trim().split(" ");
+    const long = words.join(" ");
+    // [CLS] and [SEP] take two of the 64 tokens; every word here is one token.
+    const start = words.slice(0, 62).join(" ");
+    assert.equal(whole.tokenize(start).ids.length, 64);
+    const [cut] = await windowed.embedDocuments([long]);
+    const [startOnly, all] = await whole.embedDocuments([start, long]);
+    assert.ok(dot(cut!, startOnly!) > 0.99999);
+    assert.ok(dot(cut!, all!) < 0.999);
+    assert.deepEqual(windowed.truncation(), { maxTokens: 64, texts: 1, truncated: 1 });
+    assert.equal(windowed.queryCutAt(long), undefined);
+    assert.ok(dot(await windowed.embedQuery(long), await whole.embedQuery(long)) > 0.99999);
+  } finally {
+    await windowed.close();
+    await whole.close();
   }
 });
