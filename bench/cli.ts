@@ -141,6 +141,23 @@ export async function newStore(dir: string): Promise<string> {
   return dir;
 }
 
+/** Runs `work` with `vars` set in this process's environment, then puts them back as they were. */
+export async function withEnv<T>(
+  vars: Record<string, string>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const before = Object.fromEntries(Object.keys(vars).map((key) => [key, Deno.env.get(key)]));
+  for (const [key, value] of Object.entries(vars)) Deno.env.set(key, value);
+  try {
+    return await work();
+  } finally {
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) Deno.env.delete(key);
+      else Deno.env.set(key, value);
+    }
+  }
+}
+
 /** What `cairn index --json` reports. */
 export interface IndexReport {
   scanned: number;

@@ -10,12 +10,12 @@
  * @module
  */
 import { join } from "node:path";
-import { loadModelFolder } from "../src/embed/manifest.ts";
+import { withEnv } from "./cli.ts";
 import type { System } from "./code_run.ts";
 import { scoreIssue, summarize, type Summary } from "./code_scores.ts";
 import { SWEBENCH_LITE_DEV_SUBSET } from "./code_sets.ts";
 import { locomoGold, locomoScores, runLocomo } from "./locomo.ts";
-import { benchModelFolders, referenceModelDir } from "./model_folders.ts";
+import { benchModelFolders, referenceModelDir, variantConfig } from "./model_folders.ts";
 import { runInfo, writeSection } from "./report.ts";
 import { runCodeSet } from "./swebench.ts";
 import type { CodeRunResults } from "./code_report.ts";
@@ -39,17 +39,10 @@ export async function benchVariants(): Promise<void> {
 
 /** Runs both dev sets with every store on the model in `dir`. */
 async function variantQuality(root: string, dir: string): Promise<VariantQuality> {
-  const { id } = await loadModelFolder(dir, { verify: false });
-  const work = join(root, id);
-  await Deno.mkdir(work, { recursive: true });
-  const config = join(work, "config.json");
-  await Deno.writeTextFile(
-    config,
-    JSON.stringify({ embedder: { kind: "onnx", model_dir: dir } }, null, 2),
-  );
+  const { id, folder, config } = await variantConfig(root, dir);
   console.error(`bench variants: ${id} (${dir})`);
   return await withEnv(
-    { CAIRN_BENCH_CONFIG: config, CAIRN_BENCH_WORK: join(work, "code") },
+    { CAIRN_BENCH_CONFIG: config, CAIRN_BENCH_WORK: join(folder, "code") },
     async () => {
       const locomo = await runLocomo();
       const code = await runCodeSet(SWEBENCH_LITE_DEV_SUBSET);
@@ -75,18 +68,4 @@ function codeSummary(results: CodeRunResults, system: System): Summary {
       )
     ),
   );
-}
-
-/** Runs `work` with `vars` set in this process's environment, then puts them back. */
-async function withEnv<T>(vars: Record<string, string>, work: () => Promise<T>): Promise<T> {
-  const before = Object.fromEntries(Object.keys(vars).map((key) => [key, Deno.env.get(key)]));
-  for (const [key, value] of Object.entries(vars)) Deno.env.set(key, value);
-  try {
-    return await work();
-  } finally {
-    for (const [key, value] of Object.entries(before)) {
-      if (value === undefined) Deno.env.delete(key);
-      else Deno.env.set(key, value);
-    }
-  }
 }
