@@ -3,10 +3,10 @@
  * dev sets, beside the reference fp32 model's in the same run. Every variant
  * (see bench/model_folders.ts) runs LoCoMo's dev split and the fixed 42-issue
  * subset of SWE-bench Lite's dev split through the CLI, its stores started
- * with a config.json naming its model folder. With CAIRN_BENCH_WORK set, each
- * variant's code runs are kept in `WORK/<model id>/code` and a later run
- * reuses them (the code suite's resumable work folder), so a variant costs
- * its hour once.
+ * with a config.json naming its model folder; LoCoMo's import is timed from
+ * an empty user cache. With CAIRN_BENCH_WORK set, each variant's code runs and
+ * user cache are kept in `WORK/<model id>/` and a later run reuses them (the
+ * code suite's resumable work folder), so a variant costs its hour once.
  * @module
  */
 import { join } from "node:path";
@@ -41,10 +41,16 @@ export async function benchVariants(): Promise<void> {
 async function variantQuality(root: string, dir: string): Promise<VariantQuality> {
   const { id, folder, config } = await variantConfig(root, dir);
   console.error(`bench variants: ${id} (${dir})`);
-  return await withEnv(
-    { CAIRN_BENCH_CONFIG: config, CAIRN_BENCH_WORK: join(folder, "code") },
-    async () => {
-      const locomo = await runLocomo();
+  const empty = await Deno.makeTempDir({ prefix: "cairn-bench-variants-cache-" });
+  const env = {
+    CAIRN_BENCH_CONFIG: config,
+    CAIRN_BENCH_WORK: join(folder, "code"),
+    CAIRN_CACHE_DIR: join(folder, "cache"),
+  };
+  return await withEnv(env, async () => {
+    try {
+      // LoCoMo's import is timed with every vector computed: a new, empty user cache.
+      const locomo = await withEnv({ CAIRN_CACHE_DIR: empty }, runLocomo);
       const code = await runCodeSet(SWEBENCH_LITE_DEV_SUBSET);
       // Only now read the answers.
       const gold = await locomoGold();
@@ -55,8 +61,10 @@ async function variantQuality(root: string, dir: string): Promise<VariantQuality
         locomo: { hybrid: of("hybrid"), vector: of("vector"), importSeconds: locomo.importSeconds },
         code: { hybrid: codeSummary(code, "hybrid"), vector: codeSummary(code, "vector") },
       };
-    },
-  );
+    } finally {
+      await Deno.remove(empty, { recursive: true });
+    }
+  });
 }
 
 /** The mean scores of `system` over every issue a code run ranked. */
