@@ -192,9 +192,11 @@ Deno.test("OnnxEmbedder runs no more texts in one batch than the manifest's max_
 
 Deno.test("a manifest's document_tokens cuts documents to that window, not queries, under an id of its own", async () => {
   await using dir = await tempDir();
+  await using wholeDir = await tempDir();
   await shippedModelWith(dir.path, { document_tokens: 64 });
+  await shippedModelWith(wholeDir.path, { document_tokens: undefined });
   const windowed = await OnnxEmbedder.open(dir.path, { verify: false });
-  const whole = await OnnxEmbedder.open(shippedModelDir(), { verify: false });
+  const whole = await OnnxEmbedder.open(wholeDir.path, { verify: false });
   try {
     assert.equal(windowed.id, `${whole.id}-doc64`);
     const words = "the quick brown fox jumps over the lazy dog ".repeat(20).trim().split(" ");
