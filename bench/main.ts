@@ -9,7 +9,8 @@
  * real code chunks against raw onnxruntime fp32, extra model folders in CAIRN_BENCH_MODELS; then
  * variants and searchable); variants (each embedding variant's ranking on LoCoMo dev and a fixed
  * 42-issue SWE-bench Lite subset, beside the shipped fp32 model's); searchable (sphinx searchable by meaning: when its own code, then every chunk that
- * gets one, has its vector, from an empty cache); owner
+ * gets one, has its vector, from an empty cache, on each variant or only the model folders named
+ * after it); owner
  * (one-shot commands through the store's owner at 10k memories, and sphinx indexed while vectors
  * fill in); index (indexing speed on sphinx: parse and chunk, full index, no change, a 20-file
  * move); scale (one code project from 10k to 1M chunks; CAIRN_BENCH_SCALE_MAX lowers the top);
@@ -47,7 +48,7 @@ const suites: Record<string, Array<() => Promise<void>>> = {
   speed: [benchLog, () => benchEmbed(), benchMemorySpeed, benchMcp],
   embed: [() => benchEmbed(), benchVariants, benchSearchable],
   variants: [benchVariants],
-  searchable: [benchSearchable],
+  searchable: [() => benchSearchable(Deno.args.slice(1))],
   index: [benchIndexSpeed],
   mcp: [benchMcp],
   owner: [benchOwner],

@@ -45,8 +45,11 @@ interface Timing {
   rate: number;
 }
 
-/** Runs the time-until-searchable suite for every embedding variant and writes its section. */
-export async function benchSearchable(): Promise<void> {
+/**
+ * Runs the time-until-searchable suite for every embedding variant, or only
+ * the model folders in `only`, and writes its section.
+ */
+export async function benchSearchable(only: string[] = []): Promise<void> {
   const gitDir = await mirrorOf(REPOSITORY);
   const work = await Deno.makeTempDir({ prefix: "cairn-bench-searchable-" });
   try {
@@ -54,7 +57,7 @@ export async function benchSearchable(): Promise<void> {
     await writeTree(gitDir, AT, tree);
     const ownCode = await ownCodeChunks(tree);
     const timings: Timing[] = [];
-    for (const dir of await benchModelFolders()) {
+    for (const dir of only.length ? only : await benchModelFolders()) {
       const { id, folder, config } = await variantConfig(join(work, "variants"), dir);
       // Every vector computed by the model: the user's cache is a new, empty one.
       const env = { CAIRN_CACHE_DIR: join(folder, "cache"), CAIRN_BENCH_CONFIG: config };
