@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { EmbedderError } from "../../src/embed/embedder.ts";
 import { DEFAULT_MODEL, shippedModelDir } from "../../src/embed/load.ts";
 import { OnnxEmbedder } from "../../src/embed/onnx_embedder.ts";
-import { loadModelFolder } from "../../src/embed/manifest.ts";
+import { documentTokens, loadModelFolder } from "../../src/embed/manifest.ts";
 import { stopInferenceWorkers, WorkerPool } from "../../src/embed/worker_pool.ts";
 import { tempDir } from "../helpers.ts";
 import { embedderContract } from "./embedder_contract.ts";
@@ -73,7 +73,8 @@ for (const name of SHIPPED_MODELS) {
       assert.equal(embedder.queryCutAt(long), max);
       assert.equal(embedder.queryCutAt("a short query"), undefined);
       await embedder.embedQuery(long);
-      assert.deepEqual(embedder.truncation(), { maxTokens: max, texts: 2, truncated: 1 });
+      const window = documentTokens(embedder.manifest);
+      assert.deepEqual(embedder.truncation(), { maxTokens: window, texts: 2, truncated: 1 });
     } finally {
       await embedder.close();
     }
