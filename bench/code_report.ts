@@ -35,8 +35,7 @@ export function codeReport(results: CodeRunResults): string {
   const languageOf = new Map(instances.map((i) => [i.id, i.language]));
   const sourceOf = new Map(instances.map((i) => [i.id, i.source ?? "issue"]));
   const repoOf = new Map(runs.flatMap((run) => Object.keys(run.rankings).map((id) => [id, run])));
-  const scoresOf = (system: System, of: readonly string[]): IssueScore[] =>
-    of.map((id) => scoreIssue(repoOf.get(id)!.rankings[id]![system], gold.get(id)!));
+  const scoresOf = scoresOfRuns(runs, gold);
   // Runs kept from before an ask was added have no ranking for it: left out of the tables.
   const asked = SYSTEMS.filter((system) =>
     ids.every((id) => repoOf.get(id)!.rankings[id]![system])
@@ -91,7 +90,17 @@ ${runs.map(indexingRow).join("\n")}
 ${notes(runs, asked)}`;
 }
 
-type ScoresOf = (system: System, ids: readonly string[]) => IssueScore[];
+/** Each of `ids`' scores as `system` ranked the issue. */
+export type ScoresOf = (system: System, ids: readonly string[]) => IssueScore[];
+
+/** The {@linkcode ScoresOf} of the issues `runs` ranked, against their answers in `gold`. */
+export function scoresOfRuns(
+  runs: readonly RepoRun[],
+  gold: ReadonlyMap<string, Gold>,
+): ScoresOf {
+  const rankingsOf = new Map(runs.flatMap((run) => Object.entries(run.rankings)));
+  return (system, ids) => ids.map((id) => scoreIssue(rankingsOf.get(id)![system], gold.get(id)!));
+}
 
 /**
  * Hybrid against BM25 over whole files, group by group (a language, where the

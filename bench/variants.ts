@@ -12,13 +12,13 @@
 import { join } from "node:path";
 import { withEnv } from "./cli.ts";
 import type { System } from "./code_run.ts";
-import { scoreIssue, summarize, type Summary } from "./code_scores.ts";
+import { summarize, type Summary } from "./code_scores.ts";
 import { SWEBENCH_LITE_DEV_SUBSET } from "./code_sets.ts";
 import { locomoGold, locomoScores, runLocomo } from "./locomo.ts";
 import { benchModelFolders, referenceModelDir, variantConfig } from "./model_folders.ts";
 import { runInfo, writeSection } from "./report.ts";
 import { runCodeSet } from "./swebench.ts";
-import type { CodeRunResults } from "./code_report.ts";
+import { type CodeRunResults, scoresOfRuns } from "./code_report.ts";
 import { type VariantQuality, variantsReport } from "./variants_report.ts";
 
 /** Measures every variant's ranking and writes the `variants` section of bench/RESULTS.md. */
@@ -69,11 +69,6 @@ async function variantQuality(root: string, dir: string): Promise<VariantQuality
 
 /** The mean scores of `system` over every issue a code run ranked. */
 function codeSummary(results: CodeRunResults, system: System): Summary {
-  return summarize(
-    results.runs.flatMap((run) =>
-      Object.entries(run.rankings).map(([id, ranking]) =>
-        scoreIssue(ranking[system], results.gold.get(id)!)
-      )
-    ),
-  );
+  const ids = results.runs.flatMap((run) => Object.keys(run.rankings));
+  return summarize(scoresOfRuns(results.runs, results.gold)(system, ids));
 }
