@@ -4,7 +4,7 @@
  * @module
  */
 import * as ort from "onnxruntime-node";
-import { poolHidden } from "./pooling.ts";
+import { poolHidden, type Pooling } from "./pooling.ts";
 import type { InitRequest, RunRequest } from "./onnx_protocol.ts";
 
 /** The session options cairn uses: `threads` intra-op threads, full graph optimisation. */
@@ -58,6 +58,7 @@ export async function embedBatch(
       );
     }
     const batch = request.lengths.length;
+    const positions = outputPositions(hidden.dims, request.seqLen, config.pooling);
     const mask = new Uint8Array(request.ids.length);
     request.lengths.forEach((length, b) =>
       mask.fill(1, b * request.seqLen, b * request.seqLen + length)
@@ -66,7 +67,7 @@ export async function embedBatch(
       hidden.data as Float32Array,
       mask,
       batch,
-      request.seqLen,
+      positions,
       config.dims,
       config.pooling,
     );
@@ -76,4 +77,28 @@ export async function embedBatch(
   } finally {
     hidden.dispose();
   }
+}
+
+/**
+ * The token positions the model's output holds per text: every input position,
+ * or fewer for [CLS] pooling (a graph cut to compute its last layer for the
+ * [CLS] row alone outputs one). Mean pooling needs every position.
+ */
+export function outputPositions(
+  dims: readonly number[],
+  seqLen: number,
+  pooling: Pooling,
+): number {
+  const positions = dims.length === 3 ? dims[1]! : 0;
+  const enough = pooling === "cls" ? positions >= 1 && positions <= seqLen : positions === seqLen;
+  if (!enough) {
+    throw new Error(
+      `the model outputs [${
+        dims.join(", ")
+      }] for texts of ${seqLen} tokens; ${pooling} pooling needs ${
+        pooling === "cls" ? "the [CLS] position" : "every position"
+      }`,
+    );
+  }
+  return positions;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { planBatches } from "../../src/embed/batching.ts";
+import { outputPositions } from "../../src/embed/onnx_session.ts";
 import { poolHidden } from "../../src/embed/pooling.ts";
 
 Deno.test("planBatches() groups longest first under the padded-token budget", () => {
@@ -32,4 +33,23 @@ Deno.test("poolHidden() takes the [CLS] state or the masked mean, normalised", (
   const [mean] = poolHidden(hidden, mask, 1, 3, 2, "mean");
   const expected = [2 / Math.hypot(2, 2), 2 / Math.hypot(2, 2)];
   assert.deepEqual([...mean!].map((x) => +x.toFixed(4)), expected.map((x) => +x.toFixed(4)));
+});
+
+Deno.test("poolHidden() reads each text's [CLS] state from an output cut to that row", () => {
+  // batch 2, one position per text (the last layer ran for [CLS] alone), dims 2.
+  const hidden = Float32Array.from([3, 4, 0, 2]);
+  const vectors = poolHidden(hidden, [1, 1, 1, 1, 0, 0], 2, 1, 2, "cls");
+  assert.deepEqual(vectors.map((v) => [...v].map((x) => +x.toFixed(4))), [[0.6, 0.8], [0, 1]]);
+});
+
+Deno.test("outputPositions() accepts a [CLS]-only output for [CLS] pooling alone", () => {
+  assert.equal(outputPositions([2, 7, 384], 7, "mean"), 7);
+  assert.equal(outputPositions([2, 7, 384], 7, "cls"), 7);
+  assert.equal(outputPositions([2, 1, 384], 7, "cls"), 1);
+  assert.throws(() => outputPositions([2, 1, 384], 7, "mean"), /mean pooling needs every position/);
+  assert.throws(
+    () => outputPositions([2, 384], 7, "cls"),
+    /outputs \[2, 384\] for texts of 7 tokens/,
+  );
+  assert.throws(() => outputPositions([2, 9, 384], 7, "cls"), /the \[CLS\] position/);
 });
