@@ -34,12 +34,10 @@ export function codeReport(results: CodeRunResults): string {
   const ids = runs.flatMap((run) => Object.keys(run.rankings));
   const languageOf = new Map(instances.map((i) => [i.id, i.language]));
   const sourceOf = new Map(instances.map((i) => [i.id, i.source ?? "issue"]));
-  const repoOf = new Map(runs.flatMap((run) => Object.keys(run.rankings).map((id) => [id, run])));
+  const rankingOf = rankingsByIssue(runs);
   const scoresOf = scoresOfRuns(runs, gold);
   // Runs kept from before an ask was added have no ranking for it: left out of the tables.
-  const asked = SYSTEMS.filter((system) =>
-    ids.every((id) => repoOf.get(id)!.rankings[id]![system])
-  );
+  const asked = SYSTEMS.filter((system) => ids.every((id) => rankingOf.get(id)![system]));
   const isCairn = (system: System) => ASKS.some((ask) => ask.system === system);
   const own = languages.length === 1
     ? `${capitalized(languages[0]!)} files only`
@@ -98,8 +96,13 @@ export function scoresOfRuns(
   runs: readonly RepoRun[],
   gold: ReadonlyMap<string, Gold>,
 ): ScoresOf {
-  const rankingsOf = new Map(runs.flatMap((run) => Object.entries(run.rankings)));
-  return (system, ids) => ids.map((id) => scoreIssue(rankingsOf.get(id)![system], gold.get(id)!));
+  const rankingOf = rankingsByIssue(runs);
+  return (system, ids) => ids.map((id) => scoreIssue(rankingOf.get(id)![system], gold.get(id)!));
+}
+
+/** Every issue `runs` ranked, by id: each system's ranking of it. */
+function rankingsByIssue(runs: readonly RepoRun[]) {
+  return new Map(runs.flatMap((run) => Object.entries(run.rankings)));
 }
 
 /**
