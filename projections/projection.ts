@@ -11,6 +11,12 @@ export interface Projection {
   readonly version: number;
   /** Slow projections (vectors) catch up behind the others, without holding up writes. */
   readonly background?: boolean;
+  /**
+   * How much work applying `event` takes (texts to embed), for a background
+   * projection: the runner ends a batch early when its events hold much, so
+   * each batch's results land (and are saved) within a few seconds.
+   */
+  workOf?(event: StoredEvent): number;
   /** Applies a batch of consecutive events, durably, before resolving. */
   apply(batch: readonly StoredEvent[]): Promise<void>;
   /**

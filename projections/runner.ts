@@ -16,9 +16,18 @@ export interface ProjectionStatus {
 export const APPLY_BATCH = 512;
 /**
  * Background projections (embeddings) take small batches, so a close waits for
- * at most a few seconds of work and progress is saved often.
+ * at most a few seconds of work and progress is saved often: at most this many
+ * events, and fewer when they hold {@linkcode BACKGROUND_WORK} between them.
  */
 const BACKGROUND_BATCH = 16;
+/**
+ * Work (in a projection's {@linkcode Projection.workOf} units: texts to embed)
+ * past which a background batch ends: about three seconds of embedding on two
+ * cores. One file of hundreds of chunks is still one event and one batch; 16
+ * such files would otherwise be one batch of a minute, whose first vectors
+ * wait for its last.
+ */
+const BACKGROUND_WORK = 128;
 
 /**
  * Keeps projections at the head of the log: on open it rebuilds any projection
@@ -320,13 +329,21 @@ export class ProjectionRunner {
     const behind = projections.filter((p) => (this.#checkpoints.get(p.name) ?? 0) < head);
     if (behind.length === 0) return;
     const from = Math.min(...behind.map((p) => this.#checkpoints.get(p.name) ?? 0)) + 1;
+    const background = behind.every((p) => p.background);
     let batch: StoredEvent[] = [];
+    let work = 0;
     for await (const event of this.log.read(from)) {
       batch.push(event);
-      if (this.#stopping && behind.every((p) => p.background)) return;
-      if (batch.length >= (behind.every((p) => p.background) ? BACKGROUND_BATCH : APPLY_BATCH)) {
+      if (this.#stopping && background) return;
+      if (background) work += Math.max(...behind.map((p) => p.workOf?.(event) ?? 0));
+      if (
+        background
+          ? batch.length >= BACKGROUND_BATCH || work >= BACKGROUND_WORK
+          : batch.length >= APPLY_BATCH
+      ) {
         await this.#applyBatch(behind, batch);
         batch = [];
+        work = 0;
       }
     }
     if (batch.length > 0) await this.#applyBatch(behind, batch);

@@ -133,6 +133,11 @@ export class VectorBacklog {
   }
 }
 
+/** How many documents `event` gives to embed (none for most events). */
+export function documentsOf(event: StoredEvent): number {
+  return waitingOf(event)?.documents ?? 0;
+}
+
 /** What an event gives to embed, if anything. */
 function waitingOf(event: StoredEvent): Waiting | undefined {
   const { seq } = event;

@@ -8,6 +8,7 @@ import type { Embedder } from "../../text/embedder.ts";
 import { turnWindows } from "../../text/turn_windows.ts";
 import type { Projection } from "../projection.ts";
 import {
+  documentsOf,
   type LogView,
   type PendingDocuments,
   VectorBacklog,
@@ -185,6 +186,11 @@ export class VectorsProjection implements Projection {
         { documents: upserts.length, seconds: (performance.now() - started) / 1000 },
       ];
     }
+  }
+
+  /** Documents `event` gives to embed: what a background batch is measured in. */
+  workOf(event: StoredEvent): number {
+    return documentsOf(event);
   }
 
   /** Takes in events just appended, before they are applied (see {@linkcode VectorBacklog}). */

@@ -141,6 +141,34 @@ Deno.test("ProjectionRunner: background projections catch up behind the writes; 
   await runner.close();
 });
 
+/** A background projection that records its batches' sizes; a memory whose content is `w<n>` weighs n. */
+class Weighed extends MemoryContents {
+  readonly background = true;
+  batches: number[] = [];
+  workOf(event: StoredEvent): number {
+    return event.type === "memory.remembered" ? Number(event.data.content.slice(1)) : 0;
+  }
+  override async apply(batch: readonly StoredEvent[]): Promise<void> {
+    this.batches.push(batch.length);
+    await super.apply(batch);
+  }
+}
+
+Deno.test("ProjectionRunner: a background batch ends early once its events hold much work", async () => {
+  const log = new MemoryLog();
+  // 40 light events (16 a batch), then heavy ones: 100 + 100 of work pass the budget, 200 alone does.
+  await log.append(Array.from({ length: 40 }, (_, i) => remembered(`light${i}`, "w1")));
+  await log.append([remembered("h1", "w100"), remembered("h2", "w100"), remembered("h3", "w200")]);
+  await log.append([remembered("h4", "w3"), remembered("h5", "w3")]);
+  const weighed = new Weighed();
+  const runner = await ProjectionRunner.open(log, [weighed], new MemoryCheckpoints());
+  await runner.settled();
+  assert.deepEqual(weighed.batches, [16, 16, 10, 1, 2]);
+  assert.equal(weighed.contents.size, 45);
+  assert.equal(runner.status()[0]!.lag, 0);
+  await runner.close();
+});
+
 Deno.test("ProjectionRunner.rewriting() keeps the named checkpoints off disk until its work succeeds", async () => {
   const log = new MemoryLog();
   await log.append([remembered("a")]);
