@@ -11,17 +11,29 @@ import { documentTokens, loadModelFolder, type ModelManifest } from "./manifest.
 import { TextTokenizer, type TokenizedText } from "./tokenizer.ts";
 import { WorkerPool } from "./worker_pool.ts";
 
+/** Most workers one model runs in: each holds its own copy of the model (about 113 MB int8). */
+export const MAX_WORKERS = 4;
+
 /**
- * One worker using every core for its intra-op threads. Measured on 2 cores
- * (MiniLM-L6, 256-token chunks, batch 32, 3 rounds): 1 worker × 2 threads
- * 16.4 chunks/s median vs 2 workers × 1 thread 16.9 (within noise), but a
- * query takes 6.5 ms vs 9.8 ms and the process holds 223 MB vs 533 MB.
+ * How many inference workers a model runs in on `cores` cores (each with its
+ * share of the cores as intra-op threads). A model run one text a batch
+ * (`max_batch: 1`, the int8 ones) hands onnxruntime matrices of one text, too
+ * small to split well over threads: one single-threaded worker per core, at
+ * most {@linkcode MAX_WORKERS}. On 2 cores with the default int8 model, real
+ * sphinx chunks: 51.0 chunks/s against 43.9-48.5 for one worker × 2 threads,
+ * and sphinx's own code searchable by meaning in 163 s against 191; a lone
+ * query takes 6.7 ms against 4.1. A model that batches texts runs in one
+ * worker using every core (fp32 MiniLM-L6, 256-token chunks, batch 32: 16.4
+ * chunks/s against 16.9 for 2 × 1, within noise, with a query in 6.5 ms
+ * against 9.8 and 223 MB against 533).
  */
-export const DEFAULT_WORKERS = 1;
+export function workerCount(manifest: Pick<ModelManifest, "max_batch">, cores: number): number {
+  return manifest.max_batch === 1 ? Math.min(cores, MAX_WORKERS) : 1;
+}
 
 /** Options for {@linkcode OnnxEmbedder.open}. */
 export interface OnnxEmbedderOptions {
-  /** Inference workers; default {@linkcode DEFAULT_WORKERS}. */
+  /** Inference workers; default: {@linkcode workerCount}'s. */
   workers?: number;
   /** Intra-op threads per worker; default: the cores divided among the workers. */
   threadsPerWorker?: number;
@@ -63,8 +75,8 @@ export class OnnxEmbedder implements Embedder {
   static async open(dir: string, options: OnnxEmbedderOptions = {}): Promise<OnnxEmbedder> {
     const folder = await loadModelFolder(dir, { verify: options.verify ?? true });
     const { manifest } = folder;
-    const workers = Math.max(1, options.workers ?? DEFAULT_WORKERS);
     const cores = navigator.hardwareConcurrency || 1;
+    const workers = Math.max(1, options.workers ?? workerCount(manifest, cores));
     const threads = options.threadsPerWorker ?? Math.max(1, Math.floor(cores / workers));
     const [tokenizer, pool] = await Promise.all([
       TextTokenizer.open(join(dir, manifest.tokenizer_file), manifest.max_tokens),

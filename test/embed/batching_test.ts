@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { planBatches } from "../../src/embed/batching.ts";
+import { MAX_WORKERS, workerCount } from "../../src/embed/onnx_embedder.ts";
 import { outputPositions } from "../../src/embed/onnx_session.ts";
 import { poolHidden } from "../../src/embed/pooling.ts";
 
@@ -52,4 +53,12 @@ Deno.test("outputPositions() accepts a [CLS]-only output for [CLS] pooling alone
     /outputs \[2, 384\] for texts of 7 tokens/,
   );
   assert.throws(() => outputPositions([2, 9, 384], 7, "cls"), /the \[CLS\] position/);
+});
+
+Deno.test("workerCount: a model run one text a batch gets a worker per core, at most MAX_WORKERS; one that batches, one worker", () => {
+  assert.equal(workerCount({ max_batch: 1 }, 2), 2);
+  assert.equal(workerCount({ max_batch: 1 }, 1), 1);
+  assert.equal(workerCount({ max_batch: 1 }, 4 * MAX_WORKERS), MAX_WORKERS);
+  assert.equal(workerCount({}, 2), 1);
+  assert.equal(workerCount({ max_batch: 8 }, 8), 1);
 });
