@@ -188,6 +188,9 @@ Deno.test("a file's chunks past its embedded_chunks get no vector and are not co
     await fileIndexed(blobs, "web", "a.py", ["def a(): pass", "def b(): pass"]),
   ]);
   assert.deepEqual(await vectors.pending(0), [{ source: "code", project: "web", documents: 3 }]);
+  const work: number[] = [];
+  for await (const event of log.read(1)) work.push(vectors.workOf(event));
+  assert.deepEqual(work, [1, 2], "the runner's batches weigh an event by its texts to embed");
   const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
   try {
     await runner.settled();
