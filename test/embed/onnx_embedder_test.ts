@@ -162,7 +162,9 @@ Deno.test("a query or an urgent document embedded while documents are queued is 
     const urgent = embedder.embedDocuments(["a note to check for duplicates"], true)
       .then(() => order.push("urgent document"));
     await Promise.all([documents, query, urgent]);
-    assert.deepEqual(order, ["query", "urgent document", "documents"]);
+    // The two urgent calls may run side by side (one worker per core): either may finish first.
+    assert.deepEqual(order.slice(0, 2).sort(), ["query", "urgent document"]);
+    assert.equal(order[2], "documents");
   } finally {
     await embedder.close();
   }
