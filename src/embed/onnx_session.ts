@@ -21,6 +21,33 @@ export async function openSession(
   return await ort.InferenceSession.create(bytes, sessionOptions(threads));
 }
 
+/**
+ * Opens the graph at `modelPath` and checks it takes the manifest's `inputs`
+ * and gives its `output`, so a manifest that does not fit its graph fails at
+ * load, saying what the graph has, not at the first text.
+ */
+export async function openCheckedSession(
+  modelPath: string,
+  threads: number,
+  { inputs, output }: Pick<InitRequest, "inputs" | "output">,
+): Promise<ort.InferenceSession> {
+  const session = await openSession(modelPath, threads).catch((error) => {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(`onnxruntime cannot read ${modelPath} (${why}); re-download the model`);
+  });
+  const missing = inputs.filter((name) => !session.inputNames.includes(name));
+  const problem = missing.length
+    ? `no input named ${missing.join(", ")} (its inputs: ${session.inputNames.join(", ")})`
+    : session.outputNames.includes(output)
+    ? undefined
+    : `no output named ${output} (its outputs: ${session.outputNames.join(", ")})`;
+  if (!problem) return session;
+  await session.release();
+  throw new Error(
+    `${modelPath} does not fit its manifest: the graph has ${problem}; fix the manifest`,
+  );
+}
+
 /** The model's input tensors for one padded batch, limited to the inputs the model takes. */
 export function feeds(request: RunRequest, inputs: readonly string[]): Record<string, ort.Tensor> {
   const { ids, lengths, seqLen } = request;

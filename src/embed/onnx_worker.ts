@@ -6,7 +6,7 @@
  * @module
  */
 import type { InferenceSession } from "onnxruntime-node";
-import { embedBatch, openSession } from "./onnx_session.ts";
+import { embedBatch, openCheckedSession } from "./onnx_session.ts";
 import type { InitRequest, RunRequest, WorkerRequest, WorkerResponse } from "./onnx_protocol.ts";
 
 let session: InferenceSession | undefined;
@@ -18,7 +18,7 @@ function reply(message: WorkerResponse, transfer: Transferable[] = []): void {
 
 async function init(request: InitRequest): Promise<void> {
   try {
-    session = await openSession(request.modelPath, request.threads);
+    session = await openCheckedSession(request.modelPath, request.threads, request);
     config = request;
     reply({ type: "ready" });
   } catch (error) {

@@ -216,7 +216,7 @@ function ready(worker: Worker, init: InitRequest): Promise<void> {
         reject(
           new EmbedderError(
             "model_invalid",
-            `could not load ${init.modelPath}: ${event.data.message}; re-download the model`,
+            `could not load the model: ${event.data.message}`,
           ),
         );
       }

@@ -91,6 +91,28 @@ for (const name of SHIPPED_MODELS) {
   });
 }
 
+Deno.test("OnnxEmbedder.open() refuses a manifest that names an output its graph lacks, naming the ones it has", async () => {
+  const shipped = shippedModelDir(DEFAULT_MODEL);
+  const { manifest } = await loadModelFolder(shipped, { verify: false });
+  await using dir = await tempDir();
+  for (const file of ["model.onnx", "tokenizer.json"]) {
+    await Deno.symlink(join(shipped, file), join(dir.path, file));
+  }
+  await Deno.writeTextFile(
+    join(dir.path, "manifest.json"),
+    JSON.stringify({ ...manifest, output: "last_hidden_state" }),
+  );
+  await assert.rejects(OnnxEmbedder.open(dir.path, { verify: false }), (error: unknown) => {
+    assert.ok(error instanceof EmbedderError);
+    assert.equal(error.code, "model_invalid");
+    assert.match(
+      error.message,
+      /model\.onnx does not fit its manifest: the graph has no output named last_hidden_state \(its outputs: cls_hidden_state\); fix the manifest/,
+    );
+    return true;
+  });
+});
+
 Deno.test("stopInferenceWorkers() lets a model still loading finish before the process may exit", async () => {
   // Exiting while onnxruntime reads the model lets it parse freed memory and abort the process.
   const dir = shippedModelDir(DEFAULT_MODEL);
