@@ -5,8 +5,10 @@
  * store's modules: a command sent to a running owner loads nothing more.
  * @module
  */
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { defaultStoreDir } from "../service/paths.ts";
+import { callerFolder } from "./caller_folder.ts";
 import { didYouMean } from "../../text/did_you_mean.ts";
 
 /** The commands the store's owner runs (started when none runs); the others need the store to themselves, or no store. */
@@ -46,6 +48,7 @@ export function ownerDisabledByEnv(): boolean {
 
 /** The options before the command, and the rest: the command and its arguments. */
 export interface GlobalOptions {
+  /** Absolute: a relative `--store` or `CAIRN_HOME` starts in the folder the command was typed in. */
   storeDir: string;
   help: boolean;
   version: boolean;
@@ -93,7 +96,10 @@ export function splitGlobal(
   }
   if (globals.values.store === true) return new GlobalOptionError("--store needs a directory");
   return {
-    storeDir: typeof globals.values.store === "string" ? globals.values.store : defaultStoreDir(),
+    storeDir: resolve(
+      callerFolder(),
+      typeof globals.values.store === "string" ? globals.values.store : defaultStoreDir(),
+    ),
     help: globals.values.help === true,
     version: globals.values.version === true,
     noOwner: globals.values["no-owner"] === true,

@@ -13,6 +13,8 @@ import { untilStopped } from "./signals.ts";
 import { syncInBackground } from "../team/background.ts";
 import { OwnerActivity } from "./owner_activity.ts";
 import { STEP_ASIDE_PATH } from "./step_aside.ts";
+import { STORE_IN_USE_EXIT } from "../mcp/owner_start.ts";
+import { StoreLockedError } from "../../events/lock.ts";
 import { reportRecovery } from "./with_cairn.ts";
 import { uiPages } from "../ui/pages.ts";
 
@@ -32,7 +34,8 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
   summary: "own the store and serve MCP over HTTP on 127.0.0.1 (what `cairn mcp` talks to)",
   usage: "cairn serve [--port N] [--idle-timeout SECONDS] [--log FILE]\n\n" +
     "  --idle-timeout  exit after this long with no request, no command running and no\n" +
-    "                  vectors being computed (0, the default, never)",
+    "                  vectors being computed (0, the default, never)\n\n" +
+    "  Exits with code 75 when another process holds the store.",
   async run(context) {
     const { values } = parseCommandArgs(context.args, {
       port: { type: "string" },
@@ -63,6 +66,7 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
       cairn = await openCairn(storeDir, { awaitModel: false, lockWaitMs: 0 });
     } catch (error) {
       log(`cairn serve: ${(error as Error).message}`);
+      if (error instanceof StoreLockedError) return STORE_IN_USE_EXIT;
       throw error;
     }
     try {

@@ -55,8 +55,12 @@ export const verify: Command = {
       );
     }
     const projections = await checkProjections(context.storeDir);
-    if ("skipped" in projections) context.out(`projections not checked: ${projections.skipped}`);
-    else context.out(`projections ${projections.checked.join(", ")} opened`);
+    if ("skipped" in projections) {
+      context.out(
+        `projections not checked: ${projections.skipped}; \`cairn stop\` stops the store's ` +
+          "owner, then `cairn verify` checks them too",
+      );
+    } else context.out(`projections ${projections.checked.join(", ")} opened`);
     const projectionProblems = "problems" in projections ? projections.problems : [];
     for (const problem of projectionProblems) context.out(`problem: ${problem}`);
     const model = await checkStoreModel(context.storeDir);

@@ -16,6 +16,13 @@ const OWNER_IDLE_SECONDS = 30 * 60;
 /** How long to wait for a new owner to open the store, while it is alive. */
 const START_TIMEOUT_MS = 5 * 60_000;
 
+/**
+ * The exit code of an owner that found the store held by another process
+ * (another client's owner still opening it, or a `--no-owner` command): worth
+ * trying again, unlike any other failure.
+ */
+export const STORE_IN_USE_EXIT = 75;
+
 /** Where an owner that proved itself listens. */
 export interface OwnerAddress {
   pid: number;
@@ -41,9 +48,10 @@ export interface StartOptions {
   /** Whether an owner may `accept` the address (the relay checks it can connect). */
   accept?: (owner: OwnerAddress) => Promise<boolean>;
   /**
-   * Once the owner started here has exited (the store was locked, or it
-   * failed) and none answered for this long, resolve undefined instead of
-   * starting another. Unset: start another after a second, until the timeout.
+   * Once the owner started here has exited and none answered for this long,
+   * resolve undefined instead of starting another; at once when it failed
+   * for another reason than the store being in use. Unset: start another
+   * after a second while the store is in use, until the timeout.
    */
   giveUpAfterExitMs?: number;
 }
@@ -51,43 +59,58 @@ export interface StartOptions {
 /**
  * The store's owner, started when none answers. An owner another client
  * started and that is still opening the store is waited for; one started here
- * that exits is started again after a second (or given up, see
- * {@linkcode StartOptions.giveUpAfterExitMs}), until the timeout. Rejects with
- * the tail of the owner's log when none came up.
+ * that found the store in use is started again after a second (or given up,
+ * see {@linkcode StartOptions.giveUpAfterExitMs}), until the timeout. Rejects
+ * with the tail of the owner's log when none came up, at once when the owner
+ * started here failed (a config.json it refuses, a store it cannot create).
  */
 export async function startedOwner(
   storeDir: string,
   options: StartOptions,
 ): Promise<OwnerAddress | undefined> {
   const deadline = Date.now() + (options.timeoutMs ?? START_TIMEOUT_MS);
-  let child: { exitedAt?: number } | undefined;
+  let child: StartedChild | undefined;
   while (true) {
     const owner = await runningOwner(storeDir);
     if (owner && (!options.accept || await options.accept(owner))) return owner;
-    if (Date.now() > deadline) {
+    const failed = child?.exit !== undefined && child.exit.code !== 0 &&
+      child.exit.code !== STORE_IN_USE_EXIT;
+    if (failed && options.giveUpAfterExitMs !== undefined) return undefined;
+    if (failed || Date.now() > deadline) {
       throw new Error(
         `the store's owner (cairn serve) did not start; see ${ownerFiles(storeDir).log}` +
           (await logTail(storeDir)),
       );
     }
     // Another client may have started an owner that is still opening the store:
-    // a new one would find the store locked and exit, so try again after a pause.
-    const exitedFor = child?.exitedAt === undefined ? 0 : Date.now() - child.exitedAt;
-    if (options.giveUpAfterExitMs !== undefined && exitedFor > options.giveUpAfterExitMs) {
-      return undefined;
+    // a new one would find the store in use and exit, so try again after a pause.
+    const exitedFor = child?.exit === undefined ? 0 : Date.now() - child.exit.at;
+    if (options.giveUpAfterExitMs !== undefined) {
+      if (exitedFor > options.giveUpAfterExitMs) return undefined;
+    } else if (exitedFor > 1000) {
+      child = undefined;
     }
-    if (!child || exitedFor > 1000) {
-      const started: { exitedAt?: number } = {};
+    if (!child) {
       options.log(`cairn: starting the store's owner (cairn serve) for ${storeDir}`);
-      spawnOwner(storeDir).then(() => (started.exitedAt = Date.now()));
-      child = started;
+      child = startChild(storeDir);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
+/** An owner started here; `exit` is set once it has exited. */
+interface StartedChild {
+  exit?: { code: number; at: number };
+}
+
+function startChild(storeDir: string): StartedChild {
+  const started: StartedChild = {};
+  spawnOwner(storeDir).then(({ code }) => (started.exit = { code, at: Date.now() }));
+  return started;
+}
+
 /** Starts `cairn serve` for the store, detached so it outlives this process; resolves on its exit. */
-function spawnOwner(storeDir: string): Promise<unknown> {
+function spawnOwner(storeDir: string): Promise<Deno.CommandStatus> {
   const { exec, args } = selfCommand([
     "--store",
     storeDir,

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { StoreLock } from "../../events/lock.ts";
 import { readOwnerRecord } from "../../src/mcp/owner_file.ts";
 import { bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
 import { isAlive, killOwner } from "../mcp/mcp_client.ts";
@@ -203,4 +205,53 @@ Deno.test("one owner, two callers: `index .` indexes each caller's own folder", 
     ]),
   );
   assert.deepEqual(roots, { billing, ledger });
+});
+
+Deno.test("an owner that cannot open the store is started once: the command fails at once with its reason, no stack trace", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  await Deno.mkdir(store);
+  await Deno.writeTextFile(
+    join(store, "config.json"),
+    JSON.stringify({ embeder: { kind: "onnx" } }),
+  );
+
+  const listed = await cli(["--store", store, "list"], { CAIRN_NO_OWNER: "" });
+  assert.equal(listed.code, 1, listed.stderr);
+  assert.match(listed.stderr, /config\.json: unknown key "embeder"/);
+  assert.equal(listed.stderr.match(/starting the store's owner/g)?.length, 1, listed.stderr);
+  assert.doesNotMatch(listed.stderr, /Uncaught|\n\s+at /);
+  assert.match(await Deno.readTextFile(join(store, "serve.log")), /unknown key "embeder"/);
+});
+
+Deno.test("a store another process holds: the owner started for it exits, and the command names the holder", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  await Deno.mkdir(store);
+  const lock = await StoreLock.acquire(store, 0);
+  try {
+    const env = { CAIRN_NO_OWNER: "", CAIRN_LOCK_WAIT_SECONDS: "1" };
+    const remembered = await cli(["--store", store, "remember", "Deploys go out on Tuesday"], env);
+    assert.equal(remembered.code, 1, remembered.stderr);
+    assert.match(remembered.stderr, new RegExp(`is in use by process ${Deno.pid}`));
+    assert.equal(remembered.stderr.match(/starting the store's owner/g)?.length, 1);
+    assert.equal(await readOwnerRecord(store), undefined, "no owner runs");
+  } finally {
+    await lock.release();
+  }
+});
+
+Deno.test("a relative --store starts in the folder the command was typed in, under deno task too", async () => {
+  await using tmp = await tempDir();
+  const checkout = dirname(fileURLToPath(new URL("../../main.ts", import.meta.url)));
+  const typed = await cli(["--store", "notes", "remember", "typed here"], {}, { cwd: tmp.path });
+  assert.equal(typed.code, 0, typed.stderr);
+  const task = await cli(["--store", "notes", "remember", "from a task"], { INIT_CWD: tmp.path }, {
+    cwd: checkout,
+  });
+  assert.equal(task.code, 0, task.stderr);
+  const listed = await cli(["--store", join(tmp.path, "notes"), "list"]);
+  assert.match(listed.stdout, /typed here/);
+  assert.match(listed.stdout, /from a task/);
+  await assert.rejects(Deno.stat(join(checkout, "notes")), Deno.errors.NotFound);
 });

@@ -178,3 +178,19 @@ Deno.test("two agents in different folders, with different allowed roots, share 
     await killOwner(store);
   }
 });
+
+Deno.test("an owner that cannot open the store is not started again: the agent's call fails at once with its reason", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  await Deno.mkdir(store);
+  await Deno.writeTextFile(
+    join(store, "config.json"),
+    JSON.stringify({ embeder: { kind: "onnx" } }),
+  );
+  await using client = await stdioClient(store);
+  const answer = await client.callTool({ name: "recall", arguments: { query: "deploys" } });
+  assert.equal((answer as Answer).isError, true);
+  assert.match(text(answer), /did not start.*\n.*config\.json: unknown key "embeder"/);
+  const log = await Deno.readTextFile(join(store, "serve.log"));
+  assert.equal(log.match(/unknown key/g)?.length, 1, "one owner was started");
+});
