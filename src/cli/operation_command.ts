@@ -195,13 +195,21 @@ function inputOf(
     const value = parsed.values[flag];
     if (value === undefined) continue;
     const parse = op.cli?.parse?.[key];
+    const parsedAs = (text: string) => {
+      try {
+        return parse ? parse(text) : text;
+      } catch (error) {
+        if (error instanceof ArgumentsError) throw new UsageError(error.message);
+        throw error;
+      }
+    };
     if (kind === "number") input[key] = numberOf(flag, value as string);
     else if (kind === "list") {
       const values = op.cli?.commas?.includes(key)
         ? (value as string[]).flatMap((v) => v.split(",").map((part) => part.trim()))
         : value as string[];
-      input[key] = values.map((v) => parse ? parse(v) : v);
-    } else input[key] = parse && typeof value === "string" ? parse(value) : value;
+      input[key] = values.map(parsedAs);
+    } else input[key] = typeof value === "string" ? parsedAs(value) : value;
   }
   const checked = z.object(op.input).safeParse(input, { reportInput: true });
   if (!checked.success) {

@@ -41,7 +41,7 @@ const BatchLine = z.object({
       file_distance: z.number().min(0).max(2).optional(),
     }).strict(),
   ]).optional(),
-});
+}).strict();
 
 /** `command` (recall), which also answers `--batch FILE.jsonl`. */
 export function withBatch(command: Command): Command {

@@ -18,7 +18,7 @@ import {
   type SessionHistory,
   sessionHistory,
 } from "../service/session_history.ts";
-import { UserError } from "../errors.ts";
+import { ArgumentsError } from "../errors.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { operation, type Rendered } from "./operation.ts";
 import { timeInput } from "./time_input.ts";
@@ -64,7 +64,7 @@ const searchCli = {
     key: "query",
     name: "QUERY",
     rest: true,
-    missing: "give the question to recall",
+    missing: "give the question to search for",
   }],
   commas: ["include"],
 };
@@ -91,8 +91,13 @@ function weightsOf(text: string): Partial<SignalWeights> {
     const [name, value] = part.split("=");
     const signal = SIGNALS.find((known) => known === name);
     const number = Number(value);
+    if (name && value !== undefined && !signal) {
+      throw new ArgumentsError(
+        `--weights: no signal is named "${name}"; the signals are ${SIGNALS.join(", ")}`,
+      );
+    }
     if (!signal || value === undefined || !Number.isFinite(number)) {
-      throw new UserError(`--weights looks like ${DEFAULT_WEIGHTS_TEXT}, not "${part}"`);
+      throw new ArgumentsError(`--weights looks like ${DEFAULT_WEIGHTS_TEXT}, not "${part}"`);
     }
     weights[signal] = number;
   }
@@ -187,7 +192,9 @@ export const recall = operation({
       "  --path      only code under this folder or file of the project, like src/auth\n" +
       "  --weights   how much each signal counts (the defaults shown)\n" +
       "  --session   the asking agent's session id: its turns still in its context are left out\n" +
-      "  --batch     FILE.jsonl of questions, one answer line each (with --format jsonl)\n\n" +
+      "  --batch     FILE.jsonl of questions, one answer line each (with --format jsonl); a line\n" +
+      '              is {"id", "query", and any of "project", "include", "language", "mode",\n' +
+      '              "session", "markdown": true}\n\n' +
       LOWERED_CODE_HELP,
   },
   run: recallIn(undefined),

@@ -72,7 +72,7 @@ Deno.test("while cairn serve owns the store, CLI commands run in it, from the ca
 
   const bad = await cairn(["recall"]);
   assert.equal(bad.code, 2, "a usage error keeps its exit code through the owner");
-  assert.match(bad.stderr, /give the question to recall/);
+  assert.match(bad.stderr, /give the question to search for/);
   // A question past the limit is told by recall's own words, not by the relay's.
   const long = await cairn(["recall", "b ".repeat(40_000)]);
   assert.equal(long.code, 2, long.stderr);

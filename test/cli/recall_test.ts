@@ -90,6 +90,10 @@ Deno.test("cairn recall prints compact markdown, says what is missing, and refus
   const refused = await cliHere([...store, "recall", "--batch", badBatch, "--format", "jsonl"]);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /bad\.jsonl:2: query/);
+  await Deno.writeTextFile(badBatch, `{"id":"a","query":"ok","limit":2}\n`);
+  const unknownKey = await cliHere([...store, "recall", "--batch", badBatch, "--format", "jsonl"]);
+  assert.equal(unknownKey.code, 1);
+  assert.match(unknownKey.stderr, /bad\.jsonl:1: .*"limit"/);
   const empty = await cliHere(["--store", join(tmp.path, "empty"), "recall", "anything"]);
   assert.equal(empty.code, 0);
   assert.match(empty.stdout, /Nothing found\./);
@@ -104,6 +108,8 @@ Deno.test("cairn recall refuses a bad --mode, --format or date as a usage error,
     [["--format", "jsonl"], /not "jsonl" \(jsonl goes with --batch\)/],
     [["--as-of", "garbage"], /--as-of takes an ISO 8601 date, not "garbage"/],
     [["--batch", join(tmp.path, "q.jsonl"), "--format", "markdown"], /--batch answers in jsonl/],
+    [["--weights", "vector=2,foo=1"], /no signal is named "foo"; the signals are vector, lexical,/],
+    [["--weights", "vector=much"], /--weights looks like vector=0\.2,.*, not "vector=much"/],
   ];
   for (const [args, message] of refusals) {
     const refused = await cliHere(["--store", store, "recall", "deploys", ...args]);
