@@ -17,8 +17,17 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   try {
     return parseArgs({ args: sameFormat(args, options), options, allowPositionals, strict: true });
   } catch (error) {
-    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec((error as Error).message)?.[1];
-    if (!unknown) throw new UsageError((error as Error).message);
+    const message = (error as Error).message;
+    const ambiguous = /Option '(-{1,2}[\w-]+)[^']*' argument is ambiguous/.exec(message)?.[1];
+    if (ambiguous) {
+      throw new UsageError(
+        `${ambiguous} needs a value; one starting with a dash is written ${ambiguous}=-…`,
+      );
+    }
+    const missing = /Option '(-{1,2}[\w-]+)[^']*' argument missing/.exec(message)?.[1];
+    if (missing) throw new UsageError(`${missing} needs a value`);
+    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
+    if (!unknown) throw new UsageError(message);
     const known = Object.keys(options).map((name) => `--${name}`);
     throw new UsageError(`unknown option ${unknown}${didYouMean(unknown, known)}`);
   }

@@ -210,8 +210,14 @@ export const get = operation({
   cli: { positionals: [{ key: "id", name: "ID", missing: "give the memory's id" }] },
   async run(cairn, { id, as_of }) {
     const memory = await cairn.memories.get(id, as_of ? { as_of } : {});
-    if (!memory) throw new NotFoundError(`no memory with id ${id}`);
-    return memory;
+    if (memory) return memory;
+    const now = as_of ? await cairn.memories.get(id) : undefined;
+    if (now) {
+      throw new NotFoundError(
+        `memory ${id} did not exist yet at ${as_of} (it was remembered at ${now.created_at})`,
+      );
+    }
+    throw new NotFoundError(`no memory with id ${id}`);
   },
   render: (memory: MemoryRecord) => ({
     text: memoryLine(memory),

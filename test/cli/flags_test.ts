@@ -31,6 +31,15 @@ Deno.test("a mistyped command or option is named with the one meant; a bad choic
     kind.err,
     /^cairn remember: --kind is one of decision, fact, pattern, preference, note or conversation, not "idea"\nusage: cairn remember TEXT/,
   );
+  const dashed = await cairnInProcess(tmp.path, "list", "--limit", "-1");
+  assert.equal(dashed.code, 2);
+  assert.match(
+    dashed.err,
+    /^cairn list: --limit needs a value; one starting with a dash is written --limit=-…\n/,
+  );
+  const missing = await cairnInProcess(tmp.path, "list", "--limit");
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /^cairn list: --limit needs a value\nusage:/);
 });
 
 Deno.test("cairn's own options after the command are explained, and start no owner", async () => {

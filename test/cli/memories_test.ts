@@ -158,6 +158,14 @@ Deno.test("cairn get --as-of shows a past version and refuses a date it cannot r
   const past = await owner.cli(["get", memory.id, "--as-of", before]);
   assert.equal(past.code, 0, past.stderr);
   assert.match(past.stdout, /Fridays/);
+  const tooEarly = await owner.cli(["get", memory.id, "--as-of", "2001-01-01"]);
+  assert.equal(tooEarly.code, 1);
+  assert.match(
+    tooEarly.stderr,
+    new RegExp(
+      `memory ${memory.id} did not exist yet at 2001-01-01.* \\(it was remembered at ${memory.created_at}\\)`,
+    ),
+  );
   const refused = await owner.cli(["get", memory.id, "--as-of", "garbage"]);
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /--as-of takes an ISO 8601 date, not "garbage"/);
