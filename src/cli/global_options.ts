@@ -118,8 +118,7 @@ export function misplacedGlobal(args: readonly string[]): string | undefined {
   )?.split("=")[0];
 }
 
-/** Whether a command reads its standard input: a hook's JSON, or `--file -`. */
+/** Whether a command reads its standard input: a hook's JSON, `--file -`, or a lone `-` (`import -`, `recall -`). */
 export function readsStdin(args: readonly string[]): boolean {
-  return args.includes("--hook") || args.includes("--file=-") ||
-    args.some((arg, i) => arg === "--file" && args[i + 1] === "-");
+  return args.includes("--hook") || args.includes("-") || args.includes("--file=-");
 }

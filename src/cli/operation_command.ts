@@ -56,7 +56,7 @@ function commandFor(op: AnyOperation): Command {
     async run(context: CommandContext) {
       const { input, json } = op.cli?.custom
         ? await customInputOf(op, context)
-        : inputOf(op, context.args);
+        : inputOf(op, context.args, await standardInputWords(op, context));
       const result = await withCairn(
         context,
         (cairn) =>
@@ -162,10 +162,26 @@ async function readInput(context: CommandContext, file: string): Promise<string>
   return await new Response(Deno.stdin.readable).text();
 }
 
-/** The input `args` give `op`, checked by its schema; and whether `--json` was asked. */
+/**
+ * Standard input's text when `args` give `op`'s closing words as a lone `-`
+ * (`cairn recall -`: the question is a pasted issue or stack trace).
+ */
+async function standardInputWords(
+  op: AnyOperation,
+  context: CommandContext,
+): Promise<string | undefined> {
+  const takesRest = op.cli?.positionals?.some((positional) => positional.rest) ?? false;
+  return takesRest && context.args.includes("-") ? await readInput(context, "-") : undefined;
+}
+
+/**
+ * The input `args` give `op`, checked by its schema; and whether `--json` was
+ * asked. A lone `-` for the closing words stands for `stdin`, when given.
+ */
 function inputOf(
   op: AnyOperation,
   args: string[],
+  stdin?: string,
 ): { input: Record<string, unknown>; json: boolean } {
   const positionals = op.cli?.positionals ?? [];
   const flags = flagsOf(op);
@@ -182,7 +198,8 @@ function inputOf(
   const input: Record<string, unknown> = {};
   let words = parsed.positionals;
   for (const positional of positionals) {
-    const taken = positional.rest ? words.join(" ") : words[0];
+    const fromStdin = positional.rest && stdin !== undefined && words.join(" ") === "-";
+    const taken = fromStdin ? stdin : positional.rest ? words.join(" ") : words[0];
     words = positional.rest ? [] : words.slice(1);
     if (taken === undefined || !taken.trim()) {
       if (positional.missing) throw new UsageError(positional.missing);

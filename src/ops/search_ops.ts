@@ -181,7 +181,8 @@ export const recall = operation({
     ...searchCli,
     parse: { weights: weightsOf },
     values: { weights: DEFAULT_WEIGHTS_TEXT },
-    help: "  --project   this project's memories, code and sessions, and the global memories\n" +
+    help: "  QUERY       the question; - reads it from standard input (a pasted issue or trace)\n" +
+      "  --project   this project's memories, code and sessions, and the global memories\n" +
       "  --include   any of memories,code,sessions (default all three)\n" +
       `  --limit     results wanted (default ${DEFAULT_RESULTS}, at most ${MAX_RESULTS})\n` +
       "  --format    markdown (default), json (ids and scores) or debug (every signal)\n" +

@@ -255,3 +255,22 @@ Deno.test("a relative --store starts in the folder the command was typed in, und
   assert.match(listed.stdout, /from a task/);
   await assert.rejects(Deno.stat(join(checkout, "notes")), Deno.errors.NotFound);
 });
+
+Deno.test("a lone - reads standard input through the owner: import - takes the file, recall - the question", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer();
+  await using owned = await ownedStore(tmp.path, embeddings.url);
+  const store = owned.store;
+  const env = { CAIRN_NO_OWNER: "" };
+  const line = JSON.stringify({ id: "m1", content: "Deploys go out on Tuesday afternoons" });
+  const imported = await cli(["--store", store, "import", "-"], env, { stdin: `${line}\n` });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stdout, /imported 1 memories/);
+  assert.ok(await readOwnerRecord(store), "the owner ran it");
+  const question = "Traceback (most recent call last):\n  deploy.py: when do deploys go out?\n";
+  const answered = await cli(["--store", store, "recall", "-", "--limit", "1"], env, {
+    stdin: question,
+  });
+  assert.equal(answered.code, 0, answered.stderr);
+  assert.match(answered.stdout, /Tuesday afternoons/);
+});
