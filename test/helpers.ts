@@ -97,3 +97,11 @@ function holds(haystack: Uint8Array, needle: Uint8Array): boolean {
   }
   return false;
 }
+
+/** A store under `dir` whose config.json misspells `embedder`: no process can open it. */
+export async function misconfiguredStore(dir: string): Promise<string> {
+  const store = `${dir}/store`;
+  await Deno.mkdir(store);
+  await Deno.writeTextFile(`${store}/config.json`, JSON.stringify({ embeder: { kind: "onnx" } }));
+  return store;
+}

@@ -5,7 +5,7 @@ import { StoreLock } from "../../events/lock.ts";
 import { readOwnerRecord } from "../../src/mcp/owner_file.ts";
 import { bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
 import { isAlive, killOwner } from "../mcp/mcp_client.ts";
-import { cli, tempDir } from "../helpers.ts";
+import { cli, misconfiguredStore, tempDir } from "../helpers.ts";
 import { serveHere } from "../mcp/serve_here.ts";
 import { cliHere } from "./in_process.ts";
 
@@ -209,12 +209,7 @@ Deno.test("one owner, two callers: `index .` indexes each caller's own folder", 
 
 Deno.test("an owner that cannot open the store is started once: the command fails at once with its reason, no stack trace", async () => {
   await using tmp = await tempDir();
-  const store = join(tmp.path, "store");
-  await Deno.mkdir(store);
-  await Deno.writeTextFile(
-    join(store, "config.json"),
-    JSON.stringify({ embeder: { kind: "onnx" } }),
-  );
+  const store = await misconfiguredStore(tmp.path);
 
   const listed = await cli(["--store", store, "list"], { CAIRN_NO_OWNER: "" });
   assert.equal(listed.code, 1, listed.stderr);

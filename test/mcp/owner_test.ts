@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { filesHolding, tempDir } from "../helpers.ts";
+import { filesHolding, misconfiguredStore, tempDir } from "../helpers.ts";
 import { readOwnerRecord, readToken } from "../../src/mcp/owner_file.ts";
 import { OwnerRelay } from "../../src/mcp/relay.ts";
 import { killOwner, stdioClient, text } from "./mcp_client.ts";
@@ -181,12 +181,7 @@ Deno.test("two agents in different folders, with different allowed roots, share 
 
 Deno.test("an owner that cannot open the store is not started again: the agent's call fails at once with its reason", async () => {
   await using tmp = await tempDir();
-  const store = join(tmp.path, "store");
-  await Deno.mkdir(store);
-  await Deno.writeTextFile(
-    join(store, "config.json"),
-    JSON.stringify({ embeder: { kind: "onnx" } }),
-  );
+  const store = await misconfiguredStore(tmp.path);
   await using client = await stdioClient(store);
   const answer = await client.callTool({ name: "recall", arguments: { query: "deploys" } });
   assert.equal((answer as Answer).isError, true);
