@@ -11,6 +11,7 @@ import {
   splitGlobal,
 } from "./global_options.ts";
 import { classify } from "../ops/failure.ts";
+import { ArgumentsError } from "../errors.ts";
 import { OPERATIONS } from "../ops/table.ts";
 import type { AnyOperation } from "../ops/operation.ts";
 import { commandsFor } from "./operation_command.ts";
@@ -191,7 +192,8 @@ export async function runCli(
 }
 
 function report(error: unknown, command: Command, io: Io): number {
-  if (error instanceof UsageError) {
+  // A mistake in the command's words, however deep it was found, is answered with the usage.
+  if (error instanceof UsageError || error instanceof ArgumentsError) {
     io.err(`cairn ${command.name}: ${error.message}\nusage: ${command.usage}`);
     return 2;
   }

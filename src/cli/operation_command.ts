@@ -13,7 +13,7 @@ import { z } from "zod";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { withCairn } from "./with_cairn.ts";
-import { ArgumentsError, describeIssues, UserError } from "../errors.ts";
+import { describeIssues, UserError } from "../errors.ts";
 import { didYouMean } from "../../text/did_you_mean.ts";
 import { readTextArgument } from "./read_file.ts";
 import type { AnyOperation } from "../ops/operation.ts";
@@ -133,13 +133,11 @@ async function customInputOf(
     true,
   );
   const { json, ...values } = parsed.values as Record<string, unknown>;
-  let built: Record<string, unknown>;
-  try {
-    built = await custom.build(values, parsed.positionals, (file) => readInput(context, file));
-  } catch (error) {
-    if (error instanceof ArgumentsError) throw new UsageError(error.message);
-    throw error;
-  }
+  const built = await custom.build(
+    values,
+    parsed.positionals,
+    (file) => readInput(context, file),
+  );
   const checked = z.object(op.input).safeParse(built, { reportInput: true });
   if (checked.success) return { input: checked.data, json: json === true };
   if (typeof values.file === "string") {
@@ -212,21 +210,13 @@ function inputOf(
     const value = parsed.values[flag];
     if (value === undefined) continue;
     const parse = op.cli?.parse?.[key];
-    const parsedAs = (text: string) => {
-      try {
-        return parse ? parse(text) : text;
-      } catch (error) {
-        if (error instanceof ArgumentsError) throw new UsageError(error.message);
-        throw error;
-      }
-    };
     if (kind === "number") input[key] = numberOf(flag, value as string);
     else if (kind === "list") {
       const values = op.cli?.commas?.includes(key)
         ? (value as string[]).flatMap((v) => v.split(",").map((part) => part.trim()))
         : value as string[];
-      input[key] = values.map(parsedAs);
-    } else input[key] = typeof value === "string" ? parsedAs(value) : value;
+      input[key] = values.map((v) => parse ? parse(v) : v);
+    } else input[key] = parse && typeof value === "string" ? parse(value) : value;
   }
   const checked = z.object(op.input).safeParse(input, { reportInput: true });
   if (!checked.success) {
