@@ -13,6 +13,7 @@ import {
   runByOwner,
   splitGlobal,
 } from "./global_options.ts";
+import { OwnerNotStarted } from "../mcp/owner_start.ts";
 import { requestFromHere, runInOwner } from "./owner_cli.ts";
 import { ProgressLine } from "./progress.ts";
 
@@ -51,6 +52,12 @@ export async function sendToOwner(argv: string[], startOwner: boolean): Promise<
     return code === undefined
       ? { tried: true, ...(stdin === undefined ? {} : { stdin }) }
       : { code };
+  } catch (error) {
+    // Told as the command would tell it, without a stack: the owner's log says the rest.
+    if (!(error instanceof OwnerNotStarted)) throw error;
+    line.end();
+    console.error(`cairn ${name}: ${error.message}`);
+    return { code: 1 };
   } finally {
     line.end();
   }

@@ -13,8 +13,15 @@ import { provesOwner } from "./owner_proof.ts";
 /** An owner started here exits after this long without a request. */
 const OWNER_IDLE_SECONDS = 30 * 60;
 
-/** How long to wait for a new owner to open the store, while it is alive. */
-const START_TIMEOUT_MS = 5 * 60_000;
+/**
+ * How long to wait for a new owner to open the store, while it is alive:
+ * `CAIRN_OWNER_START_SECONDS`, default five minutes (a store whose
+ * projections are rebuilt on open can take that long).
+ */
+function startTimeoutMs(): number {
+  const seconds = Number(Deno.env.get("CAIRN_OWNER_START_SECONDS") ?? 300);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 300_000;
+}
 
 /**
  * The exit code of an owner that found the store held by another process
@@ -22,6 +29,11 @@ const START_TIMEOUT_MS = 5 * 60_000;
  * trying again, unlike any other failure.
  */
 export const STORE_IN_USE_EXIT = 75;
+
+/** Raised when no owner came up for the store: its message ends with the owner's log. */
+export class OwnerNotStarted extends Error {
+  override name = "OwnerNotStarted";
+}
 
 /** Where an owner that proved itself listens. */
 export interface OwnerAddress {
@@ -43,7 +55,7 @@ export async function runningOwner(storeDir: string): Promise<OwnerAddress | und
 export interface StartOptions {
   /** Where it says that it starts an owner (never standard output). */
   log: (line: string) => void;
-  /** How long to wait; default 5 minutes. */
+  /** How long to wait; default `CAIRN_OWNER_START_SECONDS` or 5 minutes. */
   timeoutMs?: number;
   /** Whether an owner may `accept` the address (the relay checks it can connect). */
   accept?: (owner: OwnerAddress) => Promise<boolean>;
@@ -68,7 +80,8 @@ export async function startedOwner(
   storeDir: string,
   options: StartOptions,
 ): Promise<OwnerAddress | undefined> {
-  const deadline = Date.now() + (options.timeoutMs ?? START_TIMEOUT_MS);
+  const timeoutMs = options.timeoutMs ?? startTimeoutMs();
+  const deadline = Date.now() + timeoutMs;
   let child: StartedChild | undefined;
   while (true) {
     const owner = await runningOwner(storeDir);
@@ -77,8 +90,9 @@ export async function startedOwner(
       child.exit.code !== STORE_IN_USE_EXIT;
     if (failed && options.giveUpAfterExitMs !== undefined) return undefined;
     if (failed || Date.now() > deadline) {
-      throw new Error(
-        `the store's owner (cairn serve) did not start; see ${ownerFiles(storeDir).log}` +
+      const why = failed ? "did not start" : `did not answer within ${timeoutMs / 1000} s`;
+      throw new OwnerNotStarted(
+        `the store's owner (cairn serve) ${why}; see ${ownerFiles(storeDir).log}` +
           (await logTail(storeDir)),
       );
     }

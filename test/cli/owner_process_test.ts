@@ -219,6 +219,36 @@ Deno.test("an owner that cannot open the store is started once: the command fail
   assert.match(await Deno.readTextFile(join(store, "serve.log")), /unknown key "embeder"/);
 });
 
+Deno.test("an owner alive but silent past CAIRN_OWNER_START_SECONDS: the command says so and where its log is, no stack trace", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  await Deno.mkdir(store);
+  // A config.json that is a pipe: the owner started for the store waits on it without end.
+  const config = join(store, "config.json");
+  const made = await new Deno.Command("mkfifo", { args: [config] }).output();
+  assert.ok(made.success, new TextDecoder().decode(made.stderr));
+
+  const listed = await cli(["--store", store, "list"], {
+    CAIRN_NO_OWNER: "",
+    CAIRN_OWNER_START_SECONDS: "2",
+  });
+  // What the pipe gives now ends the owner: a config.json it cannot read.
+  await Deno.writeTextFile(config, "{");
+  assert.equal(listed.code, 1, listed.stderr);
+  assert.match(
+    listed.stderr,
+    /^cairn list: the store's owner \(cairn serve\) did not answer within 2 s; see .*serve\.log/m,
+  );
+  assert.doesNotMatch(listed.stderr, /Uncaught|\n\s+at /);
+  assert.equal(listed.stderr.match(/starting the store's owner/g)?.length, 1, listed.stderr);
+  // The owner is gone once it has logged why (it keeps no owner record).
+  const log = join(store, "serve.log");
+  while (!/config\.json/.test(await Deno.readTextFile(log).catch(() => ""))) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(await readOwnerRecord(store), undefined, "no owner runs");
+});
+
 Deno.test("a store another process holds: the owner started for it exits, and the command names the holder", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
