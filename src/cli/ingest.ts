@@ -78,9 +78,16 @@ export const ingestCommand: Command = {
     const targets = given.length > 0
       ? given.map((path) => resolve(context.cwd, path))
       : [transcriptFolder(agent)];
+    const found = values.hook ? [] : await transcriptsAt(targets, WHOSE[agent]);
+    if (!values.hook && found.length === 0) {
+      throw new UserError(
+        `no ${WHOSE[agent]} transcripts (session .jsonl files) under ${targets.join(", ")} yet; ` +
+          `\`cairn ingest ${agent} --watch\` takes them in as they are written`,
+      );
+    }
     let input: IngestInput = {
       agent,
-      paths: values.hook ? [] : await transcriptsAt(targets, WHOSE[agent]),
+      paths: found,
       ...(values.final ? { final: true } : {}),
     };
     let starting: string | undefined;

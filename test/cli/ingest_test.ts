@@ -121,6 +121,11 @@ Deno.test("cairn ingest refuses an unknown agent and says where no transcripts a
   const missing = await cliHere([...store, "ingest", "codex", join(tmp.path, "nowhere")]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no Codex transcripts at .*nowhere/);
+  const projects = join(tmp.path, "projects");
+  await Deno.mkdir(projects);
+  const empty = await cliHere([...store, "ingest", "claude", projects]);
+  assert.equal(empty.code, 1);
+  assert.match(empty.stderr, /no Claude Code transcripts .* under .*projects yet; .*--watch/);
 });
 
 Deno.test("cairn ingest codex --watch ingests a rollout again when it grows", async () => {
