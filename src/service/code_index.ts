@@ -121,6 +121,8 @@ export class CodeIndex {
    * By `<project>\0<path>`, with the hash they had.
    */
   #touched = new Map<string, { hash: string; mtimeMs: number }>();
+  /** The run under way in each repository (or folder outside one), by its root. */
+  #runs = new Map<string, Promise<void>>();
 
   /** @param catalog the store's code catalog; a store opened without one has one built in memory. */
   constructor(private readonly store: Store, catalog?: CodeCatalog) {
@@ -138,20 +140,31 @@ export class CodeIndex {
    * changed are chunked again; files gone from the folder leave the index.
    * Vectors wait meanwhile: the run has the cores to itself.
    */
-  index(
+  async index(
     input: z.input<typeof IndexInput>,
     progress: (progress: IndexProgress) => void = () => {},
   ): Promise<IndexReport> {
-    return this.store.runner.withBackgroundPaused(() => this.#index(input, progress));
+    const parsed = IndexInput.parse(input);
+    const target = resolve(parsed.path);
+    // Runs in one repository (or folder) take turns: a second finds the first's files unchanged.
+    const key = findRepository(target)?.root ?? target;
+    const run = (this.#runs.get(key) ?? Promise.resolve()).then(() =>
+      this.store.runner.withBackgroundPaused(() => this.#index(parsed, target, progress))
+    );
+    const done = run.then(() => {}, () => {});
+    this.#runs.set(key, done);
+    void done.then(() => {
+      if (this.#runs.get(key) === done) this.#runs.delete(key);
+    });
+    return await run;
   }
 
   async #index(
-    input: z.input<typeof IndexInput>,
+    { path, project: given }: z.output<typeof IndexInput>,
+    target: string,
     progress: (progress: IndexProgress) => void,
   ): Promise<IndexReport> {
     const started = performance.now();
-    const { path, project: given } = IndexInput.parse(input);
-    const target = resolve(path);
     const stat = await Deno.stat(target).catch(() => undefined);
     if (!stat) throw new UserError(`${path} does not exist; give the folder to index`);
     if (!stat.isDirectory) throw new UserError(`${path} is not a folder; give the folder to index`);

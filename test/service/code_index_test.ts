@@ -178,6 +178,28 @@ Deno.test("CodeIndex.index() refuses a path that is missing or not a folder, wri
   }
 });
 
+Deno.test("CodeIndex.index() runs of one repository at once take turns: the second finds the work done", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "shop");
+  await Deno.mkdir(join(repo, ".git"), { recursive: true });
+  await write(repo, { "src/cart.py": FUNCTION("add_item"), "src/pay.py": FUNCTION("charge") });
+  const store = await Store.open(join(tmp.path, "store"));
+  try {
+    const code = new CodeIndex(store);
+    const [whole, part, again] = await Promise.all([
+      code.index({ path: repo }),
+      code.index({ path: join(repo, "src") }),
+      code.index({ path: repo }),
+    ]);
+    assert.deepEqual([whole.indexed, part.indexed, again.indexed], [2, 0, 0]);
+    assert.deepEqual([part.unchanged, again.unchanged], [2, 2]);
+    const indexed = (await eventsSince(store, 0)).filter((line) => line.startsWith("file.indexed"));
+    assert.deepEqual(indexed.sort(), ["file.indexed src/cart.py", "file.indexed src/pay.py"]);
+  } finally {
+    await store.close();
+  }
+});
+
 Deno.test("CodeIndex.index() names a second repository with the same folder name apart", async () => {
   await using tmp = await tempDir();
   for (const owner of ["a", "b"]) {
