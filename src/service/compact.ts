@@ -1,5 +1,7 @@
 import { blobsOf, planCompaction } from "../../events/compaction.ts";
 import type { EventLog, RewriteStats } from "../../events/log.ts";
+import type { StoredEvent } from "../../events/schema.ts";
+import { goneFromLog } from "../../events/traces.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { rebuildGraph } from "../../projections/graph/graph_rebuild.ts";
 import { MemoryHistory } from "../../projections/memory_history.ts";
@@ -20,7 +22,8 @@ export interface CompactionReport extends RewriteStats {
  * purged memory's events go, the projections that keep texts in their files
  * (graph, lexical index, memory history) are rewritten without it, so that no
  * copy of it stays in the store; the vectors keep no text, only vectors and
- * text hashes.
+ * text hashes. The rebuilt graph's files are then searched for the purged
+ * contents no kept event still carries (Kùzu's pages are not cairn's to see).
  */
 export async function compactStore(
   store: Store,
@@ -34,9 +37,15 @@ export async function compactStore(
     return scrub ? [{ name: projection.name, scrub }] : [];
   });
   return await store.runner.rewriting(holders.map((h) => h.name), async (applied) => {
-    const report = await rewriteLog(store, drop, started, onProgress);
+    const contents: string[] = [];
+    const report = await rewriteLog(store, drop, started, onProgress, (event) => {
+      const content = (event.type === "memory.remembered" || event.type === "memory.revised") &&
+        event.data.content;
+      if (content && content.length >= MIN_TRACE) contents.push(content);
+    });
+    const traces = await goneFromLog(store.log, contents);
     try {
-      for (const { name, scrub } of holders) await scrub(applied(name));
+      for (const { name, scrub } of holders) await scrub(applied(name), traces);
     } catch (error) {
       throw new Error(
         `the purged content is gone from the log, but rewriting the projections failed: ` +
@@ -55,15 +64,26 @@ export type BlobProgress = (removed: number, total: number) => void;
 /** Blobs removed between two calls of a {@linkcode BlobProgress}. */
 const PROGRESS_EVERY = 500;
 
+/**
+ * A purged memory's content shorter than this is not looked for in the
+ * rebuilt graph: a word or two that other memories, entities or code names
+ * may well hold.
+ */
+const MIN_TRACE = 8;
+
 async function rewriteLog(
   store: Store,
   drop: ReadonlySet<number>,
   started: number,
   onProgress?: BlobProgress,
+  onDropped?: (event: StoredEvent) => void,
 ): Promise<CompactionReport> {
   const live = new Set<string>();
   const stats = await store.log.rewrite((event) => {
-    if (drop.has(event.seq)) return false;
+    if (drop.has(event.seq)) {
+      onDropped?.(event);
+      return false;
+    }
     for (const blob of blobsOf(event)) live.add(blob);
     return true;
   });
@@ -83,15 +103,17 @@ async function rewriteLog(
 
 /**
  * How a projection that keeps texts in its files rewrites them from what it
- * holds up to an event (which no longer includes what was purged); undefined
- * for one that keeps no text.
+ * holds up to an event (which no longer includes what was purged), given the
+ * purged texts no kept event carries; undefined for one that keeps no text.
  */
 function scrubberOf(
   projection: Projection,
   log: EventLog,
-): ((upTo: number) => Promise<void>) | undefined {
+): ((upTo: number, traces: readonly string[]) => Promise<void>) | undefined {
   if (projection instanceof TextProjection) return () => projection.compact();
-  if (projection instanceof GraphProjection) return (upTo) => rebuildGraph(projection, log, upTo);
+  if (projection instanceof GraphProjection) {
+    return (upTo, traces) => rebuildGraph(projection, log, upTo, traces);
+  }
   if (projection instanceof MemoryHistory) return () => projection.rewrite();
   return undefined;
 }
