@@ -11,13 +11,12 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { concatBytes } from "../../events/bytes.ts";
+import { requestIdOf, RequestIdScanner } from "./request_id.ts";
 
 /** The largest message read, in bytes: as for HTTP (a 64 KB query in its envelope, with room). */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 const NEWLINE = 0x0a;
-/** How much of an oversized message is kept, to find its id. */
-const HEAD_BYTES = 512;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -59,24 +58,25 @@ export class BoundedStdioTransport implements Transport {
   async #read(): Promise<void> {
     let parts: Uint8Array[] = [];
     let size = 0;
-    let oversized: { head: Uint8Array; bytes: number } | undefined;
+    // An oversized message is not kept: it goes through a scanner that finds its id.
+    let oversized: { id: RequestIdScanner; bytes: number } | undefined;
     for await (const chunk of this.input) {
       let start = 0;
       for (let at = chunk.indexOf(NEWLINE);; at = chunk.indexOf(NEWLINE, start)) {
         const piece = chunk.subarray(start, at === -1 ? chunk.length : at);
-        if (oversized) oversized.bytes += piece.length;
-        else if (size + piece.length > MAX_MESSAGE_BYTES) {
-          oversized = {
-            head: concatBytes([...parts, piece]).subarray(0, HEAD_BYTES),
-            bytes: size + piece.length,
-          };
+        if (oversized) {
+          oversized.id.feed(piece);
+          oversized.bytes += piece.length;
+        } else if (size + piece.length > MAX_MESSAGE_BYTES) {
+          oversized = { id: new RequestIdScanner(), bytes: size + piece.length };
+          for (const part of [...parts, piece]) oversized.id.feed(part);
           parts = [];
         } else {
           parts.push(piece);
           size += piece.length;
         }
         if (at === -1) break;
-        if (oversized) await this.#refuse(oversized.head, oversized.bytes);
+        if (oversized) await this.#refuse(oversized.id.id, oversized.bytes);
         else await this.#deliver(decoder.decode(concatBytes(parts)));
         parts = [];
         size = 0;
@@ -94,15 +94,19 @@ export class BoundedStdioTransport implements Transport {
     try {
       message = JSONRPCMessageSchema.parse(JSON.parse(text));
     } catch (error) {
-      await this.#error(idOf(text), -32700, `not a JSON-RPC message: ${(error as Error).message}`);
+      await this.#error(
+        requestIdOf(text),
+        -32700,
+        `not a JSON-RPC message: ${(error as Error).message}`,
+      );
       return;
     }
     this.onmessage?.(message);
   }
 
-  async #refuse(head: Uint8Array, bytes: number): Promise<void> {
+  async #refuse(id: string | number | null, bytes: number): Promise<void> {
     await this.#error(
-      idOf(decoder.decode(head)),
+      id,
       -32600,
       `a message of ${bytes} bytes is over the limit of ${MAX_MESSAGE_BYTES}; send less ` +
         "(a shorter text, fewer items)",
@@ -114,16 +118,5 @@ export class BoundedStdioTransport implements Transport {
     await this.output.write(
       encoder.encode(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`),
     );
-  }
-}
-
-/** The id of a request from the start of its text, if it can be read there. */
-function idOf(text: string): string | number | null {
-  const match = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/.exec(text);
-  if (!match) return null;
-  try {
-    return JSON.parse(match[1]!) as string | number;
-  } catch {
-    return null;
   }
 }

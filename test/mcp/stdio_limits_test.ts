@@ -67,11 +67,15 @@ Deno.test("cairn mcp answers a message over its limit with an error and goes on;
     });
     assert.ok((await answerTo(lines, 1)).result);
     await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    // The official client writes the id last; a tool's own `id` argument is not the request's.
     const huge = JSON.stringify({
+      method: "tools/call",
+      params: {
+        name: "revise",
+        arguments: { id: "mem_abc", content: "x".repeat(25 * 1024 * 1024) },
+      },
       jsonrpc: "2.0",
       id: 2,
-      method: "tools/call",
-      params: { name: "remember", arguments: { content: "x".repeat(25 * 1024 * 1024) } },
     });
     assert.ok(huge.length > 20 * MAX_MESSAGE_BYTES);
     await writer.write(encoder.encode(`${huge}\n`));
