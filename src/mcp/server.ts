@@ -11,6 +11,8 @@ import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { callerOfRequest, type ProgressChannel } from "./caller.ts";
 import type { ToolCall } from "./handlers.ts";
 import { listedTools } from "./tool_list.ts";
+import { z } from "zod";
+import { didYouMean } from "../../text/did_you_mean.ts";
 import { type ToolProfile, toolsFor } from "./tools.ts";
 
 /** The name and version MCP clients see. */
@@ -29,7 +31,7 @@ export function buildMcpServer(call: ToolCall, profile: ToolProfile = "all"): Mc
       tool.name,
       {
         description: tool.description,
-        inputSchema: tool.inputSchema,
+        inputSchema: strictArguments(tool.inputSchema),
         outputSchema: tool.outputSchema,
       },
       async (args: Record<string, unknown>, extra: ProgressChannel) => {
@@ -46,4 +48,20 @@ export function buildMcpServer(call: ToolCall, profile: ToolProfile = "all"): Mc
   const listed = { tools: listedTools(tools) };
   server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
   return server;
+}
+
+/**
+ * A tool's arguments as the SDK checks them: an argument the tool does not
+ * take is refused with the one meant, as the CLI refuses an unknown option,
+ * not dropped (an agent that misspells `project` would search everywhere).
+ */
+function strictArguments(shape: z.ZodRawShape): z.ZodObject {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map((key) => `unknown argument "${key}"${didYouMean(key, known)}`).join("; ") +
+          `; this tool takes ${known.join(", ")}`
+        : undefined,
+  });
 }

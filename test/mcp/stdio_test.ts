@@ -160,6 +160,10 @@ async function everyTool(client: Client, repo: string): Promise<void> {
   );
   refused(await client.callTool({ name: "recall", arguments: {} }), /query/);
   refused(
+    await client.callTool({ name: "recall", arguments: { query: "x", projct: "web" } }),
+    /unknown argument "projct" \(did you mean project\?\)/,
+  );
+  refused(
     await client.callTool({ name: "recall", arguments: { query: "x", mode: "magic" } }),
     /mode/,
   );
