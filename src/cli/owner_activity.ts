@@ -1,7 +1,8 @@
 /**
  * When the store's owner last did something, for its idle timeout: a request
- * arriving, a command still running, or vectors still being computed keep it
- * alive; an owner with nothing to do for its idle time exits.
+ * arriving, a command still running, vectors still being computed or a folder
+ * being watched keep it alive; an owner with nothing to do for its idle time
+ * exits.
  * @module
  */
 
@@ -11,8 +12,14 @@ export class OwnerActivity {
   #running = 0;
   #progress: number | undefined;
 
-  /** `progress` is a number that moves while background work goes on (the vectors' checkpoint). */
-  constructor(private readonly progress: () => number) {}
+  /**
+   * `progress` is a number that moves while background work goes on (the
+   * vectors' checkpoint); `watching` is true while a folder is watched.
+   */
+  constructor(
+    private readonly progress: () => number,
+    private readonly watching: () => boolean = () => false,
+  ) {}
 
   /** A request arrived. */
   touch(): void {
@@ -33,7 +40,8 @@ export class OwnerActivity {
   /** When the owner was last busy: now while a command runs or background work moved since the last look. */
   last(): number {
     const progress = this.progress();
-    if (this.#running > 0 || (this.#progress !== undefined && progress !== this.#progress)) {
+    const moved = this.#progress !== undefined && progress !== this.#progress;
+    if (this.#running > 0 || moved || this.watching()) {
       this.touch();
     }
     this.#progress = progress;

@@ -33,8 +33,8 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
   name: "serve",
   summary: "own the store and serve MCP over HTTP on 127.0.0.1 (what `cairn mcp` talks to)",
   usage: "cairn serve [--port N] [--idle-timeout SECONDS] [--log FILE]\n\n" +
-    "  --idle-timeout  exit after this long with no request, no command running and no\n" +
-    "                  vectors being computed (0, the default, never)\n\n" +
+    "  --idle-timeout  exit after this long with no request, no command running, no\n" +
+    "                  vectors being computed and no folder watched (0, the default, never)\n\n" +
     "  Exits with code 75 when another process holds the store.",
   async run(context) {
     const { values } = parseCommandArgs(context.args, {
@@ -72,8 +72,9 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
     try {
       reportRecovery(cairn.store.log.recovery, log);
       const token = await newToken(storeDir);
-      const activity = new OwnerActivity(() =>
-        cairn.store.runner.status().find((p) => p.name === "vectors")?.checkpoint ?? 0
+      const activity = new OwnerActivity(
+        () => cairn.store.runner.status().find((p) => p.name === "vectors")?.checkpoint ?? 0,
+        () => cairn.watches.projects.length > 0,
       );
       // A command that needs the store to itself asks for it (see step_aside.ts).
       const stepAside = Promise.withResolvers<void>();

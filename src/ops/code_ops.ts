@@ -185,6 +185,8 @@ export const deleteProject = operation({
     }],
   },
   async run(cairn, { project }, caller) {
+    // A watch left running would index the folder again at its next save.
+    const watched = await cairn.watches.stop(project);
     await cairn.code.deleteProject(
       project,
       (removed, total) =>
@@ -193,10 +195,11 @@ export const deleteProject = operation({
           removed / total,
         ),
     );
-    return project;
+    return { project, watched };
   },
-  render: (project: string) => ({
-    text: `deleted the code index of ${project}`,
+  render: ({ project, watched }: { project: string; watched: boolean }) => ({
+    text: `deleted the code index of ${project}` +
+      (watched ? " and stopped watching its folder" : ""),
     data: { project },
   }),
 });

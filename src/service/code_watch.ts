@@ -104,6 +104,20 @@ export class CodeWatches {
     return true;
   }
 
+  /** The projects being watched. */
+  get projects(): string[] {
+    return [...this.#watches.keys()];
+  }
+
+  /** Stops watching `project`, waiting for a re-index under way; false when it was not watched. */
+  async stop(project: string): Promise<boolean> {
+    const watch = this.#watches.get(project);
+    if (!watch) return false;
+    this.#watches.delete(project);
+    await watch.stop();
+    return true;
+  }
+
   /** Stops every watch, waiting for re-indexes under way. */
   async stopAll(): Promise<void> {
     const watches = [...this.#watches.values()];

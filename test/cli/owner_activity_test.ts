@@ -3,9 +3,10 @@ import { OwnerActivity } from "../../src/cli/owner_activity.ts";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-Deno.test("an owner is busy while a command runs or its vectors move, idle otherwise", async () => {
+Deno.test("an owner is busy while a command runs, its vectors move or a folder is watched, idle otherwise", async () => {
   let checkpoint = 0;
-  const activity = new OwnerActivity(() => checkpoint);
+  let watching = false;
+  const activity = new OwnerActivity(() => checkpoint, () => watching);
   const started = activity.last();
   await pause(20);
   assert.equal(activity.last(), started, "nothing happened: the last activity stays put");
@@ -25,4 +26,12 @@ Deno.test("an owner is busy while a command runs or its vectors move, idle other
   const moved = activity.last();
   await pause(20);
   assert.equal(activity.last(), moved, "vectors that stopped moving do not");
+
+  watching = true;
+  await pause(20);
+  assert.ok(activity.last() > moved, "a watched folder keeps it busy");
+  watching = false;
+  const unwatched = activity.last();
+  await pause(20);
+  assert.equal(activity.last(), unwatched, "idle once no folder is watched");
 });

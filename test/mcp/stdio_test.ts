@@ -369,7 +369,13 @@ async function everyTool(client: Client, repo: string): Promise<void> {
     await client.callTool({ name: "get_index_status", arguments: { project: "nope" } }),
     /no project named nope/,
   );
-  ok(await client.callTool({ name: "delete_project", arguments: { project: "shop" } }));
+  const deleted = await client.callTool({ name: "delete_project", arguments: { project: "shop" } });
+  assert.match(text(deleted), /deleted the code index of shop and stopped watching its folder/);
+  // The watch is gone: a save after the delete does not bring the project back.
+  await Deno.writeTextFile(join(repo, "src", "billing.ts"), "export const saved = 1;\n", {
+    append: true,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
   const gone = ok(await client.callTool({ name: "get_index_status", arguments: {} }));
   assert.deepEqual(gone.projects, []);
   const afterDelete = await client.callTool({
