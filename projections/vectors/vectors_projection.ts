@@ -272,6 +272,12 @@ export class VectorsProjection implements Projection {
     return Promise.resolve(total);
   }
 
+  /** Vectors held of `source` in `project` (and the global partition), or in every project when null. */
+  held(source: VectorSource, project: string | null): number {
+    return this.#partitionsOf(source, project)
+      .reduce((sum, name) => sum + (this.#partitions.get(name)?.size ?? 0), 0);
+  }
+
   /** Vectors held per source (a file's pooled vector is none). */
   counts(): Record<VectorSource, number> {
     const counts = { memory: 0, code: 0, turn: 0 };

@@ -12,6 +12,7 @@ import { askedKinds, kindsOf as kindsOfPath, type LoweredKind } from "./path_pri
 import type { Ask } from "./retriever.ts";
 import { sessionPipeline } from "./session_files.ts";
 import type { LexicalSearch, RecallRequest, Source } from "./types.ts";
+import { lagWithin, type VectorLag } from "./vector_lag.ts";
 
 /** How many times more candidates are fetched when a filter (language, path) drops some. */
 const FILTER_OVERFETCH = 4;
@@ -35,6 +36,10 @@ export interface RankingDeps extends QueryModel {
   codeName?: (chunkId: string) => string | undefined;
   /** Which file holds which chunk (one part per definition; the graph walk needs no query for it). */
   codeFiles?: CodeFiles;
+  /** Documents still waiting for their vectors, and how fast they are being embedded. */
+  vectorLag?: () => Promise<VectorLag>;
+  /** How many documents of `source` in `project` (every project when null) have a vector. */
+  vectorsHeld?: (source: Source, project: string | null) => number;
 }
 
 /**
@@ -53,6 +58,10 @@ export async function askOf(
   const sessions = request.sources.includes("turn") && deps.graph
     ? await sessionPipeline(deps.graph, request)
     : undefined;
+  const lag = request.mode !== "lexical" && deps.vectorLag
+    ? lagWithin(await deps.vectorLag(), request.sources, request.project ?? null)
+    : undefined;
+  const coverage = vectorCoverage(deps, request, lag);
   const filtered = request.language !== undefined || request.pathPrefix !== undefined;
   const kinds = new Map<string, readonly LoweredKind[]>();
   return {
@@ -76,9 +85,33 @@ export async function askOf(
     asked: askedKinds(request.query, request.pathPrefix),
     vectors,
     ...(sessions ? { sessions } : {}),
-    weightsOf: (source) => weightsOf(source, request),
+    ...(lag ? { vectorLag: lag } : {}),
+    weightsOf: (source) => weightsOf(source, request, coverage.get(source) ?? 1),
     note,
   };
+}
+
+/**
+ * The share of each source's documents (in the asked project) that have a
+ * vector, for the sources where some still wait. The files recall lowers
+ * (tests, docs, data) are embedded last and not counted: a project whose own
+ * code has its vectors is searched by meaning in full.
+ */
+function vectorCoverage(
+  deps: RankingDeps,
+  request: RecallRequest,
+  lag: VectorLag | undefined,
+): Map<Source, number> {
+  const coverage = new Map<Source, number>();
+  if (!lag || !deps.vectorsHeld) return coverage;
+  for (const source of request.sources) {
+    const waiting = lag.pending.filter((p) => p.source === source && !p.lowered)
+      .reduce((sum, p) => sum + p.documents, 0);
+    if (waiting === 0) continue;
+    const held = deps.vectorsHeld(source, request.project ?? null);
+    coverage.set(source, held / (held + waiting));
+  }
+  return coverage;
 }
 
 /** Whether the project-relative `path` is the file `prefix` or in the folder `prefix`. */
@@ -87,11 +120,17 @@ export function underPathPrefix(path: string | undefined, prefix: string): boole
   return path !== undefined && (folder === "" || path === folder || path.startsWith(`${folder}/`));
 }
 
-/** The fusion weights of `source`: its own defaults, then what the request sets for every source. */
-function weightsOf(source: Source, request: RecallRequest): SignalWeights {
-  return {
+/**
+ * The fusion weights of `source`: its own defaults, then what the request
+ * sets for every source; the signals read from vectors count in proportion to
+ * the share of its documents that have one (`covered`), so that while vectors
+ * are still being computed the few that are in do not outrank what words find.
+ */
+function weightsOf(source: Source, request: RecallRequest, covered: number): SignalWeights {
+  const weights = {
     ...DEFAULT_WEIGHTS,
     ...(source === "memory" ? MEMORY_WEIGHTS : source === "code" ? CODE_WEIGHTS : {}),
     ...request.weights,
   };
+  return { ...weights, vector: weights.vector * covered, file: weights.file * covered };
 }

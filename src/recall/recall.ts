@@ -35,7 +35,6 @@ import type {
   Source,
   VectorSearch,
 } from "./types.ts";
-import type { VectorLag } from "./vector_lag.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 65_536;
@@ -52,8 +51,6 @@ export interface RecallDeps extends RankingDeps {
   graph: KuzuDb;
   lexical: LexicalSearch;
   vectors?: VectorSearch;
-  /** Documents still waiting for their vectors, and how fast they are being embedded. */
-  vectorLag?: () => Promise<VectorLag>;
   definitionsNamed?: DefinitionsNamed;
 }
 

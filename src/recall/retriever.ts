@@ -6,6 +6,7 @@
  * retrievers, fuses their lists and ranks; a new signal is a new retriever.
  * @module
  */
+import type { VectorLag } from "./vector_lag.ts";
 import type { Signal, SignalWeights } from "./fuse.ts";
 import type { LoweredKind, LoweredKindName } from "./path_priors.ts";
 import type { SessionPipeline } from "./session_files.ts";
@@ -59,6 +60,8 @@ export interface Ask {
   vectors: Promise<Float32Array[] | undefined>;
   /** The file-aware context of the asking session, when turns are asked for. */
   sessions?: SessionPipeline;
+  /** What the search misses while vectors are computed, when the question is asked by meaning. */
+  vectorLag?: VectorLag;
   /** A source's fusion weights (the graph walk seeds itself with a fusion). */
   weightsOf(source: Source): SignalWeights;
   /** Adds a caveat to the answer. */

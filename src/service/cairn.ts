@@ -206,6 +206,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
         codeFiles: text!,
         definitionsNamed: (name, project) => text!.definitionsNamed(name, project),
         vectorLag,
+        vectorsHeld: (source, project) => vectors!.held(source, project),
       },
       memories,
       text!,

@@ -5,7 +5,7 @@
  * evidence of meaning; turns go through the file-aware session pipeline.
  * @module
  */
-import { lagText, lagWithin, type VectorLag, waitingCount } from "../vector_lag.ts";
+import { lagText, waitingCount } from "../vector_lag.ts";
 import { type Candidate, CANDIDATES, listGate, type Retriever } from "../retriever.ts";
 import { TURN_DISTANCE_THRESHOLD } from "../session_files.ts";
 import type { Source, VectorSearch } from "../types.ts";
@@ -13,8 +13,6 @@ import type { Source, VectorSearch } from "../types.ts";
 /** What the vector signal reads. */
 export interface VectorDeps {
   vectors?: VectorSearch;
-  /** Documents still waiting for their vectors, and how fast they are being embedded. */
-  vectorLag?: () => Promise<VectorLag>;
 }
 
 /** The vector signal over `deps`; says how many documents still wait for their vectors. */
@@ -28,9 +26,7 @@ export function vectorRetriever(deps: VectorDeps): Retriever {
       const vectors = deps.vectors;
       if (!queries || !vectors) return found;
       const { request } = ask;
-      const lag = deps.vectorLag
-        ? lagWithin(await deps.vectorLag(), request.sources, request.project ?? null)
-        : undefined;
+      const lag = ask.vectorLag;
       if (lag && waitingCount(lag) > 0) {
         ask.note(
           `semantic search is catching up: ${lagText(lag)} ${
