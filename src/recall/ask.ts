@@ -62,6 +62,7 @@ export async function askOf(
     ? lagWithin(await deps.vectorLag(), request.sources, request.project ?? null)
     : undefined;
   const coverage = vectorCoverage(deps, request, lag);
+  const leftInContext = new Set<string>();
   const filtered = request.language !== undefined || request.pathPrefix !== undefined;
   const kinds = new Map<string, readonly LoweredKind[]>();
   return {
@@ -70,11 +71,14 @@ export async function askOf(
     overfetch: (source) =>
       (filtered || (source === "turn" && request.session !== undefined) ? FILTER_OVERFETCH : 1) *
       (source === "code" ? LOWERABLE_OVERFETCH : 1),
-    keep: (source, id) =>
-      source === "turn" ? sessions?.inContext(id) !== true : source !== "code" ||
+    keep: (source, id) => {
+      if (source === "turn" && sessions?.inContext(id) === true) leftInContext.add(id);
+      return source === "turn" ? !leftInContext.has(id) : source !== "code" ||
         ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
           (request.pathPrefix === undefined ||
-            underPathPrefix(deps.codePath?.(id), request.pathPrefix))),
+            underPathPrefix(deps.codePath?.(id), request.pathPrefix)));
+    },
+    leftInContext,
     kindsOf: (source, id) => {
       const path = source === "code" ? deps.codePath?.(id) : undefined;
       if (path === undefined) return [];

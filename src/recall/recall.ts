@@ -139,7 +139,15 @@ export async function recallWith(
     if (f.ranks.file) components.file = { rank: f.ranks.file, distance: raw("file") };
     return { source: f.source, id: f.id, score: f.score, components };
   });
-  return { hits: onePartPerDefinition(ranked, deps).slice(0, limit), notes };
+  const hits = onePartPerDefinition(ranked, deps).slice(0, limit);
+  const inContext = ask.leftInContext.size;
+  if (hits.length === 0 && inContext > 0) {
+    note(
+      `${inContext === 1 ? "1 turn" : `${inContext} turns`} of this session matched and ` +
+        `${inContext === 1 ? "was" : "were"} left out: still in your context`,
+    );
+  }
+  return { hits, notes };
 }
 
 /** Each signal's own score of a document: of the first entry of its list that holds it. */

@@ -60,6 +60,8 @@ export interface Ask {
   vectors: Promise<Float32Array[] | undefined>;
   /** The file-aware context of the asking session, when turns are asked for. */
   sessions?: SessionPipeline;
+  /** The asking session's turns that matched and were left out, being still in its context. */
+  leftInContext: ReadonlySet<string>;
   /** What the search misses while vectors are computed, when the question is asked by meaning. */
   vectorLag?: VectorLag;
   /** A source's fusion weights (the graph walk seeds itself with a fusion). */

@@ -49,6 +49,7 @@ function ask(request: Partial<RecallRequest>, vectors: Float32Array[] | undefine
     kindsOf: (_source, id) => id.startsWith("test_") ? kindsOf(`tests/${id}.py`) : [],
     asked: new Set(),
     vectors: Promise.resolve(vectors),
+    leftInContext: new Set(),
     weightsOf: () => ({ vector: 1, lexical: 1, context: 1, graph: 1, mention: 1, file: 1 }),
     note: () => {},
   };

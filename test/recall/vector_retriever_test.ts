@@ -23,6 +23,7 @@ function ask(vectors: Float32Array[]): Ask {
     kindsOf: () => [],
     asked: new Set(),
     vectors: Promise.resolve(vectors),
+    leftInContext: new Set(),
     weightsOf: () => ({ vector: 1, lexical: 1, context: 1, graph: 1, mention: 1, file: 1 }),
     note: () => {},
   };

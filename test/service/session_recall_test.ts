@@ -71,6 +71,23 @@ Deno.test("recall leaves out the asking session's turns still in its context, no
 
     const other = await turns(cairn, { query: "why was ci.yml changed?", session: OTHER });
     assert.ok(other.includes("1:6"), "another session's turns are not in this one's context");
+
+    // Nothing but the asking session's own turns in context matches: the answer says so.
+    const own = await cairn.recall.run({
+      query: "toolchain pinned",
+      sources: ["turn"],
+      project: "shop",
+      limit: 10,
+      mode: "lexical",
+      session: SESSION,
+    });
+    assert.deepEqual(own.items, []);
+    assert.ok(
+      own.notes.some((note) =>
+        /turns? of this session matched and (was|were) left out: still in your context/.test(note)
+      ),
+      own.notes.join("\n"),
+    );
   } finally {
     await cairn.close();
   }
