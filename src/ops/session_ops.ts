@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import { transcriptsAt } from "../ingest/transcripts/files.ts";
 import type { IngestReport } from "../service/sessions.ts";
+import { plural } from "../recall/vector_lag.ts";
 import { operation } from "./operation.ts";
 
 /** Whose transcripts: the agent that wrote them. */
@@ -97,9 +98,9 @@ export function ingestSummary({ transcripts: reports, seconds }: IngestResult): 
   const turns = sum(reports, "turns");
   const rate = seconds > 0 ? ` (${Math.round(turns / seconds)} turns/s)` : "";
   const lines = [
-    `ingested ${reports.length} transcript${
-      reports.length === 1 ? "" : "s"
-    }: ${turns} turns read, ` +
+    `ingested ${reports.length} transcript${reports.length === 1 ? "" : "s"}: ${
+      plural(turns, "turn")
+    } read, ` +
     `${sum(reports, "added")} new, ${sum(reports, "replaced")} replaced, ${
       sum(reports, "unchanged")
     } unchanged` +
@@ -118,7 +119,9 @@ export function ingestSummary({ transcripts: reports, seconds }: IngestResult): 
     );
   }
   const invalid = reports.reduce((total, report) => total + report.invalidLines, 0);
-  if (invalid > 0) lines.push(`skipped ${invalid} lines that are not JSON`);
+  if (invalid > 0) {
+    lines.push(`skipped ${plural(invalid, "line")} that ${invalid === 1 ? "is" : "are"} not JSON`);
+  }
   const oversized = reports.reduce((total, report) => total + report.oversizedLines, 0);
   if (oversized > 0) lines.push(`skipped ${oversized} lines over 16 MiB (a tool's runaway output)`);
   const partial = reports.filter((report) => report.partialLine).length;

@@ -115,7 +115,7 @@ function advice(report: StatusReport, waiting: number): string[] {
   }
   const eta = etaSeconds(report.vectors.lag);
   const when = eta === undefined
-    ? " (how long, once the first batches are in)"
+    ? " (how long it takes is known once the first batches are in)"
     : `, done in about ${formatSeconds(eta)}`;
   return [
     `> the owner computes them in the background${when}; search answers meanwhile, by words ` +

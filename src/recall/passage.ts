@@ -107,21 +107,26 @@ export function codeExcerpt(
 
 /**
  * The line of a chunk that defines `name` (the first naming its last part,
- * `send` of `Request.send`), past a doc comment or decorator; the first line
- * when no line names it or no name is given.
+ * `send` of `Request.send`), past a doc comment or decorator; when no line
+ * names it or no name is given, the first line that says something (not a
+ * bare comment opener such as `"""` or `#`).
  */
 export function definitionLine(text: string, name?: string): string | undefined {
   const lines = text.split("\n").filter((line) => line.trim() !== "");
   return lines[definitionIndex(lines, name)];
 }
 
+/** A line of comment punctuation alone: an opening or closing block comment, `"""`, `#`, `//`. */
+const BARE_COMMENT = /^\s*(\/\*+|\*+\/?|"""|'''|#+|\/\/+|<!--|-->)\s*$/;
+
 function definitionIndex(lines: readonly string[], name: string | undefined): number {
   const last = name?.split(/[.:#/\\]+/).filter(Boolean).at(-1);
-  if (!last) return 0;
+  const saying = Math.max(0, lines.findIndex((line) => !BARE_COMMENT.test(line)));
+  if (!last) return saying;
   const escaped = last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const named = new RegExp(`(^|[^\\w$])${escaped}([^\\w$]|$)`);
   const at = lines.findIndex((line) => named.test(line));
-  return at < 0 ? 0 : at;
+  return at < 0 ? saying : at;
 }
 
 /** A code line cut to {@linkcode LINE_CHARS}. */

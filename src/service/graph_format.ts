@@ -3,6 +3,7 @@
  * `Ada (person): maintains billing; on call`, `Ada —maintains→ billing`.
  * @module
  */
+import { plural } from "../recall/vector_lag.ts";
 import {
   type EntityRecord,
   type GraphPage,
@@ -42,7 +43,9 @@ export function pageLines(
   }
   if (page.more > 0) {
     lines.push(
-      `> ${page.more} more entities; next page: ${nextPage(offset + page.entities.length)}`,
+      `> ${plural(page.more, "more entity", "more entities")}; next page: ${
+        nextPage(offset + page.entities.length)
+      }`,
     );
   }
   return lines;

@@ -106,7 +106,7 @@ Deno.test("cairn graph read and search page through the graph with the cursor ea
   assert.equal(
     await graphOk(owner, "read", "--limit", "2"),
     "- api (service): runs api\n- billing (service): runs billing\n- api —calls→ billing\n" +
-      "> 1 more entities; next page: offset 2\n",
+      "> 1 more entity; next page: offset 2\n",
   );
   assert.equal(
     await graphOk(owner, "read", "--limit", "2", "--cursor", "2"),

@@ -165,7 +165,7 @@ Deno.test("cairn ingest claude --watch without an owner opens the store per batc
     ["--store", store, "ingest", "claude", join(tmp.path, "projects"), "--watch", "--no-wait"],
     env,
   );
-  assert.match(await watcher.waitFor(/watching/), /1 turns read, 1 new/);
+  assert.match(await watcher.waitFor(/watching/), /1 turn read, 1 new/);
   const status = await cliHere(["--store", store, "status", "--json"], { env });
   assert.equal(status.code, 0, `the store is free between batches: ${status.stderr}`);
 
@@ -184,7 +184,7 @@ Deno.test("cairn ingest claude --watch without an owner opens the store per batc
       agentId: "a77",
     }) + "\n",
   );
-  await watcher.waitFor(/1 new, 1 replaced[\s\S]*ingested 1 transcript: 1 turns read, 1 new/);
+  await watcher.waitFor(/1 new, 1 replaced[\s\S]*ingested 1 transcript: 1 turn read, 1 new/);
   const stopped = await watcher.stop("SIGINT");
   assert.equal(stopped.code, 0, stopped.stderr);
   assert.match(stopped.stdout, /stopped watching\n$/);

@@ -125,7 +125,7 @@ Deno.test("cairn ingest claude --watch sends each batch to the running owner, an
       prompt("Why is checkout slow?", cwd, 0) +
         tool("Read", { file_path: `${cwd}/src/cart.ts` }, cwd, 1),
     );
-    await watcher.waitFor(/watching[\s\S]*1 turns read, 1 new/);
+    await watcher.waitFor(/watching[\s\S]*1 turn read, 1 new/);
     const history = await cliHere(["--store", store, "history", "cart.ts"], { env });
     assert.match(
       history.stdout,

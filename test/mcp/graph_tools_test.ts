@@ -60,7 +60,7 @@ async function exercise(client: Client): Promise<void> {
   );
   const page = await call("read_graph", { limit: 1 });
   assert.equal(page.structuredContent?.more, 1);
-  assert.match(page.body, /1 more entities/);
+  assert.match(page.body, /1 more entity/);
   await new Promise((resolve) => setTimeout(resolve, 5));
   const then = new Date().toISOString();
   await new Promise((resolve) => setTimeout(resolve, 5));

@@ -123,7 +123,12 @@ Deno.test("codeExcerpt() starts at the line that defines the name, past its doc 
     definitionLine(chunk, "lowerFiles"),
     "function lowerFiles(fused: SourceFused[], kinds: LoweredKind[]): SourceFused[] {",
   );
-  assert.equal(definitionLine(chunk), "/**", "no name: the first line");
+  assert.equal(
+    definitionLine(chunk),
+    " * Multiplies the fused score of chunks in files the query does not ask for.",
+    "no name: the first line that says something",
+  );
+  assert.equal(definitionLine('"""\nFile formats read here.\n"""'), "File formats read here.");
   assert.equal(definitionLine("x = 1", "operator+"), "x = 1", "a name with regex characters");
 });
 
