@@ -19,6 +19,7 @@ import {
   turnRecords,
 } from "../recall/hit_records.ts";
 import type { MemoryRecord } from "../recall/memory_record.ts";
+import { withoutScope } from "../recall/passage.ts";
 import type { Contradiction } from "../recall/memory_record.ts";
 
 /** One version of a memory, as an event of the log made it. */
@@ -150,10 +151,46 @@ async function openCode(cairn: Cairn, handle: string): Promise<Opened> {
       end_line: Math.max(...chunks.map((chunk) => chunk.end_line)),
     };
   });
+  const whole = parts.get(`${code.kind}\0${code.name}`) ?? [];
   return {
     type: "code",
-    code,
+    code: whole.length > 1 ? await wholeDefinition(cairn, code, whole) : code,
     outline: outline.sort((a, b) => a.start_line - b.start_line),
+  };
+}
+
+/**
+ * The chunk `code`, a part of a definition cut in several, as the whole
+ * definition when its `parts` follow one another (a long function); as it is
+ * when lines of other entries lie between them (a class's methods).
+ */
+async function wholeDefinition(
+  cairn: Cairn,
+  code: CodeRecord,
+  parts: ReadonlyArray<{ id: string; start_line: number; end_line: number }>,
+): Promise<CodeRecord> {
+  const ordered = [...parts].sort((a, b) => a.start_line - b.start_line);
+  const follow = ordered.every((part, i) =>
+    i === 0 || part.start_line <= ordered[i - 1]!.end_line + 1
+  );
+  if (!follow) return code;
+  const records = await codeRecords(cairn.graph.database, cairn.text, ordered.map((p) => p.id));
+  const lines: string[] = [];
+  let next = ordered[0]!.start_line;
+  for (const part of ordered) {
+    const text = records.get(part.id)?.text;
+    if (text === undefined) return code;
+    // A later part starts with the chunker's scope line; lines two parts share are kept once.
+    const body = (lines.length === 0 ? text : withoutScope(text)).split("\n");
+    lines.push(...body.slice(Math.max(0, next - part.start_line)));
+    next = part.end_line + 1;
+  }
+  const { signature: _, ...rest } = code;
+  return {
+    ...rest,
+    text: lines.join("\n"),
+    start_line: ordered[0]!.start_line,
+    end_line: ordered.at(-1)!.end_line,
   };
 }
 

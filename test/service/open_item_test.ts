@@ -1,3 +1,4 @@
+import { withoutScope } from "../../src/recall/passage.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { formatMarkdown } from "../../src/ops/format.ts";
@@ -91,7 +92,11 @@ Deno.test("open finds a memory with its history, a turn with its neighbours and 
     const last = await openHandle(cairn, chunks.at(-1)!.id as string);
     assert.equal(last.type, "code");
     if (last.type !== "code") return;
-    assert.equal(last.code.signature, "def settle_invoices(ledger, invoices):");
+    // A part opens the whole function, every line once, under the part's own handle.
+    assert.equal(last.code.id, chunks.at(-1)!.id);
+    assert.equal(last.code.signature, undefined);
+    assert.deepEqual([last.code.start_line, last.code.end_line], [1, 82]);
+    assert.equal(withoutScope(last.code.text), LONG_FUNCTION.trimEnd());
     // The function's parts are one entry of the outline, spanning them all, naming the part opened.
     assert.deepEqual(last.outline.map((entry) => [entry.name, entry.start_line, entry.end_line]), [
       ["settle_invoices", 1, 82],
@@ -101,7 +106,7 @@ Deno.test("open finds a memory with its history, a turn with its neighbours and 
     const byLine = await openHandle(cairn, "shop:ledger.py:82");
     assert.equal(byLine.type === "code" && byLine.code.id, last.code.id);
     const first = await openHandle(cairn, chunks[0]!.id as string);
-    assert.equal(first.type === "code" && first.code.signature, undefined);
+    assert.equal(first.type === "code" && first.code.text, last.code.text);
 
     await assert.rejects(openHandle(cairn, "mem_nothing"), NotFoundError);
     await assert.rejects(openHandle(cairn, "shop:nowhere.py:1-2"), NotFoundError);
