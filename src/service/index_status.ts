@@ -43,6 +43,8 @@ export function statusLines(project: ProjectStatus): string[] {
     for (const example of run.skippedExamples) {
       lines.push(`    ${example.path}: ${example.reason}`);
     }
+    const unlisted = run.skipped - run.skippedExamples.length;
+    if (unlisted > 0) lines.push(`    … and ${plural(unlisted, "more file")}`);
   }
   return lines;
 }
