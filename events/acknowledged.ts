@@ -13,14 +13,25 @@ import { exists, syncDir, writeAll } from "./durable_fs.ts";
 /** The file's name inside the log directory. */
 export const ACKNOWLEDGED_FILE = "ACKNOWLEDGED";
 
-const MAGIC = 0x4b434143; // "CACK", little-endian
+const MAGIC_V1 = 0x4b434143; // "CACK", little-endian
 /** Magic u32, head u64, bytes of the active segment u64, CRC32 of the rest u32. */
-const SIZE = 4 + 8 + 8 + 4;
+const SIZE_V1 = 4 + 8 + 8 + 4;
+const MAGIC = 0x324b4143; // "CAK2", little-endian
+/** As version 1, and the active segment's first sequence number and generation, u64 each. */
+const SIZE = 4 + 8 + 8 + 8 + 8 + 4;
 
 /** The head acknowledged last, and how long the active segment was then. */
 export interface Acknowledged {
   head: number;
   segmentBytes: number;
+  /** Which segment `segmentBytes` measures; unknown in files written before it was kept. */
+  segment?: SegmentIdentity;
+}
+
+/** A segment as the manifest names it: its first sequence number and its generation. */
+export interface SegmentIdentity {
+  firstSeq: number;
+  generation: number;
 }
 
 /**
@@ -35,16 +46,55 @@ export async function readAcknowledged(dir: string): Promise<Acknowledged | unde
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  if (bytes.length !== SIZE) return undefined;
+  if (bytes.length !== SIZE && bytes.length !== SIZE_V1) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) !== MAGIC) return undefined;
-  if (view.getUint32(SIZE - 4, true) !== (crc32(bytes.subarray(0, SIZE - 4)) >>> 0)) {
+  const magic = view.getUint32(0, true);
+  if (magic !== (bytes.length === SIZE ? MAGIC : MAGIC_V1)) return undefined;
+  if (view.getUint32(bytes.length - 4, true) !== (crc32(bytes.subarray(0, -4)) >>> 0)) {
     return undefined;
   }
+  const read = (at: number) => Number(view.getBigUint64(at, true));
   return {
-    head: Number(view.getBigUint64(4, true)),
-    segmentBytes: Number(view.getBigUint64(12, true)),
+    head: read(4),
+    segmentBytes: read(12),
+    ...(bytes.length === SIZE ? { segment: { firstSeq: read(20), generation: read(28) } } : {}),
   };
+}
+
+/** What a log's last segment holds, as read. */
+export interface LastSegment extends SegmentIdentity {
+  /** Its last readable event (0 when none). */
+  lastSeq: number;
+  /** Where its readable records end. */
+  goodEnd: number;
+}
+
+/**
+ * The words for the acknowledged records the log's last segment no longer
+ * holds; undefined when it holds them all. When the acknowledgement measured
+ * this very segment, by length: a rewrite (a compaction, a purge) drops events
+ * on purpose, so the last event acknowledged need not be the last in the
+ * file, but every byte acknowledged is. Otherwise (a crash between a new
+ * segment or generation and its first acknowledgement, or an older file) by
+ * sequence number, up to `minHead`, what the log's rewrites dropped.
+ */
+export function missingAcknowledged(
+  acknowledged: Acknowledged | undefined,
+  segment: LastSegment,
+  minHead: number,
+): string | undefined {
+  if (!acknowledged) return undefined;
+  const after = Math.max(segment.lastSeq, segment.firstSeq - 1);
+  const measured = acknowledged.segment?.firstSeq === segment.firstSeq &&
+    acknowledged.segment.generation === segment.generation;
+  if (measured) {
+    if (segment.goodEnd >= acknowledged.segmentBytes) return undefined;
+    return `its readable records end at byte ${segment.goodEnd} (after event ${after}), but ` +
+      `${acknowledged.segmentBytes} bytes were acknowledged, up to event ${acknowledged.head}`;
+  }
+  if (Math.max(after, minHead) >= acknowledged.head) return undefined;
+  return `its last readable event is ${after}, but events up to ${acknowledged.head} were ` +
+    "acknowledged";
 }
 
 /** The open file a log records each acknowledged head in. */
@@ -68,6 +118,8 @@ export class AcknowledgedFile {
     view.setUint32(0, MAGIC, true);
     view.setBigUint64(4, BigInt(acknowledged.head), true);
     view.setBigUint64(12, BigInt(acknowledged.segmentBytes), true);
+    view.setBigUint64(20, BigInt(acknowledged.segment?.firstSeq ?? 0), true);
+    view.setBigUint64(28, BigInt(acknowledged.segment?.generation ?? 0), true);
     view.setUint32(SIZE - 4, crc32(bytes.subarray(0, SIZE - 4)) >>> 0, true);
     await this.file.seek(0, Deno.SeekMode.Start);
     await writeAll(this.file, bytes);

@@ -15,7 +15,13 @@ import {
 } from "./generation.ts";
 import { type Manifest, MANIFEST_FILE, readManifest, writeManifest } from "./manifest.ts";
 import { syncDir, writeAll } from "./durable_fs.ts";
-import { type Acknowledged, AcknowledgedFile, readAcknowledged } from "./acknowledged.ts";
+import {
+  type Acknowledged,
+  AcknowledgedFile,
+  missingAcknowledged,
+  readAcknowledged,
+  type SegmentIdentity,
+} from "./acknowledged.ts";
 import { LogCorruptError } from "./log.ts";
 import { scanTail, TailIndex } from "./tail_index.ts";
 import type { Clock, EventLog, LogRecovery, RewriteStats } from "./log.ts";
@@ -92,7 +98,7 @@ export class FileLog implements EventLog {
       const bytes = await readSegmentFile(path, entry, next);
       const scan = scanSegment(bytes);
       if (!next) {
-        checkAcknowledged(path, bytes.length, scan, entry.firstSeq, manifest, acknowledged);
+        checkAcknowledged(path, scan, entry.firstSeq, manifest, acknowledged);
       }
       let length = bytes.length;
       if (scan.damage.length > 0) {
@@ -249,8 +255,17 @@ export class FileLog implements EventLog {
   }
 
   #recordAcknowledged(): Promise<void> {
-    const segmentBytes = this.#segments.at(-1)?.bytes ?? 0;
-    return this.#acknowledged!.record({ head: this.#head, segmentBytes });
+    const last = this.#segments.at(-1);
+    return this.#acknowledged!.record({
+      head: this.#head,
+      segmentBytes: last?.bytes ?? 0,
+      ...(last ? { segment: this.#identity(last) } : {}),
+    });
+  }
+
+  /** Which segment `segment` is, as an acknowledgement names it. */
+  #identity(segment: Segment): SegmentIdentity {
+    return { firstSeq: segment.firstSeq, generation: this.#manifest.generation };
   }
 
   async #flush(): Promise<void> {
@@ -272,6 +287,7 @@ export class FileLog implements EventLog {
           await this.#acknowledged!.record({
             head: seq,
             segmentBytes: active.bytes + bytes.length,
+            segment: this.#identity(active),
           });
         } catch (error) {
           await this.#active!.truncate(active.bytes).catch(() => {});
@@ -372,22 +388,22 @@ function checkOrder(path: string, scan: SegmentScan, firstSeq: number, lastSeq: 
  */
 function checkAcknowledged(
   path: string,
-  size: number,
   scan: SegmentScan,
   firstSeq: number,
   manifest: Manifest,
   acknowledged: Acknowledged | undefined,
 ): void {
-  if (!acknowledged) return;
-  const last = Math.max(scan.records.at(-1)?.seq ?? 0, firstSeq - 1, manifest.minHead);
-  if (last >= acknowledged.head) return;
-  const lost = last + 1 === acknowledged.head
-    ? `event ${acknowledged.head}`
-    : `events ${last + 1} to ${acknowledged.head}`;
+  const missing = missingAcknowledged(acknowledged, {
+    firstSeq,
+    generation: manifest.generation,
+    lastSeq: scan.records.at(-1)?.seq ?? 0,
+    goodEnd: scan.goodEnd,
+  }, manifest.minHead);
+  if (!missing) return;
   throw new LogCorruptError(
-    `log segment ${path} lost ${lost}, which were acknowledged: it is ${size} bytes, ` +
-      `and was ${acknowledged.segmentBytes} when the last was written. Restore the file from a ` +
-      "backup, or run `cairn verify --repair` to keep every readable event and go on without them",
+    `log segment ${path} lost records that were acknowledged: ${missing}. Restore the file ` +
+      "from a backup, or run `cairn verify --repair` to keep every readable event and go on " +
+      "without the rest",
     path,
     scan.goodEnd,
   );

@@ -4,7 +4,13 @@ import type { StoredEvent } from "./schema.ts";
 import { readManifest } from "./manifest.ts";
 import { DEFAULT_SEGMENT_BYTES, scanSegment } from "./segment.ts";
 import { commitGeneration, SEGMENT_FILE, segmentsAhead, writeGeneration } from "./generation.ts";
-import { ACKNOWLEDGED_FILE, readAcknowledged, writeAcknowledged } from "./acknowledged.ts";
+import {
+  ACKNOWLEDGED_FILE,
+  type LastSegment,
+  missingAcknowledged,
+  readAcknowledged,
+  writeAcknowledged,
+} from "./acknowledged.ts";
 
 /** One problem found in a log. */
 export interface LogProblem {
@@ -40,18 +46,32 @@ export async function checkLog(
   dir: string,
   onEvent: (event: StoredEvent) => Promise<void> = () => Promise.resolve(),
 ): Promise<LogCheck> {
-  const { events, problems, segments } = await readDecodable(dir);
+  const { events, problems, segments, last } = await readDecodable(dir);
   for (const event of events) await onEvent(event);
   const head = events.at(-1)?.seq ?? 0;
-  const acknowledged = (await readAcknowledged(dir))?.head ?? 0;
-  const kept = Math.max(head, (await readManifest(dir).catch(() => undefined))?.minHead ?? 0);
-  if (acknowledged > kept) {
+  const missing = await acknowledgedMissing(dir, last);
+  if (missing) {
     problems.push({
       segment: ACKNOWLEDGED_FILE,
-      message: `events ${kept + 1} to ${acknowledged} were acknowledged but are not in the log`,
+      message: `acknowledged records are lost: ${missing}`,
     });
   }
   return { events: events.length, head, segments, problems };
+}
+
+/** What the log acknowledged and its last segment no longer holds, in words; undefined when nothing. */
+async function acknowledgedMissing(
+  dir: string,
+  last: LastSegment | undefined,
+): Promise<string | undefined> {
+  const acknowledged = await readAcknowledged(dir);
+  const minHead = (await readManifest(dir).catch(() => undefined))?.minHead ?? 0;
+  if (!last) {
+    return acknowledged && acknowledged.head > minHead
+      ? `no segment holds events up to ${acknowledged.head}`
+      : undefined;
+  }
+  return missingAcknowledged(acknowledged, last, minHead);
 }
 
 /**
@@ -63,14 +83,23 @@ export async function repairLog(
   dir: string,
   segmentBytes = DEFAULT_SEGMENT_BYTES,
 ): Promise<LogRepair> {
-  const { events, problems, segments } = await readDecodable(dir);
-  const head = events.at(-1)?.seq ?? 0;
-  const lost = await lostRanges(dir, events);
+  const { events, problems, segments, last } = await readDecodable(dir);
+  const lost = await lostRanges(dir, events, last);
+  // Sequence numbers are never given twice (a team's sync tells events apart by them): the
+  // repaired log goes on after the last one acknowledged or dropped on purpose.
+  const acknowledged = (await readAcknowledged(dir))?.head ?? 0;
+  const minHead = (await readManifest(dir).catch(() => undefined))?.minHead ?? 0;
+  const head = Math.max(events.at(-1)?.seq ?? 0, acknowledged, minHead);
   const generation = Date.now();
   const records = toRecords(events);
   const written = await writeGeneration(dir, records, generation, segmentBytes);
   await commitGeneration(dir, written, generation, head);
-  await writeAcknowledged(dir, { head, segmentBytes: written.at(-1)?.bytes ?? 0 });
+  const newest = written.at(-1);
+  await writeAcknowledged(dir, {
+    head,
+    segmentBytes: newest?.bytes ?? 0,
+    ...(newest ? { segment: { firstSeq: newest.firstSeq, generation } } : {}),
+  });
   return { events: events.length, head, segments, problems, lost };
 }
 
@@ -83,6 +112,7 @@ export async function repairLog(
 async function lostRanges(
   dir: string,
   events: readonly StoredEvent[],
+  last: LastSegment | undefined,
 ): Promise<Array<[number, number]>> {
   const lost: Array<[number, number]> = [];
   const manifest = await readManifest(dir).catch(() => undefined);
@@ -92,8 +122,12 @@ async function lostRanges(
     if (!compacted && seq > previous + 1) lost.push([previous + 1, seq - 1]);
     previous = seq;
   }
+  // Past the last readable event, only what the log acknowledged and no longer holds is lost
+  // (not what a compaction or a purge dropped on purpose).
   const acknowledged = (await readAcknowledged(dir))?.head ?? 0;
-  if (acknowledged > previous) lost.push([previous + 1, acknowledged]);
+  if (acknowledged > previous && await acknowledgedMissing(dir, last)) {
+    lost.push([previous + 1, acknowledged]);
+  }
   return lost;
 }
 
@@ -101,10 +135,15 @@ async function* toRecords(events: readonly StoredEvent[]): AsyncIterable<Readabl
   for (const { seq, ...payload } of events) yield { seq, payload };
 }
 
-async function readDecodable(
-  dir: string,
-): Promise<{ events: StoredEvent[]; problems: LogProblem[]; segments: number }> {
-  const { records, problems, segments } = await readTolerant(dir);
+/** A log read as far as it can be: its events, its problems, how many segments, what its last one holds. */
+interface TolerantRead {
+  problems: LogProblem[];
+  segments: number;
+  last?: LastSegment;
+}
+
+async function readDecodable(dir: string): Promise<TolerantRead & { events: StoredEvent[] }> {
+  const { records, problems, segments, last } = await readTolerant(dir);
   const events: StoredEvent[] = [];
   for (const record of records) {
     try {
@@ -113,12 +152,10 @@ async function readDecodable(
       problems.push({ segment: "", message: `event ${record.seq}: ${(error as Error).message}` });
     }
   }
-  return { events, problems, segments };
+  return { events, problems, segments, ...(last ? { last } : {}) };
 }
 
-async function readTolerant(
-  dir: string,
-): Promise<{ records: Readable[]; problems: LogProblem[]; segments: number }> {
+async function readTolerant(dir: string): Promise<TolerantRead & { records: Readable[] }> {
   const problems: LogProblem[] = [];
   let files: Array<{ file: string; bytes?: number | undefined }>;
   try {
@@ -133,7 +170,8 @@ async function readTolerant(
     files = await segmentFilesOfNewestGeneration(dir);
   }
   const records: Readable[] = [];
-  for (const { file, bytes: sealedAt } of files) {
+  let last: LastSegment | undefined;
+  for (const [index, { file, bytes: sealedAt }] of files.entries()) {
     let bytes: Uint8Array;
     try {
       bytes = await Deno.readFile(join(dir, file));
@@ -149,6 +187,15 @@ async function readTolerant(
       });
     }
     const scan = scanSegment(bytes);
+    const named = SEGMENT_FILE.exec(file);
+    if (index === files.length - 1 && named) {
+      last = {
+        firstSeq: Number(named[1]),
+        generation: Number(named[2]),
+        lastSeq: scan.records.at(-1)?.seq ?? 0,
+        goodEnd: scan.goodEnd,
+      };
+    }
     for (const damage of scan.damage) {
       const lost = (damage.resumesAt ?? bytes.length) - damage.offset;
       problems.push({
@@ -170,7 +217,7 @@ async function readTolerant(
       records.push({ seq: record.seq, payload: record.payload });
     }
   }
-  return { records, problems, segments: files.length };
+  return { records, problems, segments: files.length, ...(last ? { last } : {}) };
 }
 
 async function segmentFilesOfNewestGeneration(dir: string): Promise<Array<{ file: string }>> {

@@ -255,35 +255,68 @@ Deno.test("FileLog.rewrite() leaves no stray files and survives reopening", asyn
   await again.close();
 });
 
-Deno.test("FileLog.open() refuses an active segment that lost acknowledged events, however it was cut, and names them", async (t) => {
-  for (const cut of ["by half", "at a record boundary"]) {
-    await t.step(cut, async () => {
+Deno.test("FileLog.open() refuses an active segment that lost acknowledged events, however it was cut, after a rewrite too", async (t) => {
+  const cases = [
+    { cut: "by half", rewritten: false },
+    { cut: "at a record boundary", rewritten: false },
+    { cut: "at a record boundary", rewritten: true },
+    { cut: "in its last record's bytes", rewritten: true },
+  ];
+  for (const { cut, rewritten } of cases) {
+    await t.step(`${cut}${rewritten ? ", after a purge rewrote the log" : ""}`, async () => {
       await using tmp = await tempDir();
-      const [segment] = await logWith(tmp.path, 100, 1 << 20);
+      let [segment] = await logWith(tmp.path, 100, 1 << 20);
+      if (rewritten) {
+        // As a purge leaves it: the last events dropped, so the head is past the last record.
+        const log = await FileLog.open(tmp.path);
+        await log.rewrite((event) => event.seq <= 98);
+        await log.close();
+        [segment] = (await readManifest(tmp.path))!.segments.map((s) => join(tmp.path, s.file));
+      }
       const records = scanSegment(await Deno.readFile(segment!)).records;
       const size = (await Deno.stat(segment!)).size;
-      const length = cut === "by half" ? Math.floor(size / 2) : records[97]!.offset;
-      await Deno.truncate(segment!, length);
+      if (cut === "in its last record's bytes") await flipByte(segment!, size - 4);
+      else {
+        await Deno.truncate(
+          segment!,
+          cut === "by half" ? Math.floor(size / 2) : records.at(-3)!.offset,
+        );
+      }
+      const length = (await Deno.stat(segment!)).size;
       await assert.rejects(() => FileLog.open(tmp.path), (error: unknown) => {
         assert.ok(error instanceof LogCorruptError);
-        assert.match(error.message, /lost events \d+ to 100, which were acknowledged/);
+        assert.match(error.message, /lost records that were acknowledged: .* up to event 100/);
         assert.match(error.message, /cairn verify --repair/);
         return true;
       });
       assert.equal((await Deno.stat(segment!)).size, length, "nothing was cut on the way");
       const check = await checkLog(tmp.path);
-      assert.ok(check.problems.some((p) => /acknowledged but are not in the log/.test(p.message)));
+      assert.ok(check.problems.some((p) => /acknowledged records are lost/.test(p.message)));
 
       const repaired = await repairLog(tmp.path);
+      assert.ok(repaired.lost.length > 0, "the repair names what it could not keep");
       const log = await FileLog.open(tmp.path);
-      assert.equal(log.head, repaired.head);
-      assert.equal(
-        log.head,
-        cut === "by half" ? records.filter((r) => r.offset + 20 < length).length : 97,
-      );
+      assert.equal(log.head, 100, "no sequence number is given twice");
+      assert.ok((await collect(log.read())).length < (rewritten ? 98 : 100));
       await log.close();
     });
   }
+});
+
+Deno.test("verify --repair after a purge finds nothing lost and keeps the head", async () => {
+  await using tmp = await tempDir();
+  await logWith(tmp.path, 10, 1 << 20);
+  const log = await FileLog.open(tmp.path);
+  await log.rewrite((event) => event.seq !== 9 && event.seq !== 10);
+  await log.close();
+  assert.deepEqual((await checkLog(tmp.path)).problems, []);
+  const repaired = await repairLog(tmp.path);
+  assert.deepEqual(repaired.lost, []);
+  const reopened = await FileLog.open(tmp.path);
+  assert.equal(reopened.head, 10);
+  const [next] = await reopened.append([remembered("after")]);
+  assert.equal(next!.seq, 11);
+  await reopened.close();
 });
 
 Deno.test("FileLog.open() never deletes a segment an out-of-date manifest does not list; repair takes it back", async () => {
