@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { format } from "node:util";
 import { buildMcpServer } from "../mcp/server.ts";
 import { localTools } from "../mcp/handlers.ts";
 import { MCP_PATH, serveHttp } from "../mcp/http.ts";
@@ -60,71 +61,96 @@ export const serveCommand = (runCommand: RunInOwner): Command => ({
           mode: 0o600,
         })
       : context.err;
-    let cairn: Cairn;
+    // What the store's parts say as they open, heal or warn goes to the owner's log, not to a
+    // standard error no one reads (an owner the CLI starts has none).
+    const restore = logFile ? errorsTo(log) : () => {};
     try {
-      // Another owner holds the store: this one is not needed, and says so at once.
-      cairn = await openCairn(storeDir, { awaitModel: false, lockWaitMs: 0 });
-    } catch (error) {
-      log(`cairn serve: ${(error as Error).message}`);
-      if (error instanceof StoreLockedError) return STORE_IN_USE_EXIT;
-      throw error;
-    }
-    try {
-      reportRecovery(cairn.store.log.recovery, log);
-      const token = await newToken(storeDir);
-      const activity = new OwnerActivity(
-        () => cairn.store.runner.status().find((p) => p.name === "vectors")?.checkpoint ?? 0,
-        () => cairn.watches.projects.length > 0,
-      );
-      // A command that needs the store to itself asks for it (see step_aside.ts).
-      const stepAside = Promise.withResolvers<void>();
-      const http = serveHttp({
-        port,
-        token,
-        newServer: () => buildMcpServer(localTools(cairn, log)),
-        onRequest: () => activity.touch(),
-        // The web view (`cairn ui`): same port and checks, a session cookie instead of the token.
-        pages: uiPages({ cairn, token, log }),
-        routes: {
-          [CLI_PATH]: (request) => relayedCommand(request, storeDir, cairn, runCommand, activity),
-          [STEP_ASIDE_PATH]: () => {
-            stepAside.resolve();
-            return Promise.resolve(Response.json({ stopping: true }, { status: 202 }));
-          },
-        },
-      });
-      const startedAt = new Date().toISOString();
-      await writeOwnerRecord(storeDir, { pid: Deno.pid, port: http.port, started_at: startedAt });
-      cairn.servedBy = { pid: Deno.pid, port: http.port, startedAt };
-      log(
-        `cairn serve: MCP on http://127.0.0.1:${http.port}${MCP_PATH} for ${storeDir} ` +
-          `(pid ${Deno.pid}; bearer token in ${ownerFiles(storeDir).token})`,
-      );
-      // Load the model now, in the background, so the first recall does not wait for it.
-      let stopping = false;
-      cairn.embedder.embedQuery("warm up").catch((error) => {
-        if (!stopping) {
-          log(`cairn serve: the embedding model did not load: ${(error as Error).message}`);
-        }
-      });
-      // And the lexical index, a few documents at a time between requests, for the first search.
-      cairn.text.warm().catch((error) => {
-        log(`cairn serve: the lexical index could not be built: ${(error as Error).message}`);
-      });
-      // A store of a team (config.json's `team`) syncs with it while its owner runs.
-      const teamSync = syncInBackground(cairn.store, log);
-      await untilStopped(idleSeconds, () => activity.last(), stepAside.promise);
-      stopping = true;
-      log("cairn serve: stopping");
-      await teamSync.stop();
-      await http.shutdown();
+      return await serveStore({ storeDir, port, idleSeconds, log, runCommand });
     } finally {
-      await removeOwnerRecord(storeDir, Deno.pid);
-      await cairn.close();
+      restore();
     }
-    return 0;
   },
 });
+
+/** Sends `console.error` to `log` until the function it returns is called. */
+function errorsTo(log: (line: string) => void): () => void {
+  const original = console.error;
+  console.error = (...data: unknown[]) => log(format(...data));
+  return () => void (console.error = original);
+}
+
+/** Opens the store and serves it until stopped, idle or asked to step aside; the exit code. */
+async function serveStore({ storeDir, port, idleSeconds, log, runCommand }: {
+  storeDir: string;
+  port: number;
+  idleSeconds: number;
+  log: (line: string) => void;
+  runCommand: RunInOwner;
+}): Promise<number> {
+  let cairn: Cairn;
+  try {
+    // Another owner holds the store: this one is not needed, and says so at once.
+    cairn = await openCairn(storeDir, { awaitModel: false, lockWaitMs: 0 });
+  } catch (error) {
+    log(`cairn serve: ${(error as Error).message}`);
+    if (error instanceof StoreLockedError) return STORE_IN_USE_EXIT;
+    throw error;
+  }
+  try {
+    reportRecovery(cairn.store.log.recovery, log);
+    const token = await newToken(storeDir);
+    const activity = new OwnerActivity(
+      () => cairn.store.runner.status().find((p) => p.name === "vectors")?.checkpoint ?? 0,
+      () => cairn.watches.projects.length > 0,
+    );
+    // A command that needs the store to itself asks for it (see step_aside.ts).
+    const stepAside = Promise.withResolvers<void>();
+    const http = serveHttp({
+      port,
+      token,
+      newServer: () => buildMcpServer(localTools(cairn, log)),
+      onRequest: () => activity.touch(),
+      // The web view (`cairn ui`): same port and checks, a session cookie instead of the token.
+      pages: uiPages({ cairn, token, log }),
+      routes: {
+        [CLI_PATH]: (request) => relayedCommand(request, storeDir, cairn, runCommand, activity),
+        [STEP_ASIDE_PATH]: () => {
+          stepAside.resolve();
+          return Promise.resolve(Response.json({ stopping: true }, { status: 202 }));
+        },
+      },
+    });
+    const startedAt = new Date().toISOString();
+    await writeOwnerRecord(storeDir, { pid: Deno.pid, port: http.port, started_at: startedAt });
+    cairn.servedBy = { pid: Deno.pid, port: http.port, startedAt };
+    log(
+      `cairn serve: MCP on http://127.0.0.1:${http.port}${MCP_PATH} for ${storeDir} ` +
+        `(pid ${Deno.pid}; bearer token in ${ownerFiles(storeDir).token})`,
+    );
+    // Load the model now, in the background, so the first recall does not wait for it.
+    let stopping = false;
+    cairn.embedder.embedQuery("warm up").catch((error) => {
+      if (!stopping) {
+        log(`cairn serve: the embedding model did not load: ${(error as Error).message}`);
+      }
+    });
+    // And the lexical index, a few documents at a time between requests, for the first search.
+    cairn.text.warm().catch((error) => {
+      log(`cairn serve: the lexical index could not be built: ${(error as Error).message}`);
+    });
+    // A store of a team (config.json's `team`) syncs with it while its owner runs.
+    const teamSync = syncInBackground(cairn.store, log);
+    await untilStopped(idleSeconds, () => activity.last(), stepAside.promise);
+    stopping = true;
+    log("cairn serve: stopping");
+    await teamSync.stop();
+    await http.shutdown();
+  } finally {
+    await removeOwnerRecord(storeDir, Deno.pid);
+    await cairn.close();
+  }
+  return 0;
+}
 
 /**
  * Runs one relayed command on the owner's store; what it writes goes back as

@@ -249,6 +249,22 @@ Deno.test("an owner alive but silent past CAIRN_OWNER_START_SECONDS: the command
   assert.equal(await readOwnerRecord(store), undefined, "no owner runs");
 });
 
+Deno.test("what the store says as its owner opens it (a damaged projection rebuilt) is in serve.log", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer();
+  await using owned = await ownedStore(tmp.path, embeddings.url);
+  assert.equal((await owned.cairn(["remember", "Deploys go out on Tuesdays"])).code, 0);
+  assert.equal((await owned.cairn(["stop"])).code, 0);
+  await Deno.remove(join(owned.store, "projections", "graph", "graph.kuzu"));
+  const listed = await owned.cairn(["list"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /Deploys go out on Tuesdays/);
+  assert.match(
+    await Deno.readTextFile(join(owned.store, "serve.log")),
+    /cairn: the graph projection .*; rebuilding it from the log/,
+  );
+});
+
 Deno.test("a store another process holds: the owner started for it exits, and the command names the holder", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
