@@ -11,7 +11,8 @@ import { type Command, type CommandContext, UsageError } from "./command.ts";
 export const replay: Command = {
   name: "replay",
   summary: "rebuild projections from the event log",
-  usage: "cairn replay [--projection NAME]",
+  usage: "cairn replay [--projection NAME]\n\n" +
+    "  --projection  rebuild one projection only, named as `cairn status` lists them",
   async run(context: CommandContext): Promise<number> {
     const { values } = parseCommandArgs(context.args, { projection: { type: "string" } });
     await askOwnerToStepAside(context);
@@ -30,7 +31,9 @@ export const replay: Command = {
       }
       const seconds = (performance.now() - started) / 1000;
       const names = values.projection ?? store.runner.names.join(", ");
-      context.out(`replayed ${store.log.head} events into ${names} in ${seconds.toFixed(2)} s`);
+      context.out(
+        `replayed the log (up to event ${store.log.head}) into ${names} in ${seconds.toFixed(2)} s`,
+      );
       return 0;
     } finally {
       await store.close();

@@ -141,7 +141,7 @@ Deno.test("cairn compact and replay run on a store", async () => {
   assert.doesNotMatch(text, /content of secret/);
   const replay = await cliHere(["--store", tmp.path, "replay"]);
   assert.equal(replay.code, 0, replay.stderr);
-  assert.match(replay.stdout, /replayed 3 events/);
+  assert.match(replay.stdout, /replayed the log \(up to event 3\)/);
   const lexical = [...Deno.readDirSync(join(tmp.path, "projections", "text"))];
   assert.ok(lexical.some((entry) => entry.name.endsWith(".image")), "saved for the next search");
 });

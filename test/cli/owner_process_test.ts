@@ -155,6 +155,23 @@ Deno.test("index returns before the vectors are in; searches answer meanwhile an
   assert.equal(after.vectors.held.code, 3);
 });
 
+Deno.test("cairn stop says what it waits for while the owner finishes a command it runs", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer(HELD);
+  await using owned = await ownedStore(tmp.path, embeddings.url);
+  const repo = await repository(tmp.path);
+  const indexing = owned.cairn(["index", repo, "--wait"]);
+  // The index runs in the owner once its chunks wait for their (held) vectors.
+  while (waiting(await owned.status()) === 0) await new Promise((r) => setTimeout(r, 100));
+  const released = setTimeout(() => embeddings.release(), 3_000);
+  const stopped = await owned.cairn(["stop"]);
+  clearTimeout(released);
+  assert.equal(stopped.code, 0, stopped.stderr);
+  assert.match(stopped.stderr, /waiting for the owner \(pid \d+\) to finish the commands it runs/);
+  assert.match(stopped.stdout, /stopped the store's owner/);
+  assert.equal((await indexing).code, 0, "the command under way finished");
+});
+
 Deno.test("an owner killed while computing vectors is restarted by the next command, which resumes them; nothing acknowledged is lost", async () => {
   await using tmp = await tempDir();
   await using embeddings = bagOfWordsServer(HELD);
