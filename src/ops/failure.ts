@@ -43,6 +43,14 @@ export function classify(error: unknown): Failure {
   if (NOT_READY.some((kind) => error instanceof kind)) return { kind: "not_ready", message };
   if (STORE_DAMAGE.some((kind) => error instanceof kind)) return { kind: "damaged", message };
   if (error instanceof UserError) return { kind: "bad_input", message };
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return {
+      kind: "bad_input",
+      message: `${message}: cairn writes in its store (its lock and log, even to read) and in ` +
+        "the folders it is told to write; give this user write access, or use a store it may " +
+        "write (--store, CAIRN_HOME)",
+    };
+  }
   if (isDiskFull(error)) {
     return {
       kind: "disk_full",

@@ -56,8 +56,12 @@ export class Store {
   static async open(dir: string, options: StoreOptions = {}): Promise<Store> {
     const layout = storeLayout(dir);
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    // Memories, code and sessions are the user's alone, whoever made the folder and how.
-    if (Deno.build.os !== "windows") await Deno.chmod(dir, 0o700);
+    // Memories, code and sessions are the user's alone, whoever made the folder and how; what the
+    // user may do with it is left as it is (a folder made read-only stays so).
+    if (Deno.build.os !== "windows") {
+      const mode = (await Deno.stat(dir)).mode ?? 0o700;
+      if ((mode & 0o077) !== 0) await Deno.chmod(dir, mode & 0o700);
+    }
     const lock = await StoreLock.acquire(dir, options.lockWaitMs);
     try {
       // What a process that died left in the scratch folder is of no use to anyone.

@@ -17,6 +17,14 @@ Deno.test("classify() tells input to fix, a missing thing, a store not ready or 
   }));
   assert.equal(full.kind, "disk_full");
   assert.match(full.message, /free some space and run it again/);
+  const denied = classify(
+    new Deno.errors.PermissionDenied("Permission denied (os error 13): open '/s/LOCK'"),
+  );
+  assert.equal(denied.kind, "bad_input");
+  assert.match(
+    denied.message,
+    /open '\/s\/LOCK': cairn writes in its store .*\(--store, CAIRN_HOME\)/,
+  );
   assert.deepEqual(classify(new TypeError("x is undefined")), {
     kind: "internal",
     message: "x is undefined",

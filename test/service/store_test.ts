@@ -30,4 +30,10 @@ Deno.test("a store is the user's alone: its folder 0700 whoever made it, the gra
     (await Deno.stat(join(dir, "projections", "graph", "graph.kuzu"))).mode! & 0o777,
     0o600,
   );
+  // A folder the user made read-only loses what others may do, not its owner's choice.
+  await Deno.chmod(dir, 0o555);
+  const again = await openCairn(dir, { embedder: new FakeEmbedder() }).catch((error) => error);
+  if (!(again instanceof Error)) await again.close();
+  assert.equal((await Deno.stat(dir)).mode! & 0o777, 0o500);
+  await Deno.chmod(dir, 0o700);
 });
