@@ -5,7 +5,7 @@ import { StoreLock } from "../../events/lock.ts";
 import { readOwnerRecord } from "../../src/mcp/owner_file.ts";
 import { bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
 import { isAlive, killOwner } from "../mcp/mcp_client.ts";
-import { cli, misconfiguredStore, tempDir } from "../helpers.ts";
+import { cli, MAIN, misconfiguredStore, tempDir } from "../helpers.ts";
 import { serveHere } from "../mcp/serve_here.ts";
 import { cliHere } from "./in_process.ts";
 
@@ -159,17 +159,28 @@ Deno.test("cairn stop says what it waits for while the owner finishes a command 
   await using tmp = await tempDir();
   await using embeddings = bagOfWordsServer(HELD);
   await using owned = await ownedStore(tmp.path, embeddings.url);
-  const repo = await repository(tmp.path);
-  const indexing = owned.cairn(["index", repo, "--wait"]);
-  // The index runs in the owner once its chunks wait for their (held) vectors.
-  while (waiting(await owned.status()) === 0) await new Promise((r) => setTimeout(r, 100));
-  const released = setTimeout(() => embeddings.release(), 3_000);
-  const stopped = await owned.cairn(["stop"]);
-  clearTimeout(released);
-  assert.equal(stopped.code, 0, stopped.stderr);
-  assert.match(stopped.stderr, /waiting for the owner \(pid \d+\) to finish the commands it runs/);
-  assert.match(stopped.stdout, /stopped the store's owner/);
-  assert.equal((await indexing).code, 0, "the command under way finished");
+  assert.equal((await owned.cairn(["remember", "The ledger closes at midnight"])).code, 0);
+  // Its check for a duplicate waits on the (held) model: the command runs in the owner meanwhile.
+  const remembering = owned.cairn(["remember", `The ${HELD} audit runs on Fridays`]);
+  await embeddings.held;
+  const stop = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", MAIN, "--store", owned.store, "stop"],
+    env: { CAIRN_NO_OWNER: "" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // The model answers once stop has said what it waits for.
+  let said = "";
+  for await (const text of stop.stderr.pipeThrough(new TextDecoderStream())) {
+    said += text;
+    if (said.includes("\n")) break;
+  }
+  embeddings.release();
+  const { code, stdout } = await stop.output();
+  assert.equal(code, 0, said);
+  assert.match(said, /waiting for the owner \(pid \d+\) to finish the commands it runs/);
+  assert.match(new TextDecoder().decode(stdout), /stopped the store's owner/);
+  assert.equal((await remembering).code, 0, "the command under way finished");
 });
 
 Deno.test("an owner killed while computing vectors is restarted by the next command, which resumes them; nothing acknowledged is lost", async () => {

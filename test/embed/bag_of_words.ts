@@ -19,14 +19,19 @@ export function bagOfWordsEmbedder(url: string) {
 /**
  * An OpenAI-compatible embeddings endpoint on 127.0.0.1 answering with
  * {@linkcode bagOfWords}. Requests with a text holding `holdWord` wait until
- * `release()` (a model busy for as long as a test needs); others answer at once.
+ * `release()` (a model busy for as long as a test needs; `held` tells when one
+ * came); others answer at once.
  * Disposing it releases them first.
  */
 export function bagOfWordsServer(holdWord?: string) {
   const gate = Promise.withResolvers<void>();
+  const arrived = Promise.withResolvers<void>();
   const server = localServer(async (request) => {
     const { input } = await request.json() as { input: string[] };
-    if (holdWord && input.some((text) => text.includes(holdWord))) await gate.promise;
+    if (holdWord && input.some((text) => text.includes(holdWord))) {
+      arrived.resolve();
+      await gate.promise;
+    }
     return Response.json({
       data: input.map((text, index) => ({ index, embedding: bagOfWords(text) })),
     });
@@ -34,6 +39,8 @@ export function bagOfWordsServer(holdWord?: string) {
   return {
     url: server.url,
     requests: server.requests,
+    /** Resolves once a request holding the word has arrived (and waits). */
+    held: arrived.promise,
     release: () => gate.resolve(),
     [Symbol.asyncDispose]: async () => {
       gate.resolve();
