@@ -70,7 +70,7 @@ function statusText(report: StatusReport): string[] {
   const wordsOnly = code.chunks - vectors.held.code - codeWaiting;
   const lines = [
     `store        ${report.store}`,
-    `log          ${formatBytes(report.logBytes)}, ${plural(report.head, "event")}`,
+    `log          ${formatBytes(report.logBytes)}, up to event ${report.head}`,
     `memories     ${report.memories}`,
     `code         ${plural(code.projects, "project")}, ${plural(code.files, "file")}, ${
       plural(code.chunks, "chunk")
