@@ -35,6 +35,7 @@ import type {
   Source,
   VectorSearch,
 } from "./types.ts";
+import { plural } from "./vector_lag.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 65_536;
@@ -143,7 +144,7 @@ export async function recallWith(
   const inContext = ask.leftInContext.size;
   if (hits.length === 0 && inContext > 0) {
     note(
-      `${inContext === 1 ? "1 turn" : `${inContext} turns`} of this session matched and ` +
+      `${plural(inContext, "turn")} of this session matched and ` +
         `${inContext === 1 ? "was" : "were"} left out: still in your context`,
     );
   }
