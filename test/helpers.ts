@@ -1,3 +1,4 @@
+import { filesHoldingAny } from "../events/traces.ts";
 import type { NewEvent } from "../events/schema.ts";
 
 // No test reads or writes the user's shared embedding cache, however the tests are run (`deno task
@@ -64,21 +65,12 @@ export async function cli(
 }
 
 /**
- * The files under `dir` (recursively) whose bytes contain `text`, relative to
- * `dir`; a file gone between listing and reading (a running owner's
- * temporary file, renamed into place) holds nothing.
+ * The files under `dir` (recursively) whose bytes contain `text` (as written
+ * or escaped in JSON), relative to `dir`: what a purge checks, see
+ * `events/traces.ts`.
  */
-export async function filesHolding(dir: string, text: string): Promise<string[]> {
-  const needle = new TextEncoder().encode(text);
-  const found: string[] = [];
-  for await (const path of filesUnder(dir)) {
-    const bytes = await Deno.readFile(path).catch((error) => {
-      if (error instanceof Deno.errors.NotFound) return new Uint8Array();
-      throw error;
-    });
-    if (holds(bytes, needle)) found.push(path.slice(dir.length + 1));
-  }
-  return found;
+export function filesHolding(dir: string, text: string): Promise<string[]> {
+  return filesHoldingAny(dir, [text]);
 }
 
 /** Every file under `dir`, recursively, as a path. */
@@ -88,14 +80,6 @@ export async function* filesUnder(dir: string): AsyncGenerator<string> {
     if (entry.isDirectory) yield* filesUnder(path);
     else if (entry.isFile) yield path;
   }
-}
-
-function holds(haystack: Uint8Array, needle: Uint8Array): boolean {
-  const first = needle[0]!;
-  for (let at = haystack.indexOf(first); at >= 0; at = haystack.indexOf(first, at + 1)) {
-    if (needle.every((byte, i) => haystack[at + i] === byte)) return true;
-  }
-  return false;
 }
 
 /** A store under `dir` whose config.json misspells `embedder`: no process can open it. */
