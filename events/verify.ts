@@ -1,10 +1,11 @@
 import { join } from "node:path";
 import { decodeEvent } from "./schema.ts";
 import type { StoredEvent } from "./schema.ts";
-import { readManifest } from "./manifest.ts";
+import { type Manifest, readManifest } from "./manifest.ts";
 import { DEFAULT_SEGMENT_BYTES, scanSegment } from "./segment.ts";
 import { commitGeneration, SEGMENT_FILE, segmentsAhead, writeGeneration } from "./generation.ts";
 import {
+  type Acknowledged,
   ACKNOWLEDGED_FILE,
   type LastSegment,
   missingAcknowledged,
@@ -49,7 +50,7 @@ export async function checkLog(
   const { events, problems, segments, last } = await readDecodable(dir);
   for (const event of events) await onEvent(event);
   const head = events.at(-1)?.seq ?? 0;
-  const missing = await acknowledgedMissing(dir, last);
+  const missing = acknowledgedMissing(await bookkeeping(dir), last);
   if (missing) {
     problems.push({
       segment: ACKNOWLEDGED_FILE,
@@ -59,13 +60,24 @@ export async function checkLog(
   return { events: events.length, head, segments, problems };
 }
 
-/** What the log acknowledged and its last segment no longer holds, in words; undefined when nothing. */
-async function acknowledgedMissing(
-  dir: string,
-  last: LastSegment | undefined,
-): Promise<string | undefined> {
+/** What the log's own files say of it: its last acknowledgement and its manifest, if readable. */
+interface Bookkeeping {
+  acknowledged?: Acknowledged;
+  manifest?: Manifest;
+}
+
+async function bookkeeping(dir: string): Promise<Bookkeeping> {
   const acknowledged = await readAcknowledged(dir);
-  const minHead = (await readManifest(dir).catch(() => undefined))?.minHead ?? 0;
+  const manifest = await readManifest(dir).catch(() => undefined);
+  return { ...(acknowledged ? { acknowledged } : {}), ...(manifest ? { manifest } : {}) };
+}
+
+/** What the log acknowledged and its last segment no longer holds, in words; undefined when nothing. */
+function acknowledgedMissing(
+  { acknowledged, manifest }: Bookkeeping,
+  last: LastSegment | undefined,
+): string | undefined {
+  const minHead = manifest?.minHead ?? 0;
   if (!last) {
     return acknowledged && acknowledged.head > minHead
       ? `no segment holds events up to ${acknowledged.head}`
@@ -84,12 +96,15 @@ export async function repairLog(
   segmentBytes = DEFAULT_SEGMENT_BYTES,
 ): Promise<LogRepair> {
   const { events, problems, segments, last } = await readDecodable(dir);
-  const lost = await lostRanges(dir, events, last);
+  const book = await bookkeeping(dir);
+  const lost = lostRanges(book, events, last);
   // Sequence numbers are never given twice (a team's sync tells events apart by them): the
   // repaired log goes on after the last one acknowledged or dropped on purpose.
-  const acknowledged = (await readAcknowledged(dir))?.head ?? 0;
-  const minHead = (await readManifest(dir).catch(() => undefined))?.minHead ?? 0;
-  const head = Math.max(events.at(-1)?.seq ?? 0, acknowledged, minHead);
+  const head = Math.max(
+    events.at(-1)?.seq ?? 0,
+    book.acknowledged?.head ?? 0,
+    book.manifest?.minHead ?? 0,
+  );
   const generation = Date.now();
   const records = toRecords(events);
   const written = await writeGeneration(dir, records, generation, segmentBytes);
@@ -107,16 +122,15 @@ export async function repairLog(
  * The events a repair cannot keep: in a log never compacted, every gap
  * between readable events (a compacted log has gaps of its own, so there only
  * the tail counts), and those past the last readable one up to the last the
- * log acknowledged.
+ * log acknowledged, when the last segment no longer holds them.
  */
-async function lostRanges(
-  dir: string,
+function lostRanges(
+  book: Bookkeeping,
   events: readonly StoredEvent[],
   last: LastSegment | undefined,
-): Promise<Array<[number, number]>> {
+): Array<[number, number]> {
   const lost: Array<[number, number]> = [];
-  const manifest = await readManifest(dir).catch(() => undefined);
-  const compacted = (manifest?.generation ?? 0) > 0;
+  const compacted = (book.manifest?.generation ?? 0) > 0;
   let previous = 0;
   for (const { seq } of events) {
     if (!compacted && seq > previous + 1) lost.push([previous + 1, seq - 1]);
@@ -124,8 +138,8 @@ async function lostRanges(
   }
   // Past the last readable event, only what the log acknowledged and no longer holds is lost
   // (not what a compaction or a purge dropped on purpose).
-  const acknowledged = (await readAcknowledged(dir))?.head ?? 0;
-  if (acknowledged > previous && await acknowledgedMissing(dir, last)) {
+  const acknowledged = book.acknowledged?.head ?? 0;
+  if (acknowledged > previous && acknowledgedMissing(book, last)) {
     lost.push([previous + 1, acknowledged]);
   }
   return lost;
