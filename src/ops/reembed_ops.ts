@@ -10,6 +10,7 @@ import { EmbedderError } from "../embed/embedder.ts";
 import { checkFiles, describeFileProblem, loadModelFolder } from "../embed/manifest.ts";
 import { TextTokenizer } from "../embed/tokenizer.ts";
 import { UserError } from "../errors.ts";
+import { plural } from "../recall/vector_lag.ts";
 import type { EmbedderSettings } from "../service/config.ts";
 import type { ReembedOptions, ReembedReport } from "../service/reembed.ts";
 import type { Caller } from "./operation.ts";
@@ -69,8 +70,11 @@ export async function reembedOptions(
     : await modelDirSettings(resolve(caller.cwd, input.model_dir));
   return {
     ...(embedder ? { embedder } : {}),
-    onProgress: (done, total) =>
-      caller.progress?.(`embedding: event ${done} of ${total}`, total ? done / total : undefined),
+    onProgress: ({ model, vectors, events, of }) =>
+      caller.progress?.(
+        `embedding with ${model}: ${plural(vectors, "vector")}, event ${events} of ${of}`,
+        of ? events / of : undefined,
+      ),
   };
 }
 

@@ -91,10 +91,23 @@ function statusText(report: StatusReport): string[] {
       }`
       : "owner        none: this status opened the store itself (--no-owner)",
   ];
+  if (report.reembed) {
+    const { model, vectors, events, of } = report.reembed;
+    lines.push(
+      `reembed      to ${model}: ${plural(vectors, "vector")} so far, event ${events} of ${of}; ` +
+        "search answers from the current vectors until they are in",
+    );
+  }
   for (const p of report.projections) {
     lines.push(`projection   ${p.name} v${p.version}: event ${p.checkpoint}, ${p.lag} behind`);
   }
   lines.push(...advice(report, waiting));
+  if (report.model.newer) {
+    lines.push(
+      `> cairn's default model is now ${report.model.newer}: \`cairn reembed\` moves this store ` +
+        "to it, and search answers from the current vectors until the new ones are in",
+    );
+  }
   return lines;
 }
 

@@ -14,7 +14,12 @@ import { CodeIndex } from "./code_index.ts";
 import { GraphOps } from "./graph_ops.ts";
 import { Memories } from "./memories.ts";
 import { RecallService } from "../recall/answer.ts";
-import { reembedOpenStore, type ReembedOptions, type ReembedReport } from "./reembed.ts";
+import {
+  reembedOpenStore,
+  type ReembedOptions,
+  type ReembedProgress,
+  type ReembedReport,
+} from "./reembed.ts";
 import { CodeWatches } from "./code_watch.ts";
 import { languageOfPath } from "../ingest/code/source_file.ts";
 import { Sessions } from "./sessions.ts";
@@ -85,6 +90,8 @@ export interface Cairn {
    * old ones, then switches this store to the new model and vectors.
    */
   reembed(options?: ReembedOptions): Promise<ReembedReport>;
+  /** How far a {@linkcode Cairn.reembed} running now has got; undefined when none runs. */
+  reembedding(): ReembedProgress | undefined;
   close(): Promise<void>;
 }
 
@@ -96,6 +103,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   let catalog: CodeCatalog | undefined;
   let sessionState: SessionState | undefined;
   let history: MemoryHistory | undefined;
+  let reembedding: ReembedProgress | undefined;
   const config = await loadConfig(dir);
   let embedder = options.embedder ?? await embedderFor(config, dir);
   if (options.warmModel && embedder instanceof LazyEmbedder) embedder.warm();
@@ -216,13 +224,23 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
     code,
     watches,
     vectorLag,
-    reembed: (reembedOptions) =>
-      reembedOpenStore(store, {
-        swap: (next, nextVectors) => {
-          embedder = next;
-          vectors = nextVectors;
-        },
-      }, reembedOptions),
+    reembed: async (reembedOptions = {}) => {
+      const onProgress = (progress: ReembedProgress) => {
+        reembedding = progress;
+        reembedOptions.onProgress?.(progress);
+      };
+      try {
+        return await reembedOpenStore(store, {
+          swap: (next, nextVectors) => {
+            embedder = next;
+            vectors = nextVectors;
+          },
+        }, { ...reembedOptions, onProgress });
+      } finally {
+        reembedding = undefined;
+      }
+    },
+    reembedding: () => reembedding,
     close: async () => {
       await watches.stopAll();
       await store.close();

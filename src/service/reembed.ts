@@ -26,10 +26,21 @@ export interface ReembedReport {
   resumedFrom: number;
 }
 
+/** How far a re-embedding has got. */
+export interface ReembedProgress {
+  /** The model the vectors are being rebuilt with. */
+  model: string;
+  /** Vectors rebuilt so far. */
+  vectors: number;
+  /** Events of the log read so far, and the log's head when the rebuild began. */
+  events: number;
+  of: number;
+}
+
 /** Options of {@linkcode reembed}. */
 export interface ReembedOptions {
-  /** Called every second with the events embedded so far and the total. */
-  onProgress?: (done: number, total: number) => void;
+  /** Called every second with how far the rebuild has got. */
+  onProgress?: (progress: ReembedProgress) => void;
   /**
    * The model to move to instead of config.json's; config.json is switched to
    * it only once the new vectors are swapped in, so until then the store keeps
@@ -162,7 +173,14 @@ async function buildNext(
   const resumedFrom = saved?.version === vectors.version ? saved.seq : 0;
   const target = log.head;
   const runner = await ProjectionRunner.open(log, [vectors], checkpoints);
-  const ticker = setInterval(() => onProgress(runner.status()[0]!.checkpoint, target), 1000);
+  const progress = (): ReembedProgress => ({
+    model: vectors.model,
+    vectors: Object.values(vectors.counts()).reduce((sum, n) => sum + n, 0),
+    events: runner.status()[0]!.checkpoint,
+    of: target,
+  });
+  onProgress(progress());
+  const ticker = setInterval(() => onProgress(progress()), 1000);
   try {
     await runner.settled();
   } finally {

@@ -7,6 +7,8 @@
 import { join } from "node:path";
 import { builtWith } from "../../projections/vectors/vectors_projection.ts";
 import { shippedModelDir, shippedModels } from "../embed/load.ts";
+import { loadModelFolder } from "../embed/manifest.ts";
+import { loadConfig } from "./config.ts";
 import { storeLayout } from "./paths.ts";
 
 /**
@@ -25,4 +27,17 @@ export async function shippedModelFor(
   // A models/ folder that cannot be listed (a binary's files, say) leaves the default.
   const models = await shipped().catch(() => new Map<string, string>());
   return models.get(built.id) ?? shippedModelDir();
+}
+
+/**
+ * The shipped default's model id when the store in `storeDir` chooses no
+ * model in its config.json yet runs another one (`running`, a shipped model
+ * its vectors were built with before the default moved on): `cairn reembed`
+ * would move it. Undefined otherwise.
+ */
+export async function newerDefault(storeDir: string, running: string): Promise<string | undefined> {
+  const { embedder } = await loadConfig(storeDir);
+  if (embedder.kind !== "onnx" || embedder.model_dir || embedder.model) return undefined;
+  const latest = await loadModelFolder(shippedModelDir(), { verify: false }).catch(() => undefined);
+  return latest && latest.id !== running ? latest.id : undefined;
 }

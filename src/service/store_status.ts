@@ -10,6 +10,8 @@ import { LazyEmbedder } from "../embed/lazy_embedder.ts";
 import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
 import type { VectorLag } from "../recall/vector_lag.ts";
 import type { Cairn } from "./cairn.ts";
+import type { ReembedProgress } from "./reembed.ts";
+import { newerDefault } from "./store_model.ts";
 
 /** What `cairn status` reports about an open store. */
 export interface StoreStatus {
@@ -21,8 +23,16 @@ export interface StoreStatus {
   code: { projects: number; files: number; chunks: number };
   sessions: { sessions: number; turns: number };
   vectors: { held: Record<"memory" | "code" | "turn", number>; lag: VectorLag };
-  model: { id: string; state: "loaded" | "not loaded yet" | "unusable"; reason?: string };
+  model: {
+    id: string;
+    state: "loaded" | "not loaded yet" | "unusable";
+    reason?: string;
+    /** The shipped default's id, when the store runs an older shipped model `cairn reembed` would replace. */
+    newer?: string;
+  };
   projections: ProjectionStatus[];
+  /** A `cairn reembed` running in this process, and how far it has got. */
+  reembed?: ReembedProgress;
 }
 
 /** The status of the open store `cairn`. */
@@ -30,6 +40,7 @@ export async function storeStatus(cairn: Cairn): Promise<StoreStatus> {
   const texts = cairn.text.counts();
   const projects = await cairn.code.status();
   const sessions = await sessionCount(cairn.graph.database);
+  const reembed = cairn.reembedding();
   return {
     store: cairn.store.dir,
     logBytes: await cairn.store.log.size(),
@@ -42,17 +53,22 @@ export async function storeStatus(cairn: Cairn): Promise<StoreStatus> {
     },
     sessions: { sessions, turns: texts.turn },
     vectors: { held: cairn.vectors.counts(), lag: await cairn.vectorLag() },
-    model: modelState(cairn),
+    model: await modelState(cairn),
     projections: cairn.store.runner.status(),
+    ...(reembed ? { reembed } : {}),
   };
 }
 
-function modelState(cairn: Cairn): StoreStatus["model"] {
+async function modelState(cairn: Cairn): Promise<StoreStatus["model"]> {
   const { embedder } = cairn;
   const id = cairn.vectors.model;
+  const newer = await newerDefault(cairn.store.dir, id);
+  const moved = newer ? { newer } : {};
   if (embedder instanceof UnavailableEmbedder) {
-    return { id, state: "unusable", reason: embedder.reason.message };
+    return { id, state: "unusable", reason: embedder.reason.message, ...moved };
   }
-  if (embedder instanceof LazyEmbedder && !embedder.ready) return { id, state: "not loaded yet" };
-  return { id, state: "loaded" };
+  if (embedder instanceof LazyEmbedder && !embedder.ready) {
+    return { id, state: "not loaded yet", ...moved };
+  }
+  return { id, state: "loaded", ...moved };
 }

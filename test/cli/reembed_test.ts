@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { shippedModelDir } from "../../src/embed/load.ts";
+import { loadModelFolder } from "../../src/embed/manifest.ts";
 import { bagOfWords, bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
 import { localServer } from "../embed/local_server.ts";
 import { shippedIdPattern } from "../embed/model_hub.ts";
+import { SHIPPED_MODELS } from "../embed/shipped_models.ts";
 import { MAIN, tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
 import { serveHere } from "../mcp/serve_here.ts";
@@ -135,7 +137,8 @@ Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old mod
   let seen = "";
   for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
     seen += chunk;
-    const progress = [...seen.matchAll(/embedding: event (\d+) of (\d+)/g)].at(-1);
+    const progress = [...seen.matchAll(/embedding with \S+: \d+ vectors?, event (\d+) of (\d+)/g)]
+      .at(-1);
     if (progress && Number(progress[1]) > 0 && Number(progress[1]) < Number(progress[2])) {
       killedAt = Number(progress[1]);
       child.kill("SIGKILL");
@@ -227,6 +230,11 @@ Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answe
       await topHit("deploys happen on tuesday mornings"),
       "Deploys happen on Tuesday mornings",
     );
+    const status = await run("status");
+    assert.match(
+      status.stdout,
+      /\nreembed +to http:bow-new: \d+ vectors? so far, event \d+ of \d+; search answers from the current vectors/,
+    );
     const written = await run("remember", "Backups run every night at midnight");
     assert.equal(written.code, 0, written.stderr);
   } finally {
@@ -248,4 +256,32 @@ Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answe
   );
   assert.ok(newModel.requests.length > requested, "queries are embedded with the new model");
   assert.equal(await Deno.stat(join(store, "projections", "next")).catch(() => null), null);
+});
+
+Deno.test("a store left on an older shipped model hears of the new default in status, and cairn reembed moves it there", async () => {
+  const older = SHIPPED_MODELS.find((name) => shippedModelDir(name) !== shippedModelDir());
+  assert.ok(older, "models/ ships only the default");
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const run = (...args: string[]) => cliHere(["--store", store, ...args]);
+  await Deno.mkdir(store);
+  const embedder = { kind: "onnx", model_dir: shippedModelDir(older) };
+  await Deno.writeTextFile(join(store, "config.json"), JSON.stringify({ embedder }));
+  assert.equal((await run("remember", "Deploys happen on Tuesday mornings")).code, 0);
+  await Deno.remove(join(store, "config.json"));
+  const olderId = (await loadModelFolder(shippedModelDir(older), { verify: false })).id;
+  const latest = (await loadModelFolder(shippedModelDir(), { verify: false })).id;
+
+  const before = await run("status");
+  assert.match(before.stdout, new RegExp(`model +${olderId}:`));
+  assert.match(
+    before.stdout,
+    new RegExp(`> cairn's default model is now ${latest}: \`cairn reembed\` moves this store`),
+  );
+  const moved = await run("reembed");
+  assert.equal(moved.code, 0, moved.stderr);
+  assert.match(moved.stdout, new RegExp(`vectors rebuilt with ${latest} in`));
+  const after = await run("status");
+  assert.match(after.stdout, new RegExp(`model +${latest}:`));
+  assert.doesNotMatch(after.stdout, /default model is now/);
 });

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { shippedModelDir, shippedModels } from "../../src/embed/load.ts";
-import { shippedModelFor } from "../../src/service/store_model.ts";
+import { loadModelFolder } from "../../src/embed/manifest.ts";
+import { newerDefault, shippedModelFor } from "../../src/service/store_model.ts";
 import { tempDir } from "../helpers.ts";
 
 const shipped = () => Promise.resolve(new Map([["older-model", "/models/older-model"]]));
@@ -30,4 +31,18 @@ Deno.test("shippedModelFor() gives a new store, or one built with a model no lon
 Deno.test("shippedModels() finds the default model among the shipped folders", async () => {
   const models = await shippedModels();
   assert.ok([...models.values()].includes(shippedModelDir()), [...models.keys()].join(", "));
+});
+
+Deno.test("newerDefault() names the shipped default to a store that chose no model and runs another", async () => {
+  await using dir = await tempDir();
+  const { id } = await loadModelFolder(shippedModelDir(), { verify: false });
+  assert.equal(await newerDefault(dir.path, "older-model"), id);
+  assert.equal(await newerDefault(dir.path, id), undefined);
+  const embedder = { kind: "onnx", model_dir: "/models/mine" };
+  await Deno.writeTextFile(join(dir.path, "config.json"), JSON.stringify({ embedder }));
+  assert.equal(
+    await newerDefault(dir.path, "older-model"),
+    undefined,
+    "config.json chose the model",
+  );
 });
