@@ -15,7 +15,7 @@ import { OnnxEmbedder } from "./onnx_embedder.ts";
 import { UnavailableEmbedder } from "./unavailable_embedder.ts";
 
 /** The name of the model folder cairn ships and uses by default. */
-export const DEFAULT_MODEL = "bge-small-en-v1.5-int8ffn2last4-doc256";
+export const DEFAULT_MODEL = "bge-small-en-v1.5-int8ffn2last1-doc256";
 
 /**
  * The folder of a shipped model, found relative to this module so it resolves

@@ -150,11 +150,11 @@ Deno.test("OnnxEmbedder.close() in the middle of a batch waits for it, rejecting
   await stopInferenceWorkers();
 });
 
-Deno.test("shippedModelDir() points at models/bge-small-en-v1.5-int8ffn2last4-doc256 beside the source", () => {
-  assert.equal(DEFAULT_MODEL, "bge-small-en-v1.5-int8ffn2last4-doc256");
+Deno.test("shippedModelDir() points at models/bge-small-en-v1.5-int8ffn2last1-doc256 beside the source", () => {
+  assert.equal(DEFAULT_MODEL, "bge-small-en-v1.5-int8ffn2last1-doc256");
   assert.equal(
     shippedModelDir(),
-    new URL("../../models/bge-small-en-v1.5-int8ffn2last4-doc256/", import.meta.url).pathname,
+    new URL("../../models/bge-small-en-v1.5-int8ffn2last1-doc256/", import.meta.url).pathname,
   );
 });
 
