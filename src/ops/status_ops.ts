@@ -102,7 +102,7 @@ function statusText(report: StatusReport): string[] {
     lines.push(`projection   ${p.name} v${p.version}: event ${p.checkpoint}, ${p.lag} behind`);
   }
   lines.push(...advice(report, waiting));
-  if (report.model.newer) {
+  if (report.model.newer && !report.reembed) {
     lines.push(
       `> cairn's default model is now ${report.model.newer}: \`cairn reembed\` moves this store ` +
         "to it, and search answers from the current vectors until the new ones are in",

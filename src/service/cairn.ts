@@ -15,6 +15,7 @@ import { GraphOps } from "./graph_ops.ts";
 import { Memories } from "./memories.ts";
 import { RecallService } from "../recall/answer.ts";
 import {
+  alreadyReembedding,
   reembedOpenStore,
   type ReembedOptions,
   type ReembedProgress,
@@ -103,6 +104,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   let catalog: CodeCatalog | undefined;
   let sessionState: SessionState | undefined;
   let history: MemoryHistory | undefined;
+  let reembedRunning = false;
   let reembedding: ReembedProgress | undefined;
   const config = await loadConfig(dir);
   let embedder = options.embedder ?? await embedderFor(config, dir);
@@ -225,6 +227,9 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
     watches,
     vectorLag,
     reembed: async (reembedOptions = {}) => {
+      // Two rebuilds into the same folder would each swap in what the other half-wrote.
+      if (reembedRunning) throw alreadyReembedding(reembedding);
+      reembedRunning = true;
       const onProgress = (progress: ReembedProgress) => {
         reembedding = progress;
         reembedOptions.onProgress?.(progress);
@@ -237,6 +242,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
           },
         }, { ...reembedOptions, onProgress });
       } finally {
+        reembedRunning = false;
         reembedding = undefined;
       }
     },

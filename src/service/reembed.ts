@@ -37,6 +37,15 @@ export interface ReembedProgress {
   of: number;
 }
 
+/** The refusal of a second rebuild while `running` (its progress, once known) goes on. */
+export function alreadyReembedding(running: ReembedProgress | undefined): UserError {
+  const where = running ? ` (to ${running.model}, event ${running.events} of ${running.of})` : "";
+  return new UserError(
+    `a \`cairn reembed\` is already running in the store's owner${where}; it goes on even if the ` +
+      "command that started it was interrupted, and `cairn status` shows how far it has got",
+  );
+}
+
 /** Options of {@linkcode reembed}. */
 export interface ReembedOptions {
   /** Called every second with how far the rebuild has got. */

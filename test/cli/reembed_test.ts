@@ -235,6 +235,12 @@ Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answe
       status.stdout,
       /\nreembed +to http:bow-new: \d+ vectors? so far, event \d+ of \d+; search answers from the current vectors/,
     );
+    const second = await run("reembed");
+    assert.notEqual(second.code, 0, "a second rebuild beside the first is refused");
+    assert.match(
+      second.stderr,
+      /a `cairn reembed` is already running in the store's owner \(to http:bow-new, event \d+ of \d+\); it goes on/,
+    );
     const written = await run("remember", "Backups run every night at midnight");
     assert.equal(written.code, 0, written.stderr);
   } finally {
