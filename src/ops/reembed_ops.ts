@@ -33,7 +33,10 @@ export const reembed = operation({
   output: { model: z.string(), seconds: z.number() },
   cli: {
     values: { model_dir: "DIR" },
-    help: "  --model-dir  a model folder (its manifest.json and every file the manifest lists, " +
+    help:
+      "Without --model-dir, the vectors are rebuilt with the model config.json names, or with\n" +
+      "cairn's default model when it names none (how a store built with an older default moves).\n\n" +
+      "  --model-dir  a model folder (its manifest.json and every file the manifest lists, " +
       "checked\n" +
       "               by sha256 before anything is done) to rebuild the vectors with; config.json\n" +
       "               is switched to it once every vector is rebuilt and swapped in. Until then\n" +

@@ -104,8 +104,8 @@ function statusText(report: StatusReport): string[] {
   lines.push(...advice(report, waiting));
   if (report.model.newer && !report.reembed) {
     lines.push(
-      `> cairn's default model is now ${report.model.newer}: \`cairn reembed\` moves this store ` +
-        "to it, and search answers from the current vectors until the new ones are in",
+      `> cairn's default model is now ${report.model.newer.id}: \`${report.model.newer.command}\` ` +
+        "moves this store to it, and search answers from the current vectors until the new ones are in",
     );
   }
   return lines;

@@ -4,7 +4,7 @@
  * never makes an existing store unusable until `cairn reembed`.
  * @module
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { builtWith } from "../../projections/vectors/vectors_projection.ts";
 import { shippedModelDir, shippedModels } from "../embed/load.ts";
 import { loadModelFolder } from "../embed/manifest.ts";
@@ -29,15 +29,36 @@ export async function shippedModelFor(
   return models.get(built.id) ?? shippedModelDir();
 }
 
+/** A newer shipped default than the model a store runs, and the command that moves it there. */
+export interface NewerDefault {
+  id: string;
+  command: string;
+}
+
 /**
- * The shipped default's model id when the store in `storeDir` chooses no
- * model in its config.json yet runs another one (`running`, a shipped model
- * its vectors were built with before the default moved on): `cairn reembed`
- * would move it. Undefined otherwise.
+ * The shipped default, when the store in `storeDir` runs another model
+ * (`running`) that is cairn's choice rather than the user's: none named in
+ * its config.json (a shipped model its vectors were built with before the
+ * default moved on), or a shipped folder named there by an earlier
+ * `cairn reembed --model-dir`. Undefined otherwise.
  */
-export async function newerDefault(storeDir: string, running: string): Promise<string | undefined> {
+export async function newerDefault(
+  storeDir: string,
+  running: string,
+): Promise<NewerDefault | undefined> {
   const { embedder } = await loadConfig(storeDir);
-  if (embedder.kind !== "onnx" || embedder.model_dir || embedder.model) return undefined;
+  if (embedder.kind !== "onnx" || embedder.model) return undefined;
+  const pinned = embedder.model_dir;
+  if (pinned && !(await isShippedFolder(pinned))) return undefined;
   const latest = await loadModelFolder(shippedModelDir(), { verify: false }).catch(() => undefined);
-  return latest && latest.id !== running ? latest.id : undefined;
+  if (!latest || latest.id === running) return undefined;
+  const command = pinned
+    ? `cairn reembed --model-dir ${resolve(shippedModelDir())}`
+    : "cairn reembed";
+  return { id: latest.id, command };
+}
+
+async function isShippedFolder(dir: string): Promise<boolean> {
+  const shipped = await shippedModels().catch(() => new Map<string, string>());
+  return [...shipped.values()].some((folder) => resolve(folder) === resolve(dir));
 }

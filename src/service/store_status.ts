@@ -11,7 +11,7 @@ import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
 import type { VectorLag } from "../recall/vector_lag.ts";
 import type { Cairn } from "./cairn.ts";
 import type { ReembedProgress } from "./reembed.ts";
-import { newerDefault } from "./store_model.ts";
+import { type NewerDefault, newerDefault } from "./store_model.ts";
 
 /** What `cairn status` reports about an open store. */
 export interface StoreStatus {
@@ -27,8 +27,8 @@ export interface StoreStatus {
     id: string;
     state: "loaded" | "not loaded yet" | "unusable";
     reason?: string;
-    /** The shipped default's id, when the store runs an older shipped model `cairn reembed` would replace. */
-    newer?: string;
+    /** The shipped default, when the store runs an older shipped model, and how to move to it. */
+    newer?: NewerDefault;
   };
   projections: ProjectionStatus[];
   /** A `cairn reembed` running in this process, and how far it has got. */

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { shippedModelDir, shippedModels } from "../../src/embed/load.ts";
 import { loadModelFolder } from "../../src/embed/manifest.ts";
 import { newerDefault, shippedModelFor } from "../../src/service/store_model.ts";
 import { tempDir } from "../helpers.ts";
+import { SHIPPED_MODELS } from "../embed/shipped_models.ts";
 
 const shipped = () => Promise.resolve(new Map([["older-model", "/models/older-model"]]));
 
@@ -36,10 +37,26 @@ Deno.test("shippedModels() finds the default model among the shipped folders", a
 Deno.test("newerDefault() names the shipped default to a store that chose no model and runs another", async () => {
   await using dir = await tempDir();
   const { id } = await loadModelFolder(shippedModelDir(), { verify: false });
-  assert.equal(await newerDefault(dir.path, "older-model"), id);
+  assert.deepEqual(await newerDefault(dir.path, "older-model"), { id, command: "cairn reembed" });
   assert.equal(await newerDefault(dir.path, id), undefined);
-  const embedder = { kind: "onnx", model_dir: "/models/mine" };
-  await Deno.writeTextFile(join(dir.path, "config.json"), JSON.stringify({ embedder }));
+});
+
+Deno.test("newerDefault() names it to a store pinned to an older shipped folder by an earlier reembed, not to one the user chose", async () => {
+  await using dir = await tempDir();
+  const config = (modelDir: string) =>
+    Deno.writeTextFile(
+      join(dir.path, "config.json"),
+      JSON.stringify({ embedder: { kind: "onnx", model_dir: modelDir } }),
+    );
+  const older = SHIPPED_MODELS.find((name) => shippedModelDir(name) !== shippedModelDir());
+  assert.ok(older, "models/ ships only the default");
+  const { id } = await loadModelFolder(shippedModelDir(), { verify: false });
+  await config(shippedModelDir(older));
+  assert.deepEqual(await newerDefault(dir.path, "older-model"), {
+    id,
+    command: `cairn reembed --model-dir ${resolve(shippedModelDir())}`,
+  });
+  await config("/models/mine");
   assert.equal(
     await newerDefault(dir.path, "older-model"),
     undefined,
