@@ -1,7 +1,7 @@
 /**
  * `cairn status`: the `status` operation, run by the store's owner or on the
  * store opened here; while another command holds the store to itself
- * (replay, compact, verify --repair), what the log alone tells.
+ * (replay, compact, verify --repair, a --no-owner reembed), what the log alone tells.
  * @module
  */
 import { FileLog } from "../../events/file_log.ts";
@@ -83,7 +83,7 @@ function lockedText(report: LockedStatus): string[] {
     `log          ${formatBytes(report.logBytes)}, ${report.head} events`,
     `owner        ${
       report.lockedBy ? `process ${report.lockedBy}` : "another process"
-    } holds the store for a command that needs it to itself (replay, compact, verify --repair); ` +
+    } holds the store for a command that needs it to itself (replay, compact, verify --repair, a --no-owner reembed); ` +
     "ask again when it is done",
   ];
 }

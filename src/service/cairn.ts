@@ -239,6 +239,8 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
           swap: (next, nextVectors) => {
             embedder = next;
             vectors = nextVectors;
+            // The model the rebuild ran is the one the next search needs: load it now.
+            if (next instanceof LazyEmbedder) next.warm();
           },
         }, { ...reembedOptions, onProgress });
       } finally {
