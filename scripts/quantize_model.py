@@ -22,9 +22,12 @@ The previous default, models/bge-small-en-v1.5-int8ffn2last4-doc256, kept the
 FFN output of layers 8-11 in fp32 and the fused operators; it is rebuilt by
 this script as of commit 895d2a5.
 
-With onnxruntime 1.20.1 and onnx 1.23.2 (`pip install onnxruntime==1.20.1
-onnx==1.23.2`) the output is byte for byte the file shipped; its sha256 is
-printed to compare with the folder's manifest.json.
+Build with onnxruntime 1.20.1 and onnx 1.23.2 (`pip install
+onnxruntime==1.20.1 onnx==1.23.2`; cairn runs the model in onnxruntime 1.30):
+the output is then byte for byte the file shipped, and its sha256 is printed
+to compare with the folder's manifest.json. The folder's manifest.json,
+tokenizer.json and LICENSE are the previous default's, but for the
+quantization name and the sha256.
 
     python3 scripts/quantize_model.py models/bge-small-en-v1.5/model.onnx OUT.onnx
 """
