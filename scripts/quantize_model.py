@@ -27,7 +27,7 @@ onnxruntime==1.20.1 onnx==1.23.2`; cairn runs the model in onnxruntime 1.30):
 the output is then byte for byte the file shipped, and its sha256 is printed
 to compare with the folder's manifest.json. The folder's manifest.json,
 tokenizer.json and LICENSE are the previous default's, but for the
-quantization name and the sha256.
+quantization name, the source text and the sha256.
 
     python3 scripts/quantize_model.py models/bge-small-en-v1.5/model.onnx OUT.onnx
 """
