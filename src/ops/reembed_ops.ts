@@ -12,7 +12,7 @@ import { TextTokenizer } from "../embed/tokenizer.ts";
 import { UserError } from "../errors.ts";
 import { plural } from "../recall/vector_lag.ts";
 import type { EmbedderSettings } from "../service/config.ts";
-import type { ReembedOptions, ReembedReport } from "../service/reembed.ts";
+import type { ReembedOptions, ReembedProgress, ReembedReport } from "../service/reembed.ts";
 import type { Caller } from "./operation.ts";
 import { operation } from "./operation.ts";
 
@@ -73,12 +73,18 @@ export async function reembedOptions(
     : await modelDirSettings(resolve(caller.cwd, input.model_dir));
   return {
     ...(embedder ? { embedder } : {}),
-    onProgress: ({ model, vectors, events, of }) =>
+    onProgress: (progress) =>
       caller.progress?.(
-        `embedding with ${model}: ${plural(vectors, "vector")}, event ${events} of ${of}`,
-        of ? events / of : undefined,
+        `embedding with ${progress.model}: ${vectorsSoFar(progress)}, ` +
+          `event ${progress.events} of ${progress.of}`,
+        progress.of ? progress.events / progress.of : undefined,
       ),
   };
+}
+
+/** "553 of about 1654 vectors", or "553 vectors" when the store's count is not known. */
+export function vectorsSoFar({ vectors, expected }: ReembedProgress): string {
+  return expected ? `${vectors} of about ${plural(expected, "vector")}` : plural(vectors, "vector");
 }
 
 /** `report`, with the model folder config.json was switched to, if any. */

@@ -19,6 +19,7 @@ import { statusLines } from "../service/index_status.ts";
 import { type StoreStatus, storeStatus } from "../service/store_status.ts";
 import { formatBytes } from "./format_bytes.ts";
 import { operation } from "./operation.ts";
+import { vectorsSoFar } from "./reembed_ops.ts";
 
 /** A store's status and who serves it: its owner, or nobody (the store was opened by the command). */
 export interface StatusReport extends StoreStatus {
@@ -92,9 +93,11 @@ function statusText(report: StatusReport): string[] {
       : "owner        none: this status opened the store itself (--no-owner)",
   ];
   if (report.reembed) {
-    const { model, vectors, events, of } = report.reembed;
+    const { model, events, of } = report.reembed;
     lines.push(
-      `reembed      to ${model}: ${plural(vectors, "vector")} so far, event ${events} of ${of}; ` +
+      `reembed      to ${model}: ${
+        vectorsSoFar(report.reembed)
+      } so far, event ${events} of ${of}; ` +
         "search answers from the current vectors until they are in",
     );
   }

@@ -230,9 +230,11 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       // Two rebuilds into the same folder would each swap in what the other half-wrote.
       if (reembedRunning) throw alreadyReembedding(reembedding);
       reembedRunning = true;
+      // The vectors held now are what the rebuild should come to, give or take what is written meanwhile.
+      const expected = Object.values(vectors!.counts()).reduce((sum, n) => sum + n, 0);
       const onProgress = (progress: ReembedProgress) => {
-        reembedding = progress;
-        reembedOptions.onProgress?.(progress);
+        reembedding = { ...progress, expected };
+        reembedOptions.onProgress?.(reembedding);
       };
       try {
         return await reembedOpenStore(store, {

@@ -30,8 +30,9 @@ export interface ReembedReport {
 export interface ReembedProgress {
   /** The model the vectors are being rebuilt with. */
   model: string;
-  /** Vectors rebuilt so far. */
+  /** Vectors rebuilt so far, and about how many there will be (the store's, when known). */
   vectors: number;
+  expected?: number;
   /** Events of the log read so far, and the log's head when the rebuild began. */
   events: number;
   of: number;
