@@ -288,6 +288,11 @@ export class VectorsProjection implements Projection {
     return counts;
   }
 
+  /** Vectors held, every source together. */
+  total(): number {
+    return Object.values(this.counts()).reduce((sum, n) => sum + n, 0);
+  }
+
   async reset(): Promise<void> {
     this.#partitions.clear();
     this.#partitionOf.clear();

@@ -231,7 +231,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       if (reembedRunning) throw alreadyReembedding(reembedding);
       reembedRunning = true;
       // The vectors held now are what the rebuild should come to, give or take what is written meanwhile.
-      const expected = Object.values(vectors!.counts()).reduce((sum, n) => sum + n, 0);
+      const expected = vectors!.total();
       const onProgress = (progress: ReembedProgress) => {
         reembedding = { ...progress, expected };
         reembedOptions.onProgress?.(reembedding);

@@ -185,7 +185,7 @@ async function buildNext(
   const runner = await ProjectionRunner.open(log, [vectors], checkpoints);
   const progress = (): ReembedProgress => ({
     model: vectors.model,
-    vectors: Object.values(vectors.counts()).reduce((sum, n) => sum + n, 0),
+    vectors: vectors.total(),
     events: runner.status()[0]!.checkpoint,
     of: target,
   });

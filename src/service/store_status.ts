@@ -9,6 +9,7 @@ import type { ProjectionStatus } from "../../projections/runner.ts";
 import { LazyEmbedder } from "../embed/lazy_embedder.ts";
 import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
 import type { VectorLag } from "../recall/vector_lag.ts";
+import type { Embedder } from "../../text/embedder.ts";
 import type { Cairn } from "./cairn.ts";
 import type { ReembedProgress } from "./reembed.ts";
 import { type NewerDefault, newerDefault } from "./store_model.ts";
@@ -60,15 +61,15 @@ export async function storeStatus(cairn: Cairn): Promise<StoreStatus> {
 }
 
 async function modelState(cairn: Cairn): Promise<StoreStatus["model"]> {
-  const { embedder } = cairn;
   const id = cairn.vectors.model;
   const newer = await newerDefault(cairn.store.dir, id);
-  const moved = newer ? { newer } : {};
+  return { id, ...loadState(cairn.embedder), ...(newer ? { newer } : {}) };
+}
+
+function loadState(embedder: Embedder): Pick<StoreStatus["model"], "state" | "reason"> {
   if (embedder instanceof UnavailableEmbedder) {
-    return { id, state: "unusable", reason: embedder.reason.message, ...moved };
+    return { state: "unusable", reason: embedder.reason.message };
   }
-  if (embedder instanceof LazyEmbedder && !embedder.ready) {
-    return { id, state: "not loaded yet", ...moved };
-  }
-  return { id, state: "loaded", ...moved };
+  if (embedder instanceof LazyEmbedder && !embedder.ready) return { state: "not loaded yet" };
+  return { state: "loaded" };
 }

@@ -7,11 +7,8 @@ import { documentTokens, loadModelFolder } from "../../src/embed/manifest.ts";
 import { stopInferenceWorkers, WorkerPool } from "../../src/embed/worker_pool.ts";
 import { tempDir } from "../helpers.ts";
 import { embedderContract } from "./embedder_contract.ts";
+import { dot } from "./dot.ts";
 import { SHIPPED_MODELS } from "./shipped_models.ts";
-
-function dot(a: Float32Array, b: Float32Array): number {
-  return a.reduce((sum, x, i) => sum + x * b[i]!, 0);
-}
 
 for (const name of SHIPPED_MODELS) {
   const model = shippedModelDir(name);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { shippedModelDir } from "../../src/embed/load.ts";
 import { OnnxEmbedder } from "../../src/embed/onnx_embedder.ts";
+import { dot } from "./dot.ts";
 import { SHIPPED_MODELS } from "./shipped_models.ts";
 
 const REFERENCE = "bge-small-en-v1.5";
@@ -27,10 +28,6 @@ const QUESTIONS = [
   "how does the log know a write was acknowledged?",
   "why did recall rank the wrong file first",
 ];
-
-function dot(a: Float32Array, b: Float32Array): number {
-  return a.reduce((sum, x, i) => sum + x * b[i]!, 0);
-}
 
 async function vectorsOf(name: string, passages: string[]): Promise<Float32Array[]> {
   const embedder = await OnnxEmbedder.open(shippedModelDir(name), { verify: false });
