@@ -3,7 +3,10 @@
  * many documents of each source and project wait for a vector, and which
  * waiting events a later one already undoes (a file indexed again or removed,
  * a project deleted, a memory forgotten, a turn retracted). Those are never
- * embedded: deleting a project whose vectors are behind costs nothing.
+ * embedded: deleting a project whose vectors are behind costs nothing. It also
+ * keeps the memory events past the checkpoint, which the vectors take ahead of
+ * the code and turns before them: a memory is found by meaning seconds after it
+ * is remembered, even behind a repository's thousands of chunks.
  * @module
  */
 import { embeddedChunksOf } from "../../events/kinds/code.ts";
@@ -48,6 +51,10 @@ export class VectorBacklog {
   #lastTouch = new Map<string, number>();
   /** The last `project.deleted` of each project. */
   #deletedAt = new Map<string, number>();
+  /** The memory events past the checkpoint, by number. */
+  #memoryEvents = new Map<number, StoredEvent>();
+  /** Per memory, the last of its events already applied ahead of the checkpoint. */
+  #ahead = new Map<string, number>();
   #reading: Promise<void> = Promise.resolve();
 
   constructor(private readonly log: LogView) {}
@@ -59,6 +66,11 @@ export class VectorBacklog {
   advance(checkpoint: number): Promise<void> {
     this.#reading = this.#reading.then(() => this.#advance(checkpoint));
     return this.#reading;
+  }
+
+  /** Forgets everything read: the projection was emptied, and the next advance reads from its checkpoint. */
+  restart(): void {
+    this.#from = undefined;
   }
 
   /** Takes in events just appended, so the log need not be read again for them. */
@@ -75,13 +87,41 @@ export class VectorBacklog {
   }
 
   /**
+   * The memory events past `after` not yet applied ahead, oldest first, at
+   * most `limit` of them: what a batch applies after its own events.
+   */
+  memoriesAhead(after: number, limit: number): StoredEvent[] {
+    const ahead: StoredEvent[] = [];
+    for (const [seq, event] of [...this.#memoryEvents].sort(([a], [b]) => a - b)) {
+      if (ahead.length === limit) break;
+      if (seq > after && !this.appliedAhead(event)) ahead.push(event);
+    }
+    return ahead;
+  }
+
+  /** Notes that `events` (from {@linkcode memoriesAhead}) were applied and saved. */
+  markAhead(events: readonly StoredEvent[]): void {
+    for (const event of events) {
+      const key = memoryKeyOf(event)!;
+      this.#ahead.set(key, Math.max(this.#ahead.get(key) ?? 0, event.seq));
+    }
+  }
+
+  /** True when `event` is a memory's, and it or a later event of that memory was applied ahead. */
+  appliedAhead(event: StoredEvent): boolean {
+    const key = memoryKeyOf(event);
+    return key !== undefined && event.seq <= (this.#ahead.get(key) ?? 0);
+  }
+
+  /**
    * Documents waiting for a vector, per source and project, leaving out those
-   * already undone; the code of files `lowered` picks out is counted apart.
+   * already undone or applied ahead; the code of files `lowered` picks out is
+   * counted apart.
    */
   pending(lowered: (path: string) => boolean = () => false): PendingDocuments[] {
     const totals = new Map<string, PendingDocuments>();
     for (const waiting of this.#waiting.values()) {
-      if (this.#undone(waiting)) continue;
+      if (this.#undone(waiting) || waiting.seq <= (this.#ahead.get(waiting.key) ?? 0)) continue;
       const apart = waiting.path !== undefined && lowered(waiting.path);
       const key = `${waiting.source}\0${waiting.project ?? ""}\0${apart}`;
       const total = totals.get(key) ?? {
@@ -104,8 +144,14 @@ export class VectorBacklog {
       this.#waiting.clear();
       this.#lastTouch.clear();
       this.#deletedAt.clear();
+      this.#memoryEvents.clear();
+      this.#ahead.clear();
     }
     for (const seq of this.#waiting.keys()) if (seq <= checkpoint) this.#waiting.delete(seq);
+    for (const seq of this.#memoryEvents.keys()) {
+      if (seq <= checkpoint) this.#memoryEvents.delete(seq);
+    }
+    for (const [key, seq] of this.#ahead) if (seq <= checkpoint) this.#ahead.delete(key);
     if (this.log.head <= this.#readTo) return;
     for await (const event of this.log.read(this.#readTo + 1)) this.#note(event);
   }
@@ -116,6 +162,7 @@ export class VectorBacklog {
     this.#readTo = Math.max(this.#readTo, event.seq);
     const waiting = waitingOf(event);
     if (waiting) this.#waiting.set(event.seq, waiting);
+    if (memoryKeyOf(event) !== undefined) this.#memoryEvents.set(event.seq, event);
     const touched = touchedKey(event);
     if (touched) {
       this.#lastTouch.set(touched, Math.max(this.#lastTouch.get(touched) ?? 0, event.seq));
@@ -189,6 +236,19 @@ function touchedKey(event: StoredEvent): string | undefined {
 
 /** A memory waiting for its vector (counted under no project: a revision does not name it). */
 const MEMORY = { project: null, source: "memory", documents: 1 } as const;
+
+/** The key of the memory `event` changes the vector of, if it is a memory's event. */
+function memoryKeyOf(event: StoredEvent): string | undefined {
+  switch (event.type) {
+    case "memory.remembered":
+    case "memory.revised":
+    case "memory.forgotten":
+    case "memory.purged":
+      return memoryKey(event.data.id);
+    default:
+      return undefined;
+  }
+}
 
 const memoryKey = (id: string) => `memory\0${id}`;
 const fileKey = (project: string, path: string) => `code\0${project}\0${path}`;

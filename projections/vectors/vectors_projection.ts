@@ -30,6 +30,13 @@ export class ModelMismatchError extends Error {
   override name = "ModelMismatchError";
 }
 
+/**
+ * Memory events a batch applies past its own, ahead of the code and turns
+ * logged before them, so a memory waits for one batch, not for the backlog;
+ * few enough that a large import still goes in batches of seconds.
+ */
+const MEMORIES_AHEAD = 32;
+
 /** How the ids of a turn's later windows end: `turn:<session>:<line>#2`. */
 const WINDOW_SUFFIX = /#\d+$/;
 
@@ -116,10 +123,11 @@ export class VectorsProjection implements Projection {
     if (this.embedder.unavailable !== undefined) throw this.embedder.unavailable;
     const started = performance.now();
     await this.#backlog.advance(batch[0]!.seq - 1);
+    const ahead = this.#backlog.memoriesAhead(batch.at(-1)!.seq, MEMORIES_AHEAD);
     const changes = new Map<string, Change>();
     const queuedIn = new Map<string, Set<string>>();
-    for (const event of batch) {
-      if (this.#backlog.undone(event)) continue;
+    for (const event of [...batch, ...ahead]) {
+      if (this.#backlog.undone(event) || this.#backlog.appliedAhead(event)) continue;
       for (const change of await this.#changesOf(event, changes)) {
         if ("id" in change) {
           changes.set(change.id, change);
@@ -180,6 +188,7 @@ export class VectorsProjection implements Projection {
     await this.#poolFiles(changedFiles(changes.values()), embedded, hashOf);
     for (const partition of this.#partitions.values()) await partition.save();
     await this.#backlog.advance(batch.at(-1)!.seq);
+    this.#backlog.markAhead(ahead);
     if (upserts.length > 0) {
       this.#pace = [
         ...this.#pace.slice(-(PACE_BATCHES - 1)),
@@ -294,6 +303,7 @@ export class VectorsProjection implements Projection {
   }
 
   async reset(): Promise<void> {
+    this.#backlog.restart();
     this.#partitions.clear();
     this.#partitionOf.clear();
     for await (const entry of Deno.readDir(this.dir)) {

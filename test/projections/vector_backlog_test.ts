@@ -236,3 +236,49 @@ Deno.test("what waits is counted apart for the files the caller picks out, each 
   );
   await vectors.close();
 });
+
+Deno.test("memories behind a backlog of code get their vectors with the next batch, each text embedded once", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  const embedder = new FakeEmbedder();
+  const { blobs, vectors } = await openVectors(tmp.path, log, embedder);
+  const files = [];
+  for (let i = 0; i < 40; i++) {
+    files.push(await fileIndexed(blobs, "big", `m${i}.py`, [`def f${i}(): pass`]));
+  }
+  const events = await log.append([
+    ...files,
+    remembered("kept", "first words"),
+    remembered("dropped", "forgotten before its vector"),
+    { type: "memory.revised", v: 1, data: { id: "kept", content: "revised words" } },
+    { type: "memory.forgotten", v: 1, data: { id: "dropped" } },
+    ...Array.from({ length: 40 }, (_, i) => remembered(`m${i}`, `memory ${i}`)),
+  ]);
+  await vectors.apply(events.slice(0, 16));
+  assert.deepEqual(
+    embedder.embedded.filter((text) => !text.endsWith("pass")),
+    ["revised words", ...Array.from({ length: 28 }, (_, i) => `memory ${i}`)],
+    "the first batch takes 32 memory events ahead, each memory's latest text",
+  );
+  assert.equal(vectors.counts().memory, 29);
+  assert.deepEqual(await vectors.pending(16), [
+    { source: "code", project: "big", documents: 24 },
+    { source: "memory", project: null, documents: 12 },
+  ], "what was taken ahead no longer waits");
+
+  const checkpoints = new MemoryCheckpoints();
+  await checkpoints.write("vectors", { seq: 16, version: vectors.version });
+  const runner = await ProjectionRunner.open(log, [vectors], checkpoints);
+  try {
+    await runner.settled();
+    const texts = embedder.embedded;
+    assert.equal(texts.length, new Set(texts).size, "no text embedded twice");
+    assert.ok(!texts.includes("first words") && !texts.includes("forgotten before its vector"));
+    assert.deepEqual(vectors.counts(), { memory: 41, code: 40, turn: 0 });
+    const built = await vectors.digest();
+    await runner.rebuild("vectors");
+    assert.equal(await vectors.digest(), built, "the same vectors as a replay in the log's order");
+  } finally {
+    await runner.close();
+  }
+});
