@@ -25,7 +25,7 @@ export interface PendingDocuments {
 }
 
 /** An event that gives documents to embed, as the backlog remembers it. */
-interface Waiting {
+export interface Waiting {
   seq: number;
   key: string;
   project: string | null;
@@ -186,7 +186,7 @@ export function documentsOf(event: StoredEvent): number {
 }
 
 /** What an event gives to embed, if anything. */
-function waitingOf(event: StoredEvent): Waiting | undefined {
+export function waitingOf(event: StoredEvent): Waiting | undefined {
   const { seq } = event;
   switch (event.type) {
     case "memory.remembered":
@@ -218,7 +218,7 @@ function waitingOf(event: StoredEvent): Waiting | undefined {
 }
 
 /** The document group an event replaces or removes, if any. */
-function touchedKey(event: StoredEvent): string | undefined {
+export function touchedKey(event: StoredEvent): string | undefined {
   switch (event.type) {
     case "memory.forgotten":
     case "memory.purged":

@@ -1,7 +1,8 @@
 /**
  * `cairn verify`'s look at the projections: each must open, and hold as many
- * documents as its checkpoint says. Nothing is moved or rebuilt here; the next
- * open of the store does that.
+ * documents as its checkpoint says; the vectors, once caught up, a vector for
+ * every document the log gives one. Nothing is moved or rebuilt here: the
+ * next open of the store does that, or `cairn replay` for missing vectors.
  * @module
  */
 import { join } from "node:path";
@@ -17,6 +18,7 @@ import type { Projection } from "../../projections/projection.ts";
 import { SessionState } from "../../projections/session_state.ts";
 import { TextProjection } from "../../projections/text.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
+import { censusDisagrees, VectorCensus } from "../../projections/vectors/census.ts";
 import { EmbedderError } from "../embed/embedder.ts";
 import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
 import { storeLayout } from "./paths.ts";
@@ -41,6 +43,9 @@ export async function checkProjections(storeDir: string): Promise<ProjectionChec
     const checkpoints = new FileCheckpoints(layout.projections);
     const log = await FileLog.open(layout.log, { readOnly: true });
     const head = log.head;
+    const census = (await checkpoints.read("vectors"))?.seq === head
+      ? await censusOf(log)
+      : undefined;
     await log.close();
     // Vectors are only counted: no model is needed, nor loaded.
     const noModel = new UnavailableEmbedder(
@@ -68,9 +73,40 @@ export async function checkProjections(storeDir: string): Promise<ProjectionChec
         );
       }
     }
+    // Only vectors that opened and agree with their checkpoint are counted against the log.
+    const vectorsOpened = !problems.some((problem) => problem.startsWith("projection vectors:"));
+    const missing = census && vectorsOpened &&
+      await vectorsDisagree(
+        await VectorsProjection.open(join(layout.projections, "vectors"), noModel, blobs),
+        census,
+      );
+    if (missing) {
+      problems.push(
+        `projection vectors: ${missing}; \`cairn replay --projection vectors\` computes them again`,
+      );
+    }
     return { checked: Object.keys(openers), problems };
   } finally {
     await lock.release();
+  }
+}
+
+/** What the whole log gives vectors to. */
+async function censusOf(log: FileLog): Promise<VectorCensus> {
+  const census = new VectorCensus();
+  for await (const event of log.read(1)) census.note(event);
+  return census;
+}
+
+/** What {@linkcode censusDisagrees} finds in `vectors`, which it closes; undefined when they agree. */
+async function vectorsDisagree(
+  vectors: VectorsProjection,
+  census: VectorCensus,
+): Promise<string | undefined> {
+  try {
+    return censusDisagrees(census.counts(), vectors.counts());
+  } finally {
+    await vectors.close();
   }
 }
 

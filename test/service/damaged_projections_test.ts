@@ -172,6 +172,37 @@ Deno.test("checkProjections() names a projection that cannot be read or lost doc
   assert.deepEqual(await Deno.readFile(graph), scrambled, "the damaged file is left for the open");
 });
 
+Deno.test("checkProjections() names vectors lost behind a checkpoint that agrees, and a rebuild computes them again", async () => {
+  await using tmp = await tempDir();
+  const store = await filledStore(tmp.path);
+  // What two rebuilds of one folder left (session 33): no memory vectors, a checkpoint counting none.
+  const vectors = join(store, "projections", "vectors");
+  for (const name of await filesIn(vectors)) {
+    if (name.startsWith("memory.")) await Deno.remove(join(vectors, name));
+  }
+  const checkpointFile = join(vectors, "checkpoint.json");
+  const checkpoint = JSON.parse(await Deno.readTextFile(checkpointFile));
+  await Deno.writeTextFile(
+    checkpointFile,
+    JSON.stringify({ ...checkpoint, count: checkpoint.count - 1 }),
+  );
+  const check = await checkProjections(store);
+  assert.ok("problems" in check);
+  assert.deepEqual(check.problems, [
+    "projection vectors: holds 0 memory vectors where the log has 1; " +
+    "`cairn replay --projection vectors` computes them again",
+  ]);
+  // What `cairn replay --projection vectors` does.
+  const cairn = await open(store);
+  try {
+    await cairn.store.runner.rebuild("vectors");
+    assert.equal(cairn.vectors.counts().memory, 1);
+  } finally {
+    await cairn.close();
+  }
+  assert.deepEqual(await checkProjections(store), { checked: PROJECTIONS, problems: [] });
+});
+
 Deno.test("a missing or damaged blob leaves its one document without a vector; the projection keeps going", async () => {
   await using tmp = await tempDir();
   const store = await filledStore(tmp.path);
