@@ -10,7 +10,7 @@ import { EmbedderError } from "../embed/embedder.ts";
 import { checkFiles, describeFileProblem, loadModelFolder } from "../embed/manifest.ts";
 import { TextTokenizer } from "../embed/tokenizer.ts";
 import { UserError } from "../errors.ts";
-import { plural } from "../recall/vector_lag.ts";
+import { formatSeconds, plural } from "../recall/vector_lag.ts";
 import type { EmbedderSettings } from "../service/config.ts";
 import type { ReembedOptions, ReembedProgress, ReembedReport } from "../service/reembed.ts";
 import type { Caller } from "./operation.ts";
@@ -75,7 +75,7 @@ export async function reembedOptions(
     ...(embedder ? { embedder } : {}),
     onProgress: (progress) =>
       caller.progress?.(
-        `embedding with ${progress.model}: ${vectorsSoFar(progress)}, ` +
+        `embedding with ${progress.model}: ${vectorsSoFar(progress)}${timeLeft(progress)}, ` +
           `event ${progress.events} of ${progress.of}`,
         progress.of ? progress.events / progress.of : undefined,
       ),
@@ -85,6 +85,13 @@ export async function reembedOptions(
 /** "553 of about 1654 vectors", or "553 vectors" when the store's count is not known. */
 export function vectorsSoFar({ vectors, expected }: ReembedProgress): string {
   return expected ? `${vectors} of about ${plural(expected, "vector")}` : plural(vectors, "vector");
+}
+
+/** ", about 20 s left" once the pace and the store's count are known, else nothing. */
+export function timeLeft({ vectors, expected, rate }: ReembedProgress): string {
+  return expected && rate && expected > vectors
+    ? `, about ${formatSeconds((expected - vectors) / rate)} left`
+    : "";
 }
 
 /** `report`, with the model folder config.json was switched to, if any. */

@@ -19,7 +19,7 @@ import { statusLines } from "../service/index_status.ts";
 import { type StoreStatus, storeStatus } from "../service/store_status.ts";
 import { formatBytes } from "./format_bytes.ts";
 import { operation } from "./operation.ts";
-import { vectorsSoFar } from "./reembed_ops.ts";
+import { timeLeft, vectorsSoFar } from "./reembed_ops.ts";
 
 /** A store's status and who serves it: its owner, or nobody (the store was opened by the command). */
 export interface StatusReport extends StoreStatus {
@@ -95,9 +95,9 @@ function statusText(report: StatusReport): string[] {
   if (report.reembed) {
     const { model, events, of } = report.reembed;
     lines.push(
-      `reembed      to ${model}: ${
-        vectorsSoFar(report.reembed)
-      } so far, event ${events} of ${of}; ` +
+      `reembed      to ${model}: ${vectorsSoFar(report.reembed)} so far${
+        timeLeft(report.reembed)
+      }, event ${events} of ${of}; ` +
         "search answers from the current vectors until they are in",
     );
   }

@@ -33,6 +33,8 @@ export interface ReembedProgress {
   /** Vectors rebuilt so far, and about how many there will be (the store's, when known). */
   vectors: number;
   expected?: number;
+  /** Vectors computed per second over the last few batches, once enough were to tell. */
+  rate?: number;
   /** Events of the log read so far, and the log's head when the rebuild began. */
   events: number;
   of: number;
@@ -183,12 +185,16 @@ async function buildNext(
   const resumedFrom = saved?.version === vectors.version ? saved.seq : 0;
   const target = log.head;
   const runner = await ProjectionRunner.open(log, [vectors], checkpoints);
-  const progress = (): ReembedProgress => ({
-    model: vectors.model,
-    vectors: vectors.total(),
-    events: runner.status()[0]!.checkpoint,
-    of: target,
-  });
+  const progress = (): ReembedProgress => {
+    const rate = vectors.rate();
+    return {
+      model: vectors.model,
+      vectors: vectors.total(),
+      ...(rate === undefined ? {} : { rate }),
+      events: runner.status()[0]!.checkpoint,
+      of: target,
+    };
+  };
   onProgress(progress());
   const ticker = setInterval(() => onProgress(progress()), 1000);
   try {
