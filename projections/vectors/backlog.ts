@@ -68,7 +68,11 @@ export class VectorBacklog {
     return this.#reading;
   }
 
-  /** Forgets everything read: the projection was emptied, and the next advance reads from its checkpoint. */
+  /**
+   * The projection was emptied: the next advance forgets everything read and
+   * reads the log again from its checkpoint (until then, appended events are
+   * left to that read).
+   */
   restart(): void {
     this.#from = undefined;
   }

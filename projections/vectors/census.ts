@@ -5,6 +5,7 @@
  * cannot tell (a rebuild that lost a source writes a checkpoint that agrees).
  * @module
  */
+import { embeddedChunksOf } from "../../events/kinds/code.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import { touchedKey, type VectorSource, type Waiting, waitingOf } from "./backlog.ts";
 
@@ -12,12 +13,18 @@ import { touchedKey, type VectorSource, type Waiting, waitingOf } from "./backlo
 export class VectorCensus {
   #live = new Map<string, Waiting>();
 
+  /** `unreadable` says which blobs are missing or damaged: their documents get no vector. */
+  constructor(private readonly unreadable: (hash: string) => boolean = () => false) {}
+
   /** Takes in the next event of the log. */
   note(event: StoredEvent): void {
     const touched = touchedKey(event);
     if (touched) this.#live.delete(touched);
     const waiting = waitingOf(event);
-    if (waiting) this.#live.set(waiting.key, waiting);
+    // A revision gives no vector back to a memory forgotten before it (a team member's late edit).
+    if (waiting && (event.type !== "memory.revised" || this.#live.has(waiting.key))) {
+      this.#live.set(waiting.key, { ...waiting, documents: this.#readable(event, waiting) });
+    }
     if (event.type === "project.deleted") {
       for (const [key, document] of this.#live) {
         if (document.source === "code" && document.project === event.data.project) {
@@ -32,6 +39,15 @@ export class VectorCensus {
     const counts = { memory: 0, code: 0, turn: 0 };
     for (const document of this.#live.values()) counts[document.source] += document.documents;
     return counts;
+  }
+
+  /** How many of the documents `event` gives have a readable text. */
+  #readable(event: StoredEvent, waiting: Waiting): number {
+    if (event.type === "file.indexed") {
+      return embeddedChunksOf(event.data).filter((chunk) => !this.unreadable(chunk.text)).length;
+    }
+    if (event.type === "turn.ingested") return this.unreadable(event.data.text) ? 0 : 1;
+    return waiting.documents;
   }
 }
 
@@ -48,11 +64,10 @@ export function censusDisagrees(
     source === "turn" ? held.turn < census.turn : held[source] !== census[source]
   );
   if (wrong.length === 0) return undefined;
+  const vectors = (source: VectorSource) =>
+    `${held[source]} ${NAMES[source]} ${held[source] === 1 ? "vector" : "vectors"}`;
   return `holds ${
-    wrong.map((source) =>
-      `${held[source]} ${NAMES[source]} vectors where the log has ${census[source]}`
-    )
-      .join(", ")
+    wrong.map((source) => `${vectors(source)} where the log has ${census[source]}`).join(", ")
   }`;
 }
 

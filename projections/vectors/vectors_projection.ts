@@ -37,6 +37,15 @@ export class ModelMismatchError extends Error {
  */
 const MEMORIES_AHEAD = 32;
 
+/** The events that end documents' vectors (see {@linkcode VectorsProjection.dropEnded}). */
+const ENDING: ReadonlySet<string> = new Set([
+  "memory.forgotten",
+  "memory.purged",
+  "file.removed",
+  "turn.retracted",
+  "project.deleted",
+]);
+
 /** How the ids of a turn's later windows end: `turn:<session>:<line>#2`. */
 const WINDOW_SUFFIX = /#\d+$/;
 
@@ -63,7 +72,9 @@ type Change =
  */
 export class VectorsProjection implements Projection {
   readonly name = "vectors";
-  readonly version = 3;
+  /** The version of what the files hold: a checkpoint of another is rebuilt at the next open. */
+  static readonly VERSION = 3;
+  readonly version = VectorsProjection.VERSION;
   readonly background = true;
   #partitions = new Map<string, VectorPartition>();
   #partitionOf = new Map<string, string>();
@@ -72,6 +83,8 @@ export class VectorsProjection implements Projection {
   /** Rejects once `stop` is called: a batch waiting on the model gives up then. */
   #stopped = new Promise<never>((_, reject) => (this.#stop = reject));
   readonly #backlog: VectorBacklog;
+  /** The batch or drop being applied: the next waits for it. */
+  #applying: Promise<unknown> = Promise.resolve();
   /** Documents embedded and seconds spent, over the last few batches. */
   #pace: Array<{ documents: number; seconds: number }> = [];
 
@@ -119,15 +132,56 @@ export class VectorsProjection implements Projection {
     return this.embedder.id;
   }
 
-  async apply(batch: readonly StoredEvent[]): Promise<void> {
+  apply(batch: readonly StoredEvent[]): Promise<void> {
+    return this.#oneAtATime(() => this.#applyBatch(batch));
+  }
+
+  async #applyBatch(batch: readonly StoredEvent[]): Promise<void> {
     if (this.embedder.unavailable !== undefined) throw this.embedder.unavailable;
     const started = performance.now();
     await this.#backlog.advance(batch[0]!.seq - 1);
     const ahead = this.#backlog.memoriesAhead(batch.at(-1)!.seq, MEMORIES_AHEAD);
+    const embedded = await this.#applyEvents(
+      [...batch, ...ahead].filter((event) =>
+        !this.#backlog.undone(event) && !this.#backlog.appliedAhead(event)
+      ),
+    );
+    await this.#backlog.advance(batch.at(-1)!.seq);
+    this.#backlog.markAhead(ahead);
+    if (embedded > 0) {
+      this.#pace = [
+        ...this.#pace.slice(-(PACE_BATCHES - 1)),
+        { documents: embedded, seconds: (performance.now() - started) / 1000 },
+      ];
+    }
+  }
+
+  /**
+   * Drops at once what `events` end (forgetting, purging, removing a file or
+   * a turn, deleting a project): compaction calls it with the events it is
+   * about to take out of the log before the vectors have read them, which
+   * would otherwise leave their vectors behind for good. Events of other
+   * kinds are passed over; nothing is embedded, so no model is needed.
+   */
+  async dropEnded(events: readonly StoredEvent[]): Promise<void> {
+    // After the batch in flight, which may add what these events end.
+    await this.#oneAtATime(() =>
+      this.#applyEvents(events.filter((event) => ENDING.has(event.type)))
+    );
+  }
+
+  /** Runs `work` after every earlier batch or drop has finished. */
+  #oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#applying.then(work, work);
+    this.#applying = run.catch(() => {});
+    return run;
+  }
+
+  /** Applies `events` in order: drops, embeds and saves; returns how many texts were embedded. */
+  async #applyEvents(events: readonly StoredEvent[]): Promise<number> {
     const changes = new Map<string, Change>();
     const queuedIn = new Map<string, Set<string>>();
-    for (const event of [...batch, ...ahead]) {
-      if (this.#backlog.undone(event) || this.#backlog.appliedAhead(event)) continue;
+    for (const event of events) {
       for (const change of await this.#changesOf(event, changes)) {
         if ("id" in change) {
           changes.set(change.id, change);
@@ -187,14 +241,7 @@ export class VectorsProjection implements Projection {
     const embedded = new Map(upserts.map((upsert, i) => [upsert.text, vectors[i]!]));
     await this.#poolFiles(changedFiles(changes.values()), embedded, hashOf);
     for (const partition of this.#partitions.values()) await partition.save();
-    await this.#backlog.advance(batch.at(-1)!.seq);
-    this.#backlog.markAhead(ahead);
-    if (upserts.length > 0) {
-      this.#pace = [
-        ...this.#pace.slice(-(PACE_BATCHES - 1)),
-        { documents: upserts.length, seconds: (performance.now() - started) / 1000 },
-      ];
-    }
+    return upserts.length;
   }
 
   /** Documents `event` gives to embed: what a background batch is measured in. */
@@ -347,6 +394,8 @@ export class VectorsProjection implements Projection {
       case "memory.revised": {
         const id = `memory:${event.data.id}`;
         const queued = pending.get(id);
+        // A revision after the memory was forgotten gives it no vector back.
+        if (queued && "remove" in queued) return [];
         const partition = queued && "text" in queued ? queued.partition : this.#partitionOf.get(id);
         return event.data.content !== undefined && partition
           ? [{ id, partition, text: event.data.content }]

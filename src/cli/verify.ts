@@ -29,6 +29,7 @@ export const verify: Command = {
     if (values.repair) return await repair(context, layout);
     const blobs = new BlobStore(layout.blobs);
     const blobProblems: string[] = [];
+    const unreadable = new Set<string>();
     // A finished purge leaves no event of its memory in the log, its own `memory.purged` included.
     const unfinishedPurges: string[] = [];
     const check = await checkLog(layout.log, async (event) => {
@@ -39,6 +40,7 @@ export const verify: Command = {
         } catch (error) {
           if (!(error instanceof BlobError)) throw error;
           blobProblems.push(`event ${event.seq}: ${error.message}`);
+          unreadable.add(hash);
         }
       }
     });
@@ -54,7 +56,7 @@ export const verify: Command = {
           "`cairn compact` finishes it (the next open does, after a crash)",
       );
     }
-    const projections = await checkProjections(context.storeDir);
+    const projections = await checkProjections(context.storeDir, (hash) => unreadable.has(hash));
     if ("skipped" in projections) {
       context.out(
         `projections not checked: ${projections.skipped}; \`cairn stop\` stops the store's ` +

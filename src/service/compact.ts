@@ -7,6 +7,7 @@ import { rebuildGraph } from "../../projections/graph/graph_rebuild.ts";
 import { MemoryHistory } from "../../projections/memory_history.ts";
 import type { Projection } from "../../projections/projection.ts";
 import { TextProjection } from "../../projections/text.ts";
+import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import type { Store } from "./store.ts";
 
 /** What a compaction did. */
@@ -24,6 +25,8 @@ export interface CompactionReport extends RewriteStats {
  * copy of it stays in the store; the vectors keep no text, only vectors and
  * text hashes. The rebuilt graph's files are then searched for the purged
  * contents no kept event still carries (Kùzu's pages are not cairn's to see).
+ * The vectors drop first what the dropped events end, where they have not
+ * read them yet.
  */
 export async function compactStore(
   store: Store,
@@ -31,6 +34,7 @@ export async function compactStore(
 ): Promise<CompactionReport> {
   const started = Date.now();
   const { drop, purged } = await planCompaction(store.log.read(1));
+  await dropEndedVectors(store, drop);
   if (purged.size === 0) return await rewriteLog(store, drop, started, onProgress);
   const holders = store.runner.projections.flatMap((projection) => {
     const scrub = scrubberOf(projection, store.log);
@@ -56,6 +60,23 @@ export async function compactStore(
     }
     return report;
   });
+}
+
+/**
+ * Gives the vectors, where they lag behind the log, the ending events
+ * (forgetting, purging, removals) the rewrite is about to drop: once gone from
+ * the log, the vectors could never read them, and what they end would keep
+ * its vectors for good.
+ */
+async function dropEndedVectors(store: Store, drop: ReadonlySet<number>): Promise<void> {
+  const vectors = store.runner.projections.find((p) => p instanceof VectorsProjection);
+  if (!vectors || drop.size === 0) return;
+  const checkpoint = store.runner.status().find((s) => s.name === vectors.name)?.checkpoint ?? 0;
+  const ended: StoredEvent[] = [];
+  for await (const event of store.log.read(checkpoint + 1)) {
+    if (drop.has(event.seq)) ended.push(event);
+  }
+  await vectors.dropEnded(ended);
 }
 
 /** Told how many of the blobs no kept event references are removed so far, of how many. */

@@ -28,8 +28,15 @@ export type ProjectionCheck =
   | { checked: string[]; problems: string[] }
   | { skipped: string };
 
-/** Opens each projection of the store in `storeDir` and compares it with its checkpoint. */
-export async function checkProjections(storeDir: string): Promise<ProjectionCheck> {
+/**
+ * Opens each projection of the store in `storeDir` and compares it with its
+ * checkpoint; `unreadable` names the blobs found missing or damaged, whose
+ * documents have no vector.
+ */
+export async function checkProjections(
+  storeDir: string,
+  unreadable: (hash: string) => boolean = () => false,
+): Promise<ProjectionCheck> {
   let lock: StoreLock;
   try {
     lock = await StoreLock.acquire(storeDir, 0);
@@ -43,8 +50,10 @@ export async function checkProjections(storeDir: string): Promise<ProjectionChec
     const checkpoints = new FileCheckpoints(layout.projections);
     const log = await FileLog.open(layout.log, { readOnly: true });
     const head = log.head;
-    const census = (await checkpoints.read("vectors"))?.seq === head
-      ? await censusOf(log)
+    // Vectors a version change will rebuild at the next open are not counted.
+    const vectorsAt = await checkpoints.read("vectors");
+    const census = vectorsAt?.seq === head && vectorsAt.version === VectorsProjection.VERSION
+      ? await censusOf(log, unreadable)
       : undefined;
     await log.close();
     // Vectors are only counted: no model is needed, nor loaded.
@@ -92,8 +101,11 @@ export async function checkProjections(storeDir: string): Promise<ProjectionChec
 }
 
 /** What the whole log gives vectors to. */
-async function censusOf(log: FileLog): Promise<VectorCensus> {
-  const census = new VectorCensus();
+async function censusOf(
+  log: FileLog,
+  unreadable: (hash: string) => boolean,
+): Promise<VectorCensus> {
+  const census = new VectorCensus(unreadable);
   for await (const event of log.read(1)) census.note(event);
   return census;
 }

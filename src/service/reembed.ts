@@ -13,6 +13,8 @@ import {
 import type { Embedder } from "../../text/embedder.ts";
 import { type EmbedderSettings, loadConfig, saveEmbedderSettings } from "./config.ts";
 import { UserError } from "../errors.ts";
+import { EmbedderError } from "../embed/embedder.ts";
+import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
 import { storeLayout } from "./paths.ts";
 import { embedderFor } from "./providers.ts";
 import type { Store } from "./store.ts";
@@ -84,16 +86,18 @@ export async function reembed(
   const lock = await StoreLock.acquire(storeDir);
   try {
     const log = await FileLog.open(layout.log);
+    const blobs = new BlobStore(layout.blobs);
+    // The vectors held now are what the rebuild should come to.
+    const expected = await vectorsHeld(join(layout.projections, "vectors"), blobs);
+    const onProgress = (progress: ReembedProgress) =>
+      options.onProgress?.(expected === undefined ? progress : { ...progress, expected });
     let built;
     try {
       const embedder = await chosenEmbedder(storeDir, options);
-      built = await buildNext(
-        log,
-        layout.projections,
-        embedder,
-        new BlobStore(layout.blobs),
-        options,
-      );
+      built = await buildNext(log, layout.projections, embedder, blobs, {
+        ...options,
+        onProgress,
+      });
     } finally {
       await log.close();
     }
@@ -150,6 +154,19 @@ export async function reembedOpenStore(
   await old.close();
   await finish(store.dir, options);
   return { ...built.report, seconds: (performance.now() - started) / 1000 };
+}
+
+/** How many vectors the closed store's vectors in `dir` hold; undefined when they cannot be read. */
+async function vectorsHeld(dir: string, blobs: BlobStore): Promise<number | undefined> {
+  const noModel = new UnavailableEmbedder(new EmbedderError("model_missing", "only counting"));
+  try {
+    const vectors = await VectorsProjection.open(dir, noModel, blobs);
+    const total = vectors.total();
+    await vectors.close();
+    return total;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

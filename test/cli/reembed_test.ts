@@ -139,7 +139,11 @@ Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old mod
     seen += chunk;
     const progress = [
       ...seen.matchAll(
-        /embedding with \S+: \d+ (?:of about \d+ )?vectors?(?:, about [^,]+ left)?, event (\d+) of (\d+)/g,
+        new RegExp(
+          `embedding with \\S+: \\d+ of about ${memories} vectors(?:, about [^,]+ left)?, ` +
+            "event (\\d+) of (\\d+)",
+          "g",
+        ),
       ),
     ]
       .at(-1);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Cairn } from "../../src/service/cairn.ts";
 import { compactStore } from "../../src/service/compact.ts";
+import { checkProjections } from "../../src/service/projection_check.ts";
 import { runCli } from "../../src/cli/main.ts";
 import { openWithFakeModel as open } from "./fake_cairn.ts";
 import { filesHolding, tempDir } from "../helpers.ts";
@@ -177,4 +178,36 @@ Deno.test("a purge cut by a crash between its event and its compaction is named 
   }
   out.length = 0;
   assert.equal(await runCli(["--store", store, "verify"], io), 0, out.join("\n"));
+});
+
+Deno.test("a purge and a removal the vectors have not read yet leave no vector behind once compaction drops them", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "repo");
+  await Deno.mkdir(repo);
+  for (let i = 0; i < 40; i++) {
+    await Deno.writeTextFile(join(repo, `m${i}.py`), `def handler_${i}():\n    return ${i}\n`);
+  }
+  const store = join(tmp.path, "store");
+  const cairn = await open(store);
+  try {
+    await cairn.store.runner.withBackgroundPaused(async () => {
+      await cairn.code.index({ path: repo, project: "repo" });
+      const { memory } = await cairn.memories.remember({ content: `The token is ${SECRET}` });
+      // One batch of the backlog: the first files, and the memory taken ahead of the rest.
+      await cairn.vectors.apply((await Array.fromAsync(cairn.store.log.read(1))).slice(0, 16));
+      assert.equal(cairn.vectors.counts().memory, 1);
+      await Deno.remove(join(repo, "m0.py"));
+      await cairn.code.index({ path: repo, project: "repo" });
+      await cairn.memories.forget(memory.id, { purge: true });
+      assert.equal(cairn.vectors.counts().memory, 0, "the purge's compaction dropped the vector");
+    });
+    await cairn.store.runner.settled();
+    assert.deepEqual(cairn.vectors.counts(), { memory: 0, code: 39, turn: 0 });
+  } finally {
+    await cairn.close();
+  }
+  assert.deepEqual(await checkProjections(store), {
+    checked: ["graph", "text", "vectors", "code_catalog", "session_state", "memory_history"],
+    problems: [],
+  });
 });
