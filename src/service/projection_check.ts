@@ -69,6 +69,7 @@ export async function checkProjections(
       memory_history: (dir) => MemoryHistory.open(dir),
     };
     const problems: string[] = [];
+    const failed = new Set<string>();
     for (const [name, open] of Object.entries(openers)) {
       const problem = await checkOne(
         name,
@@ -77,14 +78,14 @@ export async function checkProjections(
         head,
       );
       if (problem) {
+        failed.add(name);
         problems.push(
           `projection ${name}: ${problem}; it is rebuilt from the log when the store next opens`,
         );
       }
     }
     // Only vectors that opened and agree with their checkpoint are counted against the log.
-    const vectorsOpened = !problems.some((problem) => problem.startsWith("projection vectors:"));
-    const missing = census && vectorsOpened &&
+    const missing = census && !failed.has("vectors") &&
       await vectorsDisagree(
         await VectorsProjection.open(join(layout.projections, "vectors"), noModel, blobs),
         census,
