@@ -83,6 +83,8 @@ export class VectorsProjection implements Projection {
   /** Rejects once `stop` is called: a batch waiting on the model gives up then. */
   #stopped = new Promise<never>((_, reject) => (this.#stop = reject));
   readonly #backlog: VectorBacklog;
+  /** Whether {@linkcode VectorsProjection.#recognizeAhead} ran since the backlog was last read afresh. */
+  #recognized = false;
   /** The batch or drop being applied: the next waits for it. */
   #applying: Promise<unknown> = Promise.resolve();
   /** Documents embedded and seconds spent, over the last few batches. */
@@ -140,6 +142,7 @@ export class VectorsProjection implements Projection {
     if (this.embedder.unavailable !== undefined) throw this.embedder.unavailable;
     const started = performance.now();
     await this.#backlog.advance(batch[0]!.seq - 1);
+    await this.#recognizeAhead();
     const ahead = this.#backlog.memoriesAhead(batch.at(-1)!.seq, MEMORIES_AHEAD);
     const embedded = await this.#applyEvents(
       [...batch, ...ahead].filter((event) =>
@@ -168,6 +171,35 @@ export class VectorsProjection implements Projection {
     await this.#oneAtATime(() =>
       this.#applyEvents(events.filter((event) => ENDING.has(event.type)))
     );
+  }
+
+  /**
+   * Once after the backlog is read from the checkpoint: notes as applied ahead
+   * the memories whose vectors already are what their latest event past the
+   * checkpoint makes them (taken ahead before the process stopped), so they
+   * are not counted as waiting, nor embedded again.
+   */
+  async #recognizeAhead(): Promise<void> {
+    if (this.#recognized) return;
+    this.#recognized = true;
+    const byMemory = new Map<string, StoredEvent[]>();
+    for (const event of this.#backlog.memoriesAhead(0, Infinity)) {
+      const id = `memory:${(event.data as { id: string }).id}`;
+      byMemory.set(id, [...byMemory.get(id) ?? [], event]);
+    }
+    for (const [id, events] of byMemory) {
+      let text: string | undefined;
+      for (const event of events) {
+        if (event.type === "memory.remembered") text = event.data.content;
+        else if (event.type === "memory.revised") text = event.data.content ?? text;
+        else text = undefined;
+      }
+      const partition = this.#partitions.get(this.#partitionOf.get(id) ?? "");
+      const done = text === undefined
+        ? partition === undefined
+        : partition?.holds(id, await sha256Hex(text)) === true;
+      if (done) this.#backlog.markAhead(events);
+    }
   }
 
   /** Runs `work` after every earlier batch or drop has finished. */
@@ -265,6 +297,7 @@ export class VectorsProjection implements Projection {
     lowered?: (path: string) => boolean,
   ): Promise<PendingDocuments[]> {
     await this.#backlog.advance(checkpoint);
+    await this.#recognizeAhead();
     return this.#backlog.pending(lowered);
   }
 
@@ -351,6 +384,7 @@ export class VectorsProjection implements Projection {
 
   async reset(): Promise<void> {
     this.#backlog.restart();
+    this.#recognized = false;
     this.#partitions.clear();
     this.#partitionOf.clear();
     for await (const entry of Deno.readDir(this.dir)) {

@@ -12,6 +12,7 @@ import { checkProjections } from "../service/projection_check.ts";
 import { brokenBlobs, restoreCodeBlobs } from "../service/blob_repair.ts";
 import { FileLog } from "../../events/file_log.ts";
 import { writeVerifyRecord } from "../service/verify_record.ts";
+import { plural } from "../recall/vector_lag.ts";
 
 /**
  * `cairn verify`: checks every record and blob of a store and every file of its
@@ -44,7 +45,11 @@ export const verify: Command = {
         }
       }
     });
-    context.out(`${check.events} events in ${check.segments} segments, head ${check.head}`);
+    context.out(
+      `${plural(check.events, "event")} in ${
+        plural(check.segments, "segment")
+      }, head ${check.head}`,
+    );
     for (const problem of check.problems) {
       const where = problem.offset === undefined ? "" : ` at byte ${problem.offset}`;
       context.out(`problem: ${problem.segment}${where}: ${problem.message}`);
@@ -62,7 +67,10 @@ export const verify: Command = {
         `projections not checked: ${projections.skipped}; \`cairn stop\` stops the store's ` +
           "owner, then `cairn verify` checks them too",
       );
-    } else context.out(`projections ${projections.checked.join(", ")} opened`);
+    } else {
+      context.out(`projections ${projections.checked.join(", ")} opened`);
+      if (projections.notCounted) context.out(projections.notCounted);
+    }
     const projectionProblems = "problems" in projections ? projections.problems : [];
     for (const problem of projectionProblems) context.out(`problem: ${problem}`);
     const model = await checkStoreModel(context.storeDir);

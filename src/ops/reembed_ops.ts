@@ -49,9 +49,12 @@ export const reembed = operation({
     return withModelDir(await cairn.reembed(options), options);
   },
   render(result: ReembedResult) {
-    const counts = Object.entries(result.vectors).map(([source, n]) => `${n} ${source}`).join(
-      ", ",
-    );
+    const counts = Object.entries(result.vectors)
+      .map(([source, n]) => {
+        const [one, many] = SOURCE_NAMES[source as keyof typeof SOURCE_NAMES];
+        return plural(n, one, many);
+      })
+      .join(", ");
     const resumed = result.resumedFrom > 0
       ? ` (continued an interrupted run from event ${result.resumedFrom})`
       : "";
@@ -81,6 +84,13 @@ export async function reembedOptions(
       ),
   };
 }
+
+/** How the rebuilt vectors of each source are counted in words. */
+const SOURCE_NAMES = {
+  memory: ["memory", "memories"],
+  code: ["code chunk", "code chunks"],
+  turn: ["session turn", "session turns"],
+} as const;
 
 /** "553 of about 1654 vectors", or "553 vectors" when the store's count is not known. */
 export function vectorsSoFar({ vectors, expected }: ReembedProgress): string {

@@ -22,10 +22,11 @@ import { censusDisagrees, VectorCensus } from "../../projections/vectors/census.
 import { EmbedderError } from "../embed/embedder.ts";
 import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
 import { storeLayout } from "./paths.ts";
+import { plural } from "../recall/vector_lag.ts";
 
 /** What the check found: a line per problem, or why it could not look. */
 export type ProjectionCheck =
-  | { checked: string[]; problems: string[] }
+  | { checked: string[]; problems: string[]; notCounted?: string }
   | { skipped: string };
 
 /**
@@ -95,7 +96,16 @@ export async function checkProjections(
         `projection vectors: ${missing}; \`cairn replay --projection vectors\` computes them again`,
       );
     }
-    return { checked: Object.keys(openers), problems };
+    const checked = { checked: Object.keys(openers), problems };
+    if (vectorsAt && vectorsAt.seq < head) {
+      return {
+        ...checked,
+        notCounted: `the vectors were not counted against the log: they are ${
+          plural(head - vectorsAt.seq, "event")
+        } behind, still to be computed; \`cairn status\` says when they are in`,
+      };
+    }
+    return checked;
   } finally {
     await lock.release();
   }

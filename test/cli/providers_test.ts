@@ -52,7 +52,7 @@ Deno.test("config.json chooses an OpenAI-compatible embedder and a reranker; ree
   assert.match(refused.stderr, new RegExp(`built with http:bow, not ${shipped}; .*cairn reembed`));
   const rebuilt = await run("reembed");
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
-  assert.match(rebuilt.stdout, new RegExp(`vectors rebuilt with ${shipped} .*2 memory`));
+  assert.match(rebuilt.stdout, new RegExp(`vectors rebuilt with ${shipped} .*2 memories`));
   const after = await run("search", "how and when do we deploy?", "--format", "json");
   assert.equal(after.code, 0, after.stderr);
   assert.equal(JSON.parse(after.stdout).results.length, 2);

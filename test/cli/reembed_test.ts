@@ -169,7 +169,7 @@ Deno.test("cairn reembed --model-dir: killed midway, the store keeps its old mod
   const report = resumed.stdout.match(
     new RegExp(
       `vectors rebuilt with ${await shippedIdPattern()} in [\\d.]+ s \\(continued an interrupted run ` +
-        `from event (\\d+)\\): ${memories} memory`,
+        `from event (\\d+)\\): ${memories} memories`,
     ),
   );
   assert.ok(report, resumed.stdout);
@@ -256,7 +256,7 @@ Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answe
   }
   const done = await reembedding;
   assert.equal(done.code, 0, done.stderr);
-  assert.match(done.stdout, /vectors rebuilt with http:bow-new in [\d.]+ s: 41 memory/);
+  assert.match(done.stdout, /vectors rebuilt with http:bow-new in [\d.]+ s: 41 memories/);
 
   const requested = newModel.requests.length;
   let hit: string | undefined;

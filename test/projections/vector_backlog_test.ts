@@ -257,13 +257,14 @@ Deno.test("memories behind a backlog of code get their vectors with the next bat
   await vectors.apply(events.slice(0, 16));
   assert.deepEqual(
     embedder.embedded.filter((text) => !text.endsWith("pass")),
-    ["revised words", ...Array.from({ length: 28 }, (_, i) => `memory ${i}`)],
-    "the first batch takes 32 memory events ahead, each memory's latest text",
+    ["revised words", ...Array.from({ length: 30 }, (_, i) => `memory ${i}`)],
+    "the first batch takes 32 memory events ahead, each memory's latest text (a memory " +
+      "forgotten before its vector has nothing left to do)",
   );
-  assert.equal(vectors.counts().memory, 29);
+  assert.equal(vectors.counts().memory, 31);
   assert.deepEqual(await vectors.pending(16), [
     { source: "code", project: "big", documents: 24 },
-    { source: "memory", project: null, documents: 12 },
+    { source: "memory", project: null, documents: 10 },
   ], "what was taken ahead no longer waits");
 
   const checkpoints = new MemoryCheckpoints();
@@ -280,5 +281,43 @@ Deno.test("memories behind a backlog of code get their vectors with the next bat
     assert.equal(await vectors.digest(), built, "the same vectors as a replay in the log's order");
   } finally {
     await runner.close();
+  }
+});
+
+Deno.test("memories taken ahead before a restart are neither counted as waiting nor embedded again after it", async () => {
+  await using tmp = await tempDir();
+  const log = new MemoryLog();
+  const blobs = new BlobStore(join(tmp.path, "blobs"));
+  const files = [];
+  for (let i = 0; i < 20; i++) {
+    files.push(await fileIndexed(blobs, "big", `m${i}.py`, [`def f${i}(): pass`]));
+  }
+  const events = await log.append([
+    ...files,
+    remembered("kept", "first words"),
+    { type: "memory.revised", v: 1, data: { id: "kept", content: "revised words" } },
+  ]);
+  const before = await VectorsProjection.open(
+    join(tmp.path, "vectors"),
+    new FakeEmbedder(),
+    blobs,
+    log,
+  );
+  await before.apply(events.slice(0, 4));
+  assert.equal(before.counts().memory, 1, "taken ahead");
+  await before.close();
+
+  const embedder = new FakeEmbedder();
+  const after = await VectorsProjection.open(join(tmp.path, "vectors"), embedder, blobs, log);
+  try {
+    assert.deepEqual(await after.pending(4), [{ source: "code", project: "big", documents: 16 }]);
+    await after.apply(events.slice(4));
+    assert.ok(
+      embedder.embedded.every((text) => text.endsWith("pass")),
+      embedder.embedded.join("\n"),
+    );
+    assert.deepEqual(after.counts(), { memory: 1, code: 20, turn: 0 });
+  } finally {
+    await after.close();
   }
 });

@@ -192,6 +192,22 @@ Deno.test("checkProjections() names vectors lost behind a checkpoint that agrees
     "projection vectors: holds 0 memory vectors where the log has 1; " +
     "`cairn replay --projection vectors` computes them again",
   ]);
+  // Vectors still being computed are not counted, and verify says so.
+  await Deno.writeTextFile(
+    checkpointFile,
+    JSON.stringify({ ...checkpoint, seq: checkpoint.seq - 1 }),
+  );
+  const lagging = await checkProjections(store);
+  assert.ok("problems" in lagging);
+  assert.deepEqual(lagging.problems, []);
+  assert.match(
+    lagging.notCounted ?? "",
+    /^the vectors were not counted against the log: they are 1 event behind/,
+  );
+  await Deno.writeTextFile(
+    checkpointFile,
+    JSON.stringify({ ...checkpoint, count: checkpoint.count - 1 }),
+  );
   // What `cairn replay --projection vectors` does.
   const cairn = await open(store);
   try {
