@@ -19,6 +19,7 @@ import { SessionState } from "../../projections/session_state.ts";
 import { TextProjection } from "../../projections/text.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import { censusDisagrees, VectorCensus } from "../../projections/vectors/census.ts";
+import type { VectorSource } from "../../projections/vectors/backlog.ts";
 import { EmbedderError } from "../embed/embedder.ts";
 import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
 import { storeLayout } from "./paths.ts";
@@ -61,10 +62,16 @@ export async function checkProjections(
     const noModel = new UnavailableEmbedder(
       new EmbedderError("model_missing", "not needed to verify"),
     );
+    /** What the vectors hold per source, read as they are opened for their check. */
+    let held: Record<VectorSource, number> | undefined;
     const openers: Record<string, (dir: string) => Promise<Projection>> = {
       graph: (dir) => GraphProjection.open(dir),
       text: (dir) => TextProjection.open(dir, blobs),
-      vectors: (dir) => VectorsProjection.open(dir, noModel, blobs),
+      vectors: async (dir) => {
+        const vectors = await VectorsProjection.open(dir, noModel, blobs);
+        held = vectors.counts();
+        return vectors;
+      },
       code_catalog: (dir) => CodeCatalog.open(dir),
       session_state: (dir) => SessionState.open(dir),
       memory_history: (dir) => MemoryHistory.open(dir),
@@ -86,11 +93,8 @@ export async function checkProjections(
       }
     }
     // Only vectors that opened and agree with their checkpoint are counted against the log.
-    const missing = census && !failed.has("vectors") &&
-      await vectorsDisagree(
-        await VectorsProjection.open(join(layout.projections, "vectors"), noModel, blobs),
-        census,
-      );
+    const missing = census && held && !failed.has("vectors") &&
+      censusDisagrees(census.counts(), held);
     if (missing) {
       problems.push(
         `projection vectors: ${missing}; \`cairn replay --projection vectors\` computes them again`,
@@ -119,18 +123,6 @@ async function censusOf(
   const census = new VectorCensus(unreadable);
   for await (const event of log.read(1)) census.note(event);
   return census;
-}
-
-/** What {@linkcode censusDisagrees} finds in `vectors`, which it closes; undefined when they agree. */
-async function vectorsDisagree(
-  vectors: VectorsProjection,
-  census: VectorCensus,
-): Promise<string | undefined> {
-  try {
-    return censusDisagrees(census.counts(), vectors.counts());
-  } finally {
-    await vectors.close();
-  }
 }
 
 async function checkOne(
