@@ -230,11 +230,9 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       // Two rebuilds into the same folder would each swap in what the other half-wrote.
       if (reembedRunning) throw alreadyReembedding(reembedding);
       reembedRunning = true;
-      // The vectors held now are what the rebuild should come to, give or take what is written meanwhile.
-      const expected = vectors!.total();
       const onProgress = (progress: ReembedProgress) => {
-        reembedding = { ...progress, expected };
-        reembedOptions.onProgress?.(reembedding);
+        reembedding = progress;
+        reembedOptions.onProgress?.(progress);
       };
       try {
         return await reembedOpenStore(store, {

@@ -87,17 +87,11 @@ export async function reembed(
   try {
     const log = await FileLog.open(layout.log);
     const blobs = new BlobStore(layout.blobs);
-    // The vectors held now are what the rebuild should come to.
     const expected = await vectorsHeld(join(layout.projections, "vectors"), blobs);
-    const onProgress = (progress: ReembedProgress) =>
-      options.onProgress?.(expected === undefined ? progress : { ...progress, expected });
     let built;
     try {
       const embedder = await chosenEmbedder(storeDir, options);
-      built = await buildNext(log, layout.projections, embedder, blobs, {
-        ...options,
-        onProgress,
-      });
+      built = await buildNext(log, layout.projections, embedder, blobs, options, expected);
     } finally {
       await log.close();
     }
@@ -122,12 +116,14 @@ export async function reembedOpenStore(
 ): Promise<ReembedReport> {
   const started = performance.now();
   const projections = storeLayout(store.dir).projections;
+  const current = store.runner.projections.find((p) => p instanceof VectorsProjection);
   const built = await buildNext(
     store.log,
     projections,
     await chosenEmbedder(store.dir, options),
     store.blobs,
     options,
+    current?.total(),
   );
   let fresh: { embedder: Embedder; vectors: VectorsProjection } | undefined;
   const old = await store.runner.replace("vectors", built.checkpoint, async () => {
@@ -186,6 +182,8 @@ async function chosenEmbedder(storeDir: string, options: ReembedOptions): Promis
 /**
  * Builds vectors for every event of `log` up to its head now, in
  * `projections/next/vectors`, and closes them; throws if any event failed.
+ * `expected`, the vectors the store holds now, is what the progress says the
+ * rebuild should come to, give or take what is written meanwhile.
  */
 async function buildNext(
   log: EventLog,
@@ -193,6 +191,7 @@ async function buildNext(
   embedder: Embedder,
   blobs: BlobStore,
   options: ReembedOptions,
+  expected: number | undefined,
 ): Promise<{ report: Omit<ReembedReport, "seconds">; checkpoint: number }> {
   const onProgress = options.onProgress ?? (() => {});
   const nextRoot = join(projections, "next");
@@ -207,6 +206,7 @@ async function buildNext(
     return {
       model: vectors.model,
       vectors: vectors.total(),
+      ...(expected === undefined ? {} : { expected }),
       ...(rate === undefined ? {} : { rate }),
       events: runner.status()[0]!.checkpoint,
       of: target,
