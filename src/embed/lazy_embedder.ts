@@ -1,4 +1,5 @@
-import type { Embedder, Truncation } from "../../text/embedder.ts";
+import type { CodeReading } from "../../text/code_words.ts";
+import type { Embedder, ModelIdentity, Truncation } from "../../text/embedder.ts";
 
 /**
  * An embedder that loads its model on first use, so commands that never embed
@@ -13,12 +14,27 @@ export class LazyEmbedder implements Embedder {
   #ready: Embedder | undefined;
 
   constructor(
-    readonly id: string,
-    readonly dims: number,
+    /** The model's identity, which its manifest or configuration gives before it loads. */
+    private readonly identity: ModelIdentity,
     private readonly load: () => Promise<Embedder>,
     /** How long `close` waits for a model still loading (see {@linkcode LazyEmbedder.close}). */
     private readonly closeWaitMs = CLOSE_WAIT_MS,
   ) {}
+
+  /** The model's id. */
+  get id(): string {
+    return this.identity.id;
+  }
+
+  /** The model's width. */
+  get dims(): number {
+    return this.identity.dims;
+  }
+
+  /** How the model reads code chunks. */
+  get codeReading(): CodeReading {
+    return this.identity.codeReading ?? "text";
+  }
 
   /** Starts loading the model now, so its first use waits less; a failure is left for that use to report. */
   warm(): void {

@@ -75,7 +75,8 @@ export function lazyOnnxEmbedder(
   folder: () => Promise<string>,
 ): LazyEmbedder {
   const id = modelId(manifest);
-  return new LazyEmbedder(id, manifest.dims, async () => {
+  const identity = { id, dims: manifest.dims, codeReading: manifest.code_reading };
+  return new LazyEmbedder(identity, async () => {
     const dir = await folder();
     await checkModelOnce(
       dir,

@@ -38,8 +38,7 @@ export async function embedderFor(
     ...(settings.query_prefix ? { queryPrefix: settings.query_prefix } : {}),
   });
   return new LazyEmbedder(
-    http.id,
-    http.dims,
+    http,
     () => CachedEmbedder.open(http, storeDir, machineCacheDir()),
   );
 }

@@ -28,6 +28,7 @@ function manifest(files: Record<string, Uint8Array> = FILES): ModelManifest {
     pooling: "cls",
     normalize: true,
     max_tokens: 16,
+    code_reading: "text",
     query_prefix: "",
     document_prefix: "",
     quantization: "none",
