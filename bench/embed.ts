@@ -9,12 +9,11 @@ import { fileURLToPath } from "node:url";
 import { type BatchLimits, DEFAULT_BATCH_LIMITS } from "../src/embed/batching.ts";
 import { CachedEmbedder } from "../src/embed/cache.ts";
 import { DEFAULT_MODEL, shippedModelDir } from "../src/embed/load.ts";
-import { documentTokens, loadModelFolder } from "../src/embed/manifest.ts";
+import { loadModelFolder } from "../src/embed/manifest.ts";
 import { OnnxEmbedder, workerCount } from "../src/embed/onnx_embedder.ts";
 import { TextTokenizer } from "../src/embed/tokenizer.ts";
 import { feeds, openSession } from "../src/embed/onnx_session.ts";
 import { chunkedFiles } from "./chunked_files.ts";
-import { type CodeReading, embeddedChunkText } from "../text/code_words.ts";
 import { benchModelFolders, referenceModelDir } from "./model_folders.ts";
 import { median, runInfo, writeSection } from "./report.ts";
 
@@ -51,11 +50,10 @@ async function pipelineRate(dir: string, workers: number, inputs: string[]): Pro
   }
 }
 
-/** One way to embed that the benchmark times: a model folder, its batch limits and how it reads code. */
+/** One way to embed that the benchmark times: a model folder and its batch limits. */
 interface Variant {
   name: string;
   dir: string;
-  reading: CodeReading;
   batch?: BatchLimits;
 }
 
@@ -70,37 +68,22 @@ const ONE_A_BATCH: BatchLimits = { ...DEFAULT_BATCH_LIMITS, maxBatch: 1 };
 async function variants(): Promise<Variant[]> {
   const out: Variant[] = [];
   for (const dir of await benchModelFolders()) {
-    const { id, manifest } = await loadModelFolder(dir, { verify: false });
-    const reading = manifest.code_reading;
-    out.push({ name: `${id}, as cairn runs it`, dir, reading });
+    const { id } = await loadModelFolder(dir, { verify: false });
+    out.push({ name: `${id}, as cairn runs it`, dir });
     if (dir === referenceModelDir()) {
-      out.push({ name: `${id}, one text a batch`, dir, reading, batch: ONE_A_BATCH });
+      out.push({ name: `${id}, one text a batch`, dir, batch: ONE_A_BATCH });
     }
   }
   return out;
 }
 
-/** A chunk of code and where it is from, to embed as cairn does (see `embeddedChunkText`). */
-interface CodeChunk {
-  path: string;
-  language: string;
-  text: string;
-}
-
 /** Chunks of cairn's own source, cut by its code chunker: real lengths, real code. */
-async function codeChunks(count: number): Promise<CodeChunk[]> {
+async function codeChunks(count: number): Promise<string[]> {
   const root = fileURLToPath(new URL("../src/", import.meta.url));
-  const out: CodeChunk[] = [];
-  for await (const { path, language, chunks } of chunkedFiles(root)) {
-    out.push(...chunks.map(({ text }) => ({ path, language, text })));
-  }
+  const out: string[] = [];
+  for await (const file of chunkedFiles(root)) out.push(...file.chunks.map((chunk) => chunk.text));
   const step = Math.max(1, Math.floor(out.length / count));
   return out.filter((_, i) => i % step === 0).slice(0, count);
-}
-
-/** The texts cairn embeds for `chunks` with a model that reads code as `reading` says. */
-function embeddedTexts(chunks: CodeChunk[], reading: CodeReading): string[] {
-  return chunks.map(({ path, language, text }) => embeddedChunkText(path, language, text, reading));
 }
 
 /** Chunks a second of `variant` over `inputs`, sent as the embedding lane sends them (32 a call). */
@@ -191,20 +174,15 @@ export async function benchEmbed(model = DEFAULT_MODEL): Promise<void> {
   }
 
   const chunks = await codeChunks(160);
-  const written = embeddedTexts(chunks, "text");
+  const tokens = await tokenCounts(dir, chunks);
   const all = await variants();
-  const inputs = new Map(all.map((v) => [v.name, embeddedTexts(chunks, v.reading)]));
-  const tokens = new Map<string, number>([["raw", await meanTokens(referenceModelDir(), written)]]);
-  for (const v of all) tokens.set(v.name, await meanTokens(v.dir, inputs.get(v.name)!));
   const rates = new Map<string, number[]>([
     ["raw", []],
     ...all.map((v) => [v.name, []] as [string, number[]]),
   ]);
   for (let round = 0; round < ROUNDS; round++) {
-    rates.get("raw")!.push(await rawOneByOne(referenceModelDir(), written));
-    for (const variant of all) {
-      rates.get(variant.name)!.push(await variantRate(variant, inputs.get(variant.name)!));
-    }
+    rates.get("raw")!.push(await rawOneByOne(referenceModelDir(), chunks));
+    for (const variant of all) rates.get(variant.name)!.push(await variantRate(variant, chunks));
   }
   const raw = median(rates.get("raw")!);
   const layouts = {
@@ -217,17 +195,18 @@ export async function benchEmbed(model = DEFAULT_MODEL): Promise<void> {
   const body = [
     "## Embeddings",
     "",
-    `${chunks.length} chunks of cairn's own source as its code chunker cuts them, each after its path as cairn embeds it (as written, or as its words for a model that reads code so), sent 32 a call as the embedding lane sends them; tokens a chunk as each model reads it, cut to its document window; median of ${ROUNDS} interleaved rounds, ${cores} cores.`,
+    `${chunks.length} chunks of cairn's own source as its code chunker cuts them (mean ${
+      f(tokens.mean)
+    } tokens, longest ${tokens.max}), sent 32 a call as the embedding lane sends them; median of ${ROUNDS} interleaved rounds, ${cores} cores.`,
     "",
-    "| variant | tokens a chunk | chunks/s, median (range) | × raw fp32 |",
-    "|---|---:|---:|---:|",
+    "| variant | chunks/s, median (range) | × raw fp32 |",
+    "|---|---:|---:|",
     `| raw onnxruntime fp32, one text a run, main thread, ${cores} threads | ${
-      f(tokens.get("raw")!)
-    } | ${spread(rates.get("raw")!)} | 1.00 |`,
+      spread(rates.get("raw")!)
+    } | 1.00 |`,
     ...all.map((variant) => {
       const runs = rates.get(variant.name)!;
-      const ratio = (median(runs) / raw).toFixed(2);
-      return `| ${variant.name} | ${f(tokens.get(variant.name)!)} | ${spread(runs)} | ${ratio} |`;
+      return `| ${variant.name} | ${spread(runs)} | ${(median(runs) / raw).toFixed(2)} |`;
     }),
     "",
     "| measure | value |",
@@ -260,10 +239,7 @@ async function tokenIds(dir: string, inputs: string[]): Promise<number[][]> {
   return inputs.map((text) => tokenizer.encode(text).ids);
 }
 
-/** The mean tokens of `inputs` as the model in `dir` embeds them, cut to its document window. */
-async function meanTokens(dir: string, inputs: string[]): Promise<number> {
-  const { manifest } = await loadModelFolder(dir, { verify: false });
-  const window = documentTokens(manifest);
-  const counts = (await tokenIds(dir, inputs)).map((ids) => Math.min(ids.length, window));
-  return counts.reduce((a, b) => a + b, 0) / counts.length;
+async function tokenCounts(dir: string, inputs: string[]): Promise<{ mean: number; max: number }> {
+  const counts = (await tokenIds(dir, inputs)).map((ids) => ids.length);
+  return { mean: counts.reduce((a, b) => a + b, 0) / counts.length, max: Math.max(...counts) };
 }

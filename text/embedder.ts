@@ -4,10 +4,16 @@
  * projection and recall do not care where vectors come from.
  * @module
  */
-import type { CodeReading } from "./code_words.ts";
 
 /** Turns texts into unit-length vectors of a fixed width. */
-export interface Embedder extends ModelIdentity {
+export interface Embedder {
+  /**
+   * The model's identity, e.g. `bge-small-en-v1.5-int8`: part of the cache key,
+   * and what a store checks before mixing vectors from two models.
+   */
+  readonly id: string;
+  /** Width of every vector. */
+  readonly dims: number;
   /**
    * Embeds passages (with the model's document prefix); vectors are
    * L2-normalised. `urgent`: someone waits for these (a duplicate check), so
@@ -30,19 +36,6 @@ export interface Embedder extends ModelIdentity {
    * found or read): every call that needs a vector fails with it.
    */
   readonly unavailable?: Error;
-}
-
-/** What a model is, known before it loads: what its vectors are and how to feed it. */
-export interface ModelIdentity {
-  /**
-   * The model's identity, e.g. `bge-small-en-v1.5-int8`: part of the cache key,
-   * and what a store checks before mixing vectors from two models.
-   */
-  readonly id: string;
-  /** Width of every vector. */
-  readonly dims: number;
-  /** How the model reads code chunks (see text/code_words.ts); absent: as written. */
-  readonly codeReading?: CodeReading;
 }
 
 /** Documents longer than the model reads, cut to fit: how many of how many. */

@@ -5,7 +5,6 @@ import { boundedFileName } from "../../events/file_names.ts";
 import { embeddedChunksOf } from "../../events/kinds/code.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import type { Embedder } from "../../text/embedder.ts";
-import { embeddedChunkText } from "../../text/code_words.ts";
 import { turnWindows } from "../../text/turn_windows.ts";
 import type { Projection } from "../projection.ts";
 import {
@@ -440,16 +439,14 @@ export class VectorsProjection implements Projection {
       case "memory.purged":
         return [{ id: `memory:${event.data.id}`, remove: true }];
       case "file.indexed": {
-        const { project, path, language } = event.data;
+        const { project, path } = event.data;
         const chunks = embeddedChunksOf(event.data);
         const partition = partitionName("code", project);
         const group = path;
         const texts = await Promise.all(chunks.map((chunk) => this.#blobText(chunk.text)));
         const embedded = chunks.flatMap((chunk, i) => {
           const text = texts[i];
-          if (text === undefined) return [];
-          const read = embeddedChunkText(path, language, text, this.embedder.codeReading);
-          return [{ id: `code:${chunk.id}`, text: read }];
+          return text === undefined ? [] : [{ id: `code:${chunk.id}`, text: `${path}\n${text}` }];
         });
         return [
           { group, partition, keep: new Set(embedded.map(({ id }) => id)) },

@@ -16,7 +16,6 @@ import { crc32 } from "node:zlib";
 import { sha256HexSync } from "../../events/blobs.ts";
 import { writeAll } from "../../events/durable_fs.ts";
 import type { Embedder, Truncation } from "../../text/embedder.ts";
-import type { CodeReading } from "../../text/code_words.ts";
 import { sharedVectorsOf } from "./shared_vectors.ts";
 
 const MAGIC = 0x45425645; // "EVBE"
@@ -317,11 +316,6 @@ export class CachedEmbedder implements Embedder {
   /** The wrapped model's width. */
   get dims(): number {
     return this.inner.dims;
-  }
-
-  /** How the wrapped model reads code chunks. */
-  get codeReading(): CodeReading {
-    return this.inner.codeReading ?? "text";
   }
 
   /** Of the misses, the texts whose vectors came from the team's shared vectors, not the model. */

@@ -1,5 +1,4 @@
-import type { CodeReading } from "../../text/code_words.ts";
-import type { Embedder, ModelIdentity, Truncation } from "../../text/embedder.ts";
+import type { Embedder, Truncation } from "../../text/embedder.ts";
 
 /**
  * An embedder that loads its model on first use, so commands that never embed
@@ -14,27 +13,12 @@ export class LazyEmbedder implements Embedder {
   #ready: Embedder | undefined;
 
   constructor(
-    /** The model's identity, which its manifest or configuration gives before it loads. */
-    private readonly identity: ModelIdentity,
+    readonly id: string,
+    readonly dims: number,
     private readonly load: () => Promise<Embedder>,
     /** How long `close` waits for a model still loading (see {@linkcode LazyEmbedder.close}). */
     private readonly closeWaitMs = CLOSE_WAIT_MS,
   ) {}
-
-  /** The model's id. */
-  get id(): string {
-    return this.identity.id;
-  }
-
-  /** The model's width. */
-  get dims(): number {
-    return this.identity.dims;
-  }
-
-  /** How the model reads code chunks. */
-  get codeReading(): CodeReading {
-    return this.identity.codeReading ?? "text";
-  }
 
   /** Starts loading the model now, so its first use waits less; a failure is left for that use to report. */
   warm(): void {

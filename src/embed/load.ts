@@ -75,8 +75,7 @@ export function lazyOnnxEmbedder(
   folder: () => Promise<string>,
 ): LazyEmbedder {
   const id = modelId(manifest);
-  const identity = { id, dims: manifest.dims, codeReading: manifest.code_reading };
-  return new LazyEmbedder(identity, async () => {
+  return new LazyEmbedder(id, manifest.dims, async () => {
     const dir = await folder();
     await checkModelOnce(
       dir,

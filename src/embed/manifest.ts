@@ -46,12 +46,6 @@ export const ModelManifestSchema = z.strictObject({
    * keep `max_tokens`. A shorter window costs less of the model's time.
    */
   document_tokens: z.number().int().min(3).optional(),
-  /**
-   * How code chunks are read: `words` embeds each with its punctuation as
-   * spaces (see text/code_words.ts), so more of a long function fits the
-   * document window; `text` (the default) as written.
-   */
-  code_reading: z.enum(["text", "words"]).default("text"),
   query_prefix: z.string().default(""),
   document_prefix: z.string().default(""),
   quantization: z.string().default("none"),
@@ -113,15 +107,13 @@ export interface ModelFolder {
 /**
  * The embedder id of a manifest: the model name, plus its quantization unless
  * none, plus `-docN` when documents are read through a window of N tokens
- * shorter than the model's, plus `-words` when it reads code as its words
- * (their vectors differ, so stores and caches keep them apart).
+ * shorter than the model's (their vectors differ, so they are cached apart).
  */
 export function modelId(manifest: ModelManifest): string {
   const name = manifest.name.toLowerCase();
   const quantized = manifest.quantization === "none" ? name : `${name}-${manifest.quantization}`;
   const window = documentTokens(manifest);
-  const windowed = window < manifest.max_tokens ? `${quantized}-doc${window}` : quantized;
-  return manifest.code_reading === "words" ? `${windowed}-words` : windowed;
+  return window < manifest.max_tokens ? `${quantized}-doc${window}` : quantized;
 }
 
 /** The most tokens a document's vector reads, special tokens included. */

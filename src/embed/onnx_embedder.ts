@@ -6,7 +6,6 @@
 import { join } from "node:path";
 import { type BatchLimits, DEFAULT_BATCH_LIMITS, planBatches } from "./batching.ts";
 import type { Embedder, Truncation } from "../../text/embedder.ts";
-import type { CodeReading } from "../../text/code_words.ts";
 import { EmbedderError } from "./embedder.ts";
 import { documentTokens, loadModelFolder, type ModelManifest } from "./manifest.ts";
 import { TextTokenizer, type TokenizedText } from "./tokenizer.ts";
@@ -103,11 +102,6 @@ export class OnnxEmbedder implements Embedder {
   /** Width of the vectors. */
   get dims(): number {
     return this.manifest.dims;
-  }
-
-  /** How the model reads code chunks, as its manifest says. */
-  get codeReading(): CodeReading {
-    return this.manifest.code_reading;
   }
 
   /** Texts, truncations and batches so far (a copy). */

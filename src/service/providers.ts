@@ -38,7 +38,8 @@ export async function embedderFor(
     ...(settings.query_prefix ? { queryPrefix: settings.query_prefix } : {}),
   });
   return new LazyEmbedder(
-    http,
+    http.id,
+    http.dims,
     () => CachedEmbedder.open(http, storeDir, machineCacheDir()),
   );
 }

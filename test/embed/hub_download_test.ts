@@ -28,7 +28,6 @@ function manifest(files: Record<string, Uint8Array> = FILES): ModelManifest {
     pooling: "cls",
     normalize: true,
     max_tokens: 16,
-    code_reading: "text",
     query_prefix: "",
     document_prefix: "",
     quantization: "none",

@@ -9,7 +9,7 @@ Deno.test("LazyEmbedder loads on first use, tries a failed load again, then forw
     truncation: () => ({ maxTokens: 8, texts: 3, truncated: 1 }),
     queryCutAt: (text: string) => text.length > 8 ? 8 : undefined,
   });
-  const lazy = new LazyEmbedder({ id: "fake-model", dims: 8 }, (): Promise<Embedder> => {
+  const lazy = new LazyEmbedder("fake-model", 8, (): Promise<Embedder> => {
     loads++;
     return loads === 1 ? Promise.reject(new Error("hub unreachable")) : Promise.resolve(model);
   });
@@ -27,7 +27,8 @@ Deno.test("LazyEmbedder loads on first use, tries a failed load again, then forw
 Deno.test("LazyEmbedder waits a moment for a model still loading, closing it when it arrives in time", async () => {
   const model = new FakeEmbedder();
   const lazy = new LazyEmbedder(
-    { id: "fake-model", dims: 8 },
+    "fake-model",
+    8,
     () => new Promise((resolve) => setTimeout(() => resolve(model), 20)),
   );
   const query = lazy.embedQuery("x");
@@ -40,7 +41,8 @@ Deno.test("LazyEmbedder does not wait long for a model still loading (a download
   const model = new FakeEmbedder();
   let arrive = (_: Embedder) => {};
   const lazy = new LazyEmbedder(
-    { id: "fake-model", dims: 8 },
+    "fake-model",
+    8,
     () => new Promise((resolve) => (arrive = resolve)),
     10,
   );
@@ -56,7 +58,7 @@ Deno.test("LazyEmbedder does not wait long for a model still loading (a download
 Deno.test("LazyEmbedder.warm() starts the load at once; a failed warm-up is retried by the next use, a loaded model is not loaded again", async () => {
   let loads = 0;
   const model = new FakeEmbedder();
-  const lazy = new LazyEmbedder({ id: "fake-model", dims: 8 }, (): Promise<Embedder> => {
+  const lazy = new LazyEmbedder("fake-model", 8, (): Promise<Embedder> => {
     loads++;
     return loads === 1 ? Promise.reject(new Error("hub unreachable")) : Promise.resolve(model);
   });

@@ -72,18 +72,12 @@ Deno.test("parseManifest() lists the fields that are wrong", () => {
   assert.equal(modelId(parseManifest(manifestJson(FILES), "m.json")), "tiny-model");
 });
 
-Deno.test("modelId() names the quantization, a document window shorter than the model's and code read as words", () => {
+Deno.test("modelId() names the quantization and a document window shorter than the model's", () => {
   const id = (extra: Record<string, unknown>) =>
     modelId(parseManifest(manifestJson(FILES, extra), "m.json"));
   assert.equal(id({ quantization: "int8" }), "tiny-model-int8");
   assert.equal(id({ quantization: "int8", document_tokens: 8 }), "tiny-model-int8-doc8");
   assert.equal(id({ document_tokens: 16 }), "tiny-model");
-  assert.equal(id({ document_tokens: 8, code_reading: "words" }), "tiny-model-doc8-words");
-  assert.equal(id({ code_reading: "text" }), "tiny-model");
-  assert.throws(
-    () => id({ code_reading: "tokens" }),
-    /m\.json is not a valid model manifest: code_reading is text or words/,
-  );
   assert.throws(
     () => id({ document_tokens: 17 }),
     /m\.json is not a valid model manifest: document_tokens: 17 is more than max_tokens \(16\)/,

@@ -13,13 +13,12 @@ export function stored(...events: NewEvent[]): StoredEvent[] {
   return events.map((event) => ({ ...event, seq: ++seq, ts: new Date(0).toISOString() }));
 }
 
-/** A `file.indexed` event of `chunks` in `language`, their texts put in `blobs`. */
+/** A `file.indexed` event of `chunks`, their texts put in `blobs`. */
 export async function fileIndexed(
   blobs: BlobStore,
   project: string,
   path: string,
   chunks: Array<{ id: string; name: string; text: string }>,
-  language = "typescript",
 ): Promise<NewEvent> {
   const hashes = await blobs.putMany(chunks.map((chunk) => chunk.text));
   return {
@@ -31,7 +30,7 @@ export async function fileIndexed(
       hash: "h",
       size: 1,
       mtime_ms: 0,
-      language,
+      language: "typescript",
       chunks: chunks.map((chunk, i) => ({
         id: chunk.id,
         start_line: 1,

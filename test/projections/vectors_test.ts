@@ -8,14 +8,12 @@ import {
   ModelMismatchError,
   VectorsProjection,
 } from "../../projections/vectors/vectors_projection.ts";
-import { CachedEmbedder } from "../../src/embed/cache.ts";
 import { LazyEmbedder } from "../../src/embed/lazy_embedder.ts";
 import { storeEmbedder } from "../../src/embed/load.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import type { Embedder } from "../../text/embedder.ts";
 import { collect, remembered, tempDir } from "../helpers.ts";
 import { fileIndexed } from "./text_events.ts";
-import { FakeEmbedder } from "../embed/fake_embedder.ts";
 
 Deno.test("VectorsProjection finds memories by meaning, follows revisions and forgetting, and replays identically", async () => {
   await using tmp = await tempDir();
@@ -76,17 +74,13 @@ Deno.test("VectorsProjection.open() refuses vectors built by another model, nami
   const blobs = new BlobStore(join(tmp.path, "blobs"));
   const first = await VectorsProjection.open(
     dir,
-    new LazyEmbedder({ id: "model-a", dims: 384 }, () => Promise.reject()),
+    new LazyEmbedder("model-a", 384, () => Promise.reject()),
     blobs,
   );
   await first.close();
   await assert.rejects(
     () =>
-      VectorsProjection.open(
-        dir,
-        new LazyEmbedder({ id: "model-b", dims: 384 }, () => Promise.reject()),
-        blobs,
-      ),
+      VectorsProjection.open(dir, new LazyEmbedder("model-b", 384, () => Promise.reject()), blobs),
     (error: Error) =>
       error instanceof ModelMismatchError &&
       /built with model-a, not model-b/.test(error.message) &&
@@ -104,7 +98,8 @@ Deno.test("closing while the model is still loading gives up the waiting batch, 
   const model = await storeEmbedder(tmp.path);
   let arrive = () => {};
   const loading = new LazyEmbedder(
-    model,
+    model.id,
+    model.dims,
     () => new Promise((resolve) => (arrive = () => resolve(model))),
   );
   const first = await ProjectionRunner.open(
@@ -372,39 +367,6 @@ Deno.test("VectorsProjection pools each file's chunk vectors into one, in step w
     ]);
     await runner.settled();
     assert.deepEqual((await files("connect", null)).map((file) => file.path), ["bakery.py"]);
-  } finally {
-    await runner.close();
-  }
-});
-
-Deno.test("a model that reads code as words is given code chunks as their words, behind the cache, and prose as written", async () => {
-  await using tmp = await tempDir();
-  const blobs = new BlobStore(join(tmp.path, "blobs"));
-  const model = new (class extends FakeEmbedder {
-    readonly codeReading = "words" as const;
-  })();
-  const embedder = await CachedEmbedder.open(model, tmp.path);
-  const vectors = await VectorsProjection.open(join(tmp.path, "vectors"), embedder, blobs);
-  const log = new MemoryLog();
-  const runner = await ProjectionRunner.open(log, [vectors], new MemoryCheckpoints());
-  try {
-    const code = await fileIndexed(blobs, "app", "src/add.ts", [
-      {
-        id: "add",
-        name: "add",
-        text: "export function add(x: number): number {\n  return x + 1;\n}",
-      },
-    ]);
-    const prose = await fileIndexed(blobs, "app", "README.md", [
-      { id: "readme", name: "readme", text: "Call `add(1)`: it returns 2." },
-    ], "markdown");
-    await log.append([code, prose]);
-    await runner.settled();
-    assert.deepEqual(model.embedded, [
-      "src/add.ts\nexport function add x number number \n return x 1 \n ",
-      "README.md\nCall `add(1)`: it returns 2.",
-    ]);
-    assert.equal(vectors.counts().code, 2);
   } finally {
     await runner.close();
   }

@@ -9,7 +9,8 @@ Deno.test("a server's recall waits a moment for a model still loading, then answ
   const model = new FakeEmbedder();
   let arrive = () => {};
   const loading = new LazyEmbedder(
-    model,
+    model.id,
+    model.dims,
     () => new Promise((resolve) => (arrive = () => resolve(model))),
   );
   const cairn = await openCairn(tmp.path, { embedder: loading, awaitModel: false });
