@@ -13,7 +13,7 @@ import {
   type Segment,
   writeGeneration,
 } from "./generation.ts";
-import { type Manifest, MANIFEST_FILE, readManifest, writeManifest } from "./manifest.ts";
+import { logHead, type Manifest, MANIFEST_FILE, readManifest, writeManifest } from "./manifest.ts";
 import { syncDir, writeAll } from "./durable_fs.ts";
 import {
   type Acknowledged,
@@ -120,7 +120,7 @@ export class FileLog implements EventLog {
       if (!next) tail = new TailIndex(entry.file, scan.records);
     }
     if (!options.readOnly) await removeLeftovers(dir, manifest);
-    const head = Math.max(lastSeq, (manifest.segments.at(-1)?.firstSeq ?? 1) - 1, manifest.minHead);
+    const head = logHead(lastSeq, manifest);
     const log = new FileLog(dir, options, manifest, segments, head, recovery, tail);
     if (options.readOnly) return log;
     if (segments.length > 0) await log.#openActive();

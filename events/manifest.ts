@@ -24,6 +24,15 @@ const ManifestSchema = z.object({
 /** The list of a log's segments, in order; replacing it is the commit point of a roll or compaction. */
 export type Manifest = z.infer<typeof ManifestSchema>;
 
+/**
+ * The log's head: the last sequence number it gave out, which events dropped
+ * on purpose (a purge, a compaction) still count, so it can be past the last
+ * event `lastSeq` that a segment holds.
+ */
+export function logHead(lastSeq: number, manifest: Manifest): number {
+  return Math.max(lastSeq, (manifest.segments.at(-1)?.firstSeq ?? 1) - 1, manifest.minHead);
+}
+
 /** The manifest's file name inside the log directory. */
 export const MANIFEST_FILE = "MANIFEST";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { decodeEvent } from "./schema.ts";
 import type { StoredEvent } from "./schema.ts";
-import { type Manifest, readManifest } from "./manifest.ts";
+import { logHead, type Manifest, readManifest } from "./manifest.ts";
 import { DEFAULT_SEGMENT_BYTES, scanSegment } from "./segment.ts";
 import { commitGeneration, SEGMENT_FILE, segmentsAhead, writeGeneration } from "./generation.ts";
 import {
@@ -49,8 +49,11 @@ export async function checkLog(
 ): Promise<LogCheck> {
   const { events, problems, segments, last } = await readDecodable(dir);
   for (const event of events) await onEvent(event);
-  const head = events.at(-1)?.seq ?? 0;
-  const missing = acknowledgedMissing(await bookkeeping(dir), last);
+  const book = await bookkeeping(dir);
+  const lastSeq = events.at(-1)?.seq ?? 0;
+  // As the log counts it when it opens: the events dropped on purpose count too.
+  const head = book.manifest ? logHead(lastSeq, book.manifest) : lastSeq;
+  const missing = acknowledgedMissing(book, last);
   if (missing) {
     problems.push({
       segment: ACKNOWLEDGED_FILE,

@@ -303,13 +303,15 @@ Deno.test("FileLog.open() refuses an active segment that lost acknowledged event
   }
 });
 
-Deno.test("verify --repair after a purge finds nothing lost and keeps the head", async () => {
+Deno.test("verify after a purge finds nothing lost and names the log's head; --repair keeps it", async () => {
   await using tmp = await tempDir();
   await logWith(tmp.path, 10, 1 << 20);
   const log = await FileLog.open(tmp.path);
   await log.rewrite((event) => event.seq !== 9 && event.seq !== 10);
   await log.close();
-  assert.deepEqual((await checkLog(tmp.path)).problems, []);
+  const check = await checkLog(tmp.path);
+  assert.deepEqual(check.problems, []);
+  assert.deepEqual([check.events, check.head], [8, 10], "the head counts the dropped events");
   const repaired = await repairLog(tmp.path);
   assert.deepEqual(repaired.lost, []);
   const reopened = await FileLog.open(tmp.path);
