@@ -20,8 +20,7 @@ import { TextProjection } from "../../projections/text.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import { censusDisagrees, VectorCensus } from "../../projections/vectors/census.ts";
 import type { VectorSource } from "../../projections/vectors/backlog.ts";
-import { EmbedderError } from "../embed/embedder.ts";
-import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
+import { vectorsToCount } from "./counted_vectors.ts";
 import { storeLayout } from "./paths.ts";
 import { plural } from "../recall/vector_lag.ts";
 
@@ -58,17 +57,13 @@ export async function checkProjections(
       ? await censusOf(log, unreadable)
       : undefined;
     await log.close();
-    // Vectors are only counted: no model is needed, nor loaded.
-    const noModel = new UnavailableEmbedder(
-      new EmbedderError("model_missing", "not needed to verify"),
-    );
     /** What the vectors hold per source, read as they are opened for their check. */
     let held: Record<VectorSource, number> | undefined;
     const openers: Record<string, (dir: string) => Promise<Projection>> = {
       graph: (dir) => GraphProjection.open(dir),
       text: (dir) => TextProjection.open(dir, blobs),
       vectors: async (dir) => {
-        const vectors = await VectorsProjection.open(dir, noModel, blobs);
+        const vectors = await vectorsToCount(dir, blobs);
         held = vectors.counts();
         return vectors;
       },

@@ -13,8 +13,7 @@ import {
 import type { Embedder } from "../../text/embedder.ts";
 import { type EmbedderSettings, loadConfig, saveEmbedderSettings } from "./config.ts";
 import { UserError } from "../errors.ts";
-import { EmbedderError } from "../embed/embedder.ts";
-import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
+import { vectorsToCount } from "./counted_vectors.ts";
 import { storeLayout } from "./paths.ts";
 import { embedderFor } from "./providers.ts";
 import type { Store } from "./store.ts";
@@ -154,9 +153,8 @@ export async function reembedOpenStore(
 
 /** How many vectors the closed store's vectors in `dir` hold; undefined when they cannot be read. */
 async function vectorsHeld(dir: string, blobs: BlobStore): Promise<number | undefined> {
-  const noModel = new UnavailableEmbedder(new EmbedderError("model_missing", "only counting"));
   try {
-    const vectors = await VectorsProjection.open(dir, noModel, blobs);
+    const vectors = await vectorsToCount(dir, blobs);
     const total = vectors.total();
     await vectors.close();
     return total;
