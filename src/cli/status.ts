@@ -5,7 +5,7 @@
  * @module
  */
 import { FileLog } from "../../events/file_log.ts";
-import { readOwner, StoreLockedError } from "../../events/lock.ts";
+import { holderCommand, StoreLockedError } from "../../events/lock.ts";
 import { status, type StatusResult } from "../ops/status_ops.ts";
 import { formatBytes } from "../ops/format_bytes.ts";
 import { storeLayout } from "../service/paths.ts";
@@ -45,6 +45,8 @@ interface LockedStatus {
   logBytes: number;
   head: number;
   lockedBy: number | null;
+  /** The holder's command line (`cairn --no-owner reembed`), when it wrote one. */
+  lockedFor: string | null;
 }
 
 /** The status with the store opened here (`--no-owner`), or the log alone while something holds it. */
@@ -69,7 +71,8 @@ async function statusHere(
         store: dir,
         logBytes: await log.size(),
         head: log.head,
-        lockedBy: await readOwner(dir) ?? null,
+        lockedBy: error.holder?.pid ?? null,
+        lockedFor: holderCommand(error.holder) ?? null,
       };
     } finally {
       await log.close();
@@ -78,12 +81,14 @@ async function statusHere(
 }
 
 function lockedText(report: LockedStatus): string[] {
+  const who = report.lockedBy === null ? "another process" : `process ${report.lockedBy}`;
+  const what = report.lockedFor
+    ? ` (\`${report.lockedFor}\`) holds the store`
+    : " holds the store for a command that needs it to itself " +
+      "(replay, compact, verify --repair, a --no-owner reembed)";
   return [
     `store        ${report.store}`,
     `log          ${formatBytes(report.logBytes)}, ${report.head} events`,
-    `owner        ${
-      report.lockedBy ? `process ${report.lockedBy}` : "another process"
-    } holds the store for a command that needs it to itself (replay, compact, verify --repair, a --no-owner reembed); ` +
-    "ask again when it is done",
+    `owner        ${who}${what}; ask again when it is done`,
   ];
 }

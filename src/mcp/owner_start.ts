@@ -6,6 +6,7 @@
  * opens the projections.
  * @module
  */
+import { currentHolder, describeHolder, type LockHolder } from "../../events/lock.ts";
 import { selfCommand } from "./self_command.ts";
 import { ownerFiles, readOwnerRecord, readToken } from "./owner_file.ts";
 import { provesOwner } from "./owner_proof.ts";
@@ -72,9 +73,11 @@ export interface StartOptions {
  * The store's owner, started when none answers. An owner another client
  * started and that is still opening the store is waited for; one started here
  * that found the store in use is started again after a second (or given up,
- * see {@linkcode StartOptions.giveUpAfterExitMs}), until the timeout. Rejects
- * with the tail of the owner's log when none came up, at once when the owner
- * started here failed (a config.json it refuses, a store it cannot create).
+ * see {@linkcode StartOptions.giveUpAfterExitMs}), until the timeout. While a
+ * command that is not an owner holds the store (`cairn --no-owner reembed`),
+ * none is started: given up at once, or waited out. Rejects with the tail of
+ * the owner's log when none came up, at once when the owner started here
+ * failed (a config.json it refuses, a store it cannot create).
  */
 export async function startedOwner(
   storeDir: string,
@@ -83,12 +86,20 @@ export async function startedOwner(
   const timeoutMs = options.timeoutMs ?? startTimeoutMs();
   const deadline = Date.now() + timeoutMs;
   let child: StartedChild | undefined;
+  // A command that is not an owner and holds the store to itself, as last seen.
+  let heldBy: LockHolder | undefined;
   while (true) {
     const owner = await runningOwner(storeDir);
     if (owner && (!options.accept || await options.accept(owner))) return owner;
     const failed = child?.exit !== undefined && child.exit.code !== 0 &&
       child.exit.code !== STORE_IN_USE_EXIT;
     if (failed && options.giveUpAfterExitMs !== undefined) return undefined;
+    if (heldBy && Date.now() > deadline) {
+      throw new OwnerNotStarted(
+        `the store's owner (cairn serve) could not start within ${timeoutMs / 1000} s: ` +
+          `${describeHolder(heldBy)} holds the store to itself`,
+      );
+    }
     if (failed || Date.now() > deadline) {
       const why = failed ? "did not start" : `did not answer within ${timeoutMs / 1000} s`;
       throw new OwnerNotStarted(
@@ -105,11 +116,30 @@ export async function startedOwner(
       child = undefined;
     }
     if (!child) {
-      options.log(`cairn: starting the store's owner (cairn serve) for ${storeDir}`);
-      child = startChild(storeDir);
+      heldBy = await anotherCommandHolding(storeDir);
+      if (heldBy && options.giveUpAfterExitMs !== undefined) return undefined;
+      if (!heldBy) {
+        options.log(`cairn: starting the store's owner (cairn serve) for ${storeDir}`);
+        child = startChild(storeDir);
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * The process holding the store, when it runs a command other than `cairn
+ * serve` (past cairn's own options): no owner can open the store until it is
+ * done. A holder that wrote no command line may be an owner still opening it.
+ */
+async function anotherCommandHolding(storeDir: string): Promise<LockHolder | undefined> {
+  const holder = await currentHolder(storeDir);
+  const args = holder?.args ?? [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--store") i++;
+    else if (!args[i]!.startsWith("-")) return args[i] === "serve" ? undefined : holder;
+  }
+  return undefined;
 }
 
 /** An owner started here; `exit` is set once it has exited. */

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StoreLock } from "../../events/lock.ts";
 import { readOwnerRecord } from "../../src/mcp/owner_file.ts";
+import { startedOwner } from "../../src/mcp/owner_start.ts";
 import { bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
 import { isAlive, killOwner } from "../mcp/mcp_client.ts";
 import { cli, MAIN, misconfiguredStore, tempDir } from "../helpers.ts";
@@ -308,6 +309,43 @@ Deno.test("a store another process holds: the owner started for it exits, and th
   } finally {
     await lock.release();
   }
+});
+
+Deno.test("a store another cairn command holds to itself: no owner is started, and commands and status name that command", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer(HELD);
+  const store = await bagOfWordsStore(tmp.path, embeddings.url);
+  const env = { CAIRN_NO_OWNER: "", CAIRN_LOCK_WAIT_SECONDS: "1" };
+  // Its check for a duplicate waits on the (held) model, with the store held meanwhile.
+  const holding = cli(["--store", store, "--no-owner", "remember", `The ${HELD} audit runs`], env);
+  await embeddings.held;
+  const holder = new RegExp(
+    `process \\d+ \\(\`cairn --store ${store} --no-owner remember The ${HELD} audit runs\`\\)`,
+  );
+  try {
+    const remembered = await cli(["--store", store, "remember", "Deploys go out on Tuesday"], env);
+    assert.equal(remembered.code, 1, remembered.stderr);
+    assert.match(remembered.stderr, new RegExp(`is in use by ${holder.source}; stop it or wait`));
+    assert.doesNotMatch(remembered.stderr, /starting the store's owner/);
+    const status = await cli(["--store", store, "status"], env);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, new RegExp(`owner +${holder.source} holds the store; ask again`));
+    assert.doesNotMatch(status.stderr, /starting the store's owner/);
+    const json = JSON.parse((await cli(["--store", store, "status", "--json"], env)).stdout);
+    assert.match(json.lockedFor, /^cairn --store .* --no-owner remember /);
+    // An MCP client's relay waits for the store rather than start owners that cannot open it.
+    const said: string[] = [];
+    await assert.rejects(
+      startedOwner(store, { log: (line) => said.push(line), timeoutMs: 300 }),
+      new RegExp(`could not start within 0.3 s: ${holder.source} holds the store to itself`),
+    );
+    assert.deepEqual(said, []);
+    assert.equal(await readOwnerRecord(store), undefined, "no owner runs");
+  } finally {
+    embeddings.release();
+  }
+  const held = await holding;
+  assert.equal(held.code, 0, held.stderr);
 });
 
 Deno.test("a relative --store starts in the folder the command was typed in, under deno task too", async () => {

@@ -10,7 +10,7 @@ Deno.test("classify() tells input to fix, a missing thing, a store not ready or 
   assert.deepEqual(classify(zod), { kind: "bad_input", message: "kind is a or b" });
   assert.equal(classify(new UserError("content is empty")).kind, "bad_input");
   assert.equal(classify(new NotFoundError("no memory with id m")).kind, "not_found");
-  assert.equal(classify(new StoreLockedError("/s", 42)).kind, "not_ready");
+  assert.equal(classify(new StoreLockedError("/s", { pid: 42 })).kind, "not_ready");
   assert.equal(classify(new LogCorruptError("bad record", "/s/log/1", 0)).kind, "damaged");
   const full = classify(Object.assign(new Error("No space left on device (os error 28)"), {
     code: "ENOSPC",
