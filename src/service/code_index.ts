@@ -181,6 +181,7 @@ export class CodeIndex {
       uniqueName(catalog, defaultProjectName(gitRoot ?? root), gitRoot ?? root);
     const before = catalog.project(name);
     const moved = before !== undefined && before.root !== root;
+    if (moved) await refuseSecondFolder(name, before.root, root);
     if (!before || moved) {
       await this.store.append([{
         type: "project.registered",
@@ -505,4 +506,19 @@ async function refuseBroadRoot(root: string): Promise<void> {
         "cairn indexes one project at a time; give a project's folder inside it",
     );
   }
+}
+
+/**
+ * Refuses to move project `name` from the folder `was` to `now` while `was`
+ * is still there: a name given for a second folder would drop the first
+ * folder's index. A project whose folder is gone (a checkout moved) moves.
+ */
+async function refuseSecondFolder(name: string, was: string, now: string): Promise<void> {
+  const there = await Deno.stat(was).then((stat) => stat.isDirectory, () => false);
+  if (!there) return;
+  throw new UserError(
+    `project ${name} is the folder ${was}, which is still there; to index ${now} under that ` +
+      `name, take the old one out first (\`cairn delete-project ${name}\`), or name this one apart ` +
+      "(another --project)",
+  );
 }

@@ -256,6 +256,38 @@ Deno.test("CodeIndex.index() of a subfolder of a named project outside git updat
   }
 });
 
+Deno.test("CodeIndex.index() keeps a named project in its folder while that folder is there, and moves it once it is gone", async () => {
+  await using tmp = await tempDir();
+  const first = join(tmp.path, "first", "notes");
+  const second = join(tmp.path, "second", "notes");
+  await write(first, { "top.py": FUNCTION("top"), "old.py": FUNCTION("old") });
+  await write(second, { "top.py": FUNCTION("top") });
+  const store = await Store.open(join(tmp.path, "store"));
+  try {
+    const code = new CodeIndex(store);
+    await code.index({ path: first, project: "notes" });
+    const head = store.log.head;
+    await assert.rejects(
+      code.index({ path: second, project: "notes" }),
+      new RegExp(
+        `project notes is the folder ${first}, which is still there; .*delete-project notes`,
+      ),
+    );
+    assert.equal(store.log.head, head, "nothing written");
+    assert.equal((await code.status("notes"))[0]?.files, 2);
+    await Deno.remove(join(tmp.path, "first"), { recursive: true });
+    const moved = await code.index({ path: second, project: "notes" });
+    assert.equal(moved.root, second);
+    assert.deepEqual(
+      [moved.indexed, moved.unchanged, moved.removed],
+      [0, 1, 1],
+      "the same paths, old.py gone",
+    );
+  } finally {
+    await store.close();
+  }
+});
+
 Deno.test("a project name of any length and script gets files of bounded names, and bad names are refused", async () => {
   await using tmp = await tempDir();
   const repo = join(tmp.path, "repo");
