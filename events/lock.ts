@@ -90,7 +90,9 @@ export async function currentHolder(storeDir: string): Promise<LockHolder | unde
   try {
     file = await Deno.open(join(storeDir, "LOCK"), { read: true });
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
     throw error;
   }
   try {

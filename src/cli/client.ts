@@ -36,6 +36,8 @@ export async function sendToOwner(argv: string[], startOwner: boolean): Promise<
   if (args.includes("--help") || args.includes("-h")) return { tried: false };
   // Run here, where the mistake is explained before any owner starts.
   if (misplacedGlobal(args) !== undefined) return { tried: false };
+  // A store folder not there yet (or not a folder) is for the full command line to judge.
+  if (!await isFolder(split.storeDir)) return { tried: false };
   const stdin = readsStdin(args) ? await new Response(Deno.stdin.readable).text() : undefined;
   const line = new ProgressLine((text) => console.error(text), Deno.stderr.isTerminal());
   try {
@@ -61,4 +63,8 @@ export async function sendToOwner(argv: string[], startOwner: boolean): Promise<
   } finally {
     line.end();
   }
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return await Deno.stat(path).then((stat) => stat.isDirectory, () => false);
 }

@@ -56,6 +56,13 @@ export interface Command {
    * says what is wrong with them before an owner is started or asked.
    */
   check?(args: string[]): void;
+  /**
+   * Whether these arguments need a store that is there already (they read it,
+   * check it or rebuild it): then a store folder that does not exist (a
+   * mistyped `--store`) is refused before anything starts, rather than made.
+   * Absent: the command may make the store.
+   */
+  needsStore?(args: string[]): boolean;
 }
 
 /** A mistake in how a command was called; printed with the command's usage. */

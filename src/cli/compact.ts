@@ -10,6 +10,7 @@ export const compact: Command = {
   name: "compact",
   summary: "rewrite the log without superseded events (atomic)",
   usage: "cairn compact",
+  needsStore: () => true,
   async run(context: CommandContext): Promise<number> {
     parseCommandArgs(context.args, {});
     await askOwnerToStepAside(context);

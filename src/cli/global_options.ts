@@ -94,7 +94,9 @@ export function splitGlobal(
       `unknown option --${unknown[0]} before the command${didYouMean(`--${unknown[0]}`, known)}`,
     );
   }
-  if (globals.values.store === true) return new GlobalOptionError("--store needs a directory");
+  if (globals.values.store === true || globals.values.store === "") {
+    return new GlobalOptionError("--store needs a directory");
+  }
   return {
     storeDir: resolve(
       callerFolder(),

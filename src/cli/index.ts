@@ -23,6 +23,7 @@ export const indexCommand: Command = {
     "             otherwise computes them in the background: words and the graph find\n" +
     "             the code at once, meaning as soon as the vectors are in)\n" +
     "  --no-wait  with --no-owner: return before the vectors are computed (the next open does it)",
+  needsStore: (args) => args.includes("--status"),
   async run(context) {
     const { values, positionals } = parseCommandArgs(context.args, {
       project: { type: "string" },

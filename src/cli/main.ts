@@ -32,6 +32,7 @@ import { status } from "../ops/status_ops.ts";
 import { reembed } from "../ops/reembed_ops.ts";
 import { sync } from "../ops/team_ops.ts";
 import { stop } from "./stop.ts";
+import { storeFolderProblem } from "./store_folder.ts";
 import { syncCommand } from "./sync.ts";
 import { uiCommand } from "./ui.ts";
 import { verify } from "./verify.ts";
@@ -163,8 +164,16 @@ export async function runCli(
     progress: io.progress ?? ((text: string, done?: number) => line.show(text, done)),
   };
   try {
+    command.check?.(args);
+    // The owner has its store open; a command line run for the user may name a store not there.
+    const unusable = inOwner
+      ? undefined
+      : await storeFolderProblem(storeDir, command.needsStore?.(args) ?? false);
+    if (unusable !== undefined) {
+      output.err(`cairn ${name}: ${unusable}`);
+      return 1;
+    }
     if (!inOwner && relayed) {
-      command.check?.(args);
       const start = startOwner && !noOwner;
       const code = await runInOwner(
         storeDir,

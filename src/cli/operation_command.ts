@@ -53,6 +53,7 @@ function commandFor(op: AnyOperation): Command {
     check: (args) => {
       if (!op.cli?.custom) inputOf(op, args);
     },
+    needsStore: () => !op.writes,
     async run(context: CommandContext) {
       const { input, json } = op.cli?.custom
         ? await customInputOf(op, context)
@@ -109,6 +110,7 @@ function groupCommand(name: string, ops: readonly AnyOperation[]): Command {
       const { command, rest } = pick(args);
       command.check?.(rest);
     },
+    needsStore: ([sub = "", ...rest]) => subcommands.get(sub)?.needsStore?.(rest) ?? false,
     run(context) {
       const { command, rest } = pick(context.args);
       return command.run({ ...context, args: rest });

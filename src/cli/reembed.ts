@@ -15,6 +15,7 @@ export const reembedCommand: Command = {
   name: reembed.command!,
   summary: reembed.summary,
   usage: `cairn reembed [--model-dir DIR]\n\n${reembed.cli!.help}`,
+  needsStore: () => true,
   async run(context) {
     const { values } = parseCommandArgs(context.args, { "model-dir": { type: "string" } });
     const dir = values["model-dir"];

@@ -13,6 +13,7 @@ export const replay: Command = {
   summary: "rebuild projections from the event log",
   usage: "cairn replay [--projection NAME]\n\n" +
     "  --projection  rebuild one projection only, named as `cairn status` lists them",
+  needsStore: () => true,
   async run(context: CommandContext): Promise<number> {
     const { values } = parseCommandArgs(context.args, { projection: { type: "string" } });
     await askOwnerToStepAside(context);

@@ -19,12 +19,10 @@ export const statusCommand: Command = {
   name: status.command!,
   summary: status.summary,
   usage: `cairn status [PROJECT] [--json]\n\n${status.cli!.help}`,
+  check: (args) => void statusArgs(args),
+  needsStore: () => true,
   async run(context: CommandContext): Promise<number> {
-    const { values, positionals } = parseCommandArgs(
-      context.args,
-      { json: { type: "boolean" } },
-      true,
-    );
+    const { values, positionals } = statusArgs(context.args);
     const input = positionals[0] ? { project: positionals[0] } : {};
     const result = context.owner
       ? await status.run(context.owner, input, context)
@@ -38,6 +36,10 @@ export const statusCommand: Command = {
     return 0;
   },
 };
+
+function statusArgs(args: string[]) {
+  return parseCommandArgs(args, { json: { type: "boolean" } }, true);
+}
 
 /** What another command holding the store lets a status see: the log alone. */
 interface LockedStatus {

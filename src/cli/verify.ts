@@ -24,6 +24,7 @@ export const verify: Command = {
     "model's files); " +
     "--repair keeps every readable event",
   usage: "cairn verify [--repair]",
+  needsStore: () => true,
   async run(context: CommandContext): Promise<number> {
     const { values } = parseCommandArgs(context.args, { repair: { type: "boolean" } });
     const layout = storeLayout(context.storeDir);

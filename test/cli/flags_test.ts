@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { sendToOwner } from "../../src/cli/client.ts";
 import { closest } from "../../text/did_you_mean.ts";
 import { tempDir } from "../helpers.ts";
-import { cairnInProcess } from "./in_process.ts";
+import { cairnInProcess, cliHere } from "./in_process.ts";
 
 Deno.test("closest() guesses the name meant: a typo, a swap, a prefix; nothing when far", () => {
   const commands = ["recall", "search", "search-text", "remember", "revise", "status", "stop"];
@@ -100,4 +101,49 @@ Deno.test("cairn --version names the version; cairn help [COMMAND] is --help", a
   const unknown = await cairnInProcess(tmp.path, "help", "recal");
   assert.equal(unknown.code, 2);
   assert.match(unknown.err, /did you mean recall\?/);
+});
+
+Deno.test("a store folder that is not there is refused to the commands that need one, and made by the first that writes", async () => {
+  await using tmp = await tempDir();
+  const missing = join(tmp.path, "stor");
+  const exists = () => Deno.stat(missing).then(() => true, () => false);
+  for (
+    const args of [["recall", "deploys"], ["status"], ["list"], ["graph", "search", "x"], [
+      "index",
+      "--status",
+    ], ["verify"]]
+  ) {
+    const refused = await cairnInProcess(missing, ...args);
+    assert.equal(refused.code, 1, args.join(" "));
+    assert.match(
+      refused.err,
+      new RegExp(`^cairn ${args[0]}: no store at ${missing}: .*mistyped\\?`),
+    );
+  }
+  // The fast path leaves it to the command line run here, which refuses it: no owner is started.
+  assert.deepEqual(await sendToOwner(["--store", missing, "recall", "deploys"], true), {
+    tried: false,
+  });
+  assert.equal(await exists(), false, "nothing was made");
+  assert.equal((await cairnInProcess(missing, "remember", "Deploys go out on Tuesday")).code, 0);
+  assert.equal(await exists(), true);
+  assert.match((await cairnInProcess(missing, "list")).out, /Deploys go out on Tuesday/);
+});
+
+Deno.test("a file where the store folder should be, or an empty --store, is refused before anything is written", async () => {
+  await using tmp = await tempDir();
+  const file = join(tmp.path, "notes.txt");
+  await Deno.writeTextFile(file, "not a store");
+  const onFile = await cairnInProcess(file, "remember", "x");
+  assert.equal(onFile.code, 1);
+  assert.equal(
+    onFile.err,
+    `cairn remember: ${file} is a file; the store is a folder (--store or CAIRN_HOME names it)`,
+  );
+  const under = await cairnInProcess(join(file, "store"), "status");
+  assert.match(under.err, /cannot be a store folder: a part of its path is a file$/);
+  const empty = await cliHere(["--store", "", "status"]);
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /^cairn: --store needs a directory/);
+  assert.equal(await Deno.readTextFile(file), "not a store");
 });

@@ -94,6 +94,10 @@ Deno.test("cairn recall prints compact markdown, says what is missing, and refus
   const unknownKey = await cliHere([...store, "recall", "--batch", badBatch, "--format", "jsonl"]);
   assert.equal(unknownKey.code, 1);
   assert.match(unknownKey.stderr, /bad\.jsonl:1: .*"limit"/);
+  const nowhere = await cliHere(["--store", join(tmp.path, "empty"), "recall", "anything"]);
+  assert.equal(nowhere.code, 1);
+  assert.match(nowhere.stderr, /^cairn recall: no store at .*empty: nothing was remembered/);
+  await Deno.mkdir(join(tmp.path, "empty"));
   const empty = await cliHere(["--store", join(tmp.path, "empty"), "recall", "anything"]);
   assert.equal(empty.code, 0);
   assert.match(empty.stdout, /Nothing found\./);
