@@ -4,6 +4,7 @@
  * later memory may replace one.
  * @module
  */
+import { currentFirst } from "./current_first.ts";
 import { MAX_RESULTS, recall, type RecallDeps } from "./recall.ts";
 import { lexicalAsOf } from "./lexical_as_of.ts";
 import { validAt } from "./memory_record.ts";
@@ -102,7 +103,7 @@ export class RecallService {
     const answered = items.slice(0, request.limit);
     // Words-only answers stay without the model; the others have it loaded already.
     if (!then && request.mode !== "lexical") await this.#markNewer(answered);
-    return { query: request.query, items: answered, notes };
+    return { query: request.query, items: currentFirst(answered), notes };
   }
 
   /**
