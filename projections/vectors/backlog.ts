@@ -103,6 +103,20 @@ export class VectorBacklog {
     return ahead;
   }
 
+  /**
+   * The memories past the checkpoint whose text has no vector yet: remembered
+   * or revised, neither applied ahead nor forgotten since.
+   */
+  waitingMemories(): string[] {
+    const ids = new Set<string>();
+    for (const event of this.#memoryEvents.values()) {
+      const gives = event.type === "memory.remembered" ||
+        (event.type === "memory.revised" && event.data.content !== undefined);
+      if (gives && !this.appliedAhead(event) && !this.undone(event)) ids.add(event.data.id);
+    }
+    return [...ids];
+  }
+
   /** Notes that `events` (from {@linkcode memoriesAhead}) were applied and saved. */
   markAhead(events: readonly StoredEvent[]): void {
     for (const event of events) {

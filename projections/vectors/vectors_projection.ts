@@ -302,6 +302,17 @@ export class VectorsProjection implements Projection {
   }
 
   /**
+   * The memories past `checkpoint` whose current text has no vector yet (a
+   * memory remembered a moment ago): what a search of memories by meaning
+   * cannot find until the vectors take them in.
+   */
+  async waitingMemories(checkpoint: number): Promise<string[]> {
+    await this.#backlog.advance(checkpoint);
+    await this.#recognizeAhead();
+    return this.#backlog.waitingMemories();
+  }
+
+  /**
    * Texts embedded per second over the last few batches; undefined until
    * enough were embedded to tell (a first batch also waits for the model).
    */

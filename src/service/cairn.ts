@@ -6,13 +6,15 @@ import { SessionState } from "../../projections/session_state.ts";
 import { TextProjection } from "../../projections/text.ts";
 import { VectorsProjection } from "../../projections/vectors/vectors_projection.ts";
 import type { Embedder } from "../../text/embedder.ts";
-import { isModelFailure } from "../embed/embedder.ts";
 import { LazyEmbedder } from "../embed/lazy_embedder.ts";
 import { loadConfig } from "./config.ts";
 import { embedderFor, rerankerFor } from "./providers.ts";
 import { CodeIndex } from "./code_index.ts";
 import { GraphOps } from "./graph_ops.ts";
 import { Memories } from "./memories.ts";
+import { nearestMemories } from "./nearest_memories.ts";
+import { memoriesById } from "../../projections/graph/queries/memories.ts";
+import { toMemory } from "../recall/memory_record.ts";
 import { RecallService } from "../recall/answer.ts";
 import {
   alreadyReembedding,
@@ -42,16 +44,6 @@ export interface CairnOptions extends StoreOptions {
   awaitModel?: boolean;
   /** Start loading the embedding model while the store opens (for a command that will embed). */
   warmModel?: boolean;
-}
-
-/** How long `remember` waits for its text's embedding to look for a duplicate by meaning. */
-const DUPLICATE_CHECK_SECONDS = 10;
-
-/** Resolves to undefined after `count` seconds, without keeping the process alive. */
-function seconds(count: number): Promise<undefined> {
-  return new Promise((resolve) =>
-    Deno.unrefTimer(setTimeout(() => resolve(undefined), count * 1000))
-  );
 }
 
 function reportMovedAside({ name, reason, to }: MovedAside): void {
@@ -159,28 +151,25 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
   const modelReady = options.awaitModel === false
     ? () => !(embedder instanceof LazyEmbedder) || embedder.ready
     : undefined;
-  const memories = new Memories(store, graph!, async (texts) => {
-    // Without a usable model, or while it loads in a server, only the same text is a duplicate.
-    if (modelReady?.() === false) return texts.map(() => []);
-    const embedding = embedder.embedDocuments(texts.map((text) => text.content), true).catch(
-      (error) => {
-        if (isModelFailure(error)) return undefined;
-        throw error;
-      },
-    );
-    // A model server that does not answer makes the check by words alone, not a remember that hangs.
-    const found = await Promise.race([embedding, seconds(DUPLICATE_CHECK_SECONDS)]);
-    return texts.map(({ project }, i) =>
-      found
-        ? vectors!.search("memory", found[i]!, { project, limit: 5 })
-          .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }))
-        : []
-    );
-  }, history);
+  const vectorsCheckpoint = () =>
+    store.runner.status().find((p) => p.name === "vectors")?.checkpoint ?? 0;
+  const memories = new Memories(
+    store,
+    graph!,
+    nearestMemories({
+      embedder,
+      vectors: vectors!,
+      checkpoint: vectorsCheckpoint,
+      read: async (ids) =>
+        (await memoriesById(graph!.database, ids)).map(toMemory).filter((m) => !m.forgotten_at),
+      ...(modelReady ? { modelReady } : {}),
+    }),
+    history,
+  );
   const code = new CodeIndex(store, catalog);
   const watches = new CodeWatches(code);
   const vectorLag = async (): Promise<VectorLag> => {
-    const checkpoint = store.runner.status().find((p) => p.name === "vectors")?.checkpoint ?? 0;
+    const checkpoint = vectorsCheckpoint();
     const rate = vectors!.rate();
     const pending = await vectors!.pending(checkpoint, waitsBehindCode);
     return { pending, ...(rate ? { rate } : {}) };

@@ -190,6 +190,37 @@ Deno.test("Memories.remember() stores a memory that may contradict a close one o
     assert.match(hooks[0]!, /numbers differ \(7 vs 9\)/);
   }));
 
+Deno.test("Memories.remember() names a contradiction with a memory remembered a moment before, whose vector is not in yet", () =>
+  withStore(async (cairn) => {
+    await cairn.store.runner.withBackgroundPaused(async () => {
+      const { memory: first } = await cairn.memories.remember({
+        content: "The build cache is purged every 7 days",
+        project: "ci",
+      });
+      const checkpoint = cairn.store.runner.status().find((p) => p.name === "vectors")!.checkpoint;
+      assert.deepEqual(
+        await cairn.vectors.waitingMemories(checkpoint),
+        [first.id],
+        "no vector yet",
+      );
+      const { contradictions } = await cairn.memories.remember({
+        content: "The build cache is purged every 14 days",
+        project: "ci",
+      });
+      assert.deepEqual(
+        contradictions.map(({ memory, differences }) =>
+          `${memory.id}: ${describeDifferences(differences)}`
+        ),
+        [`${first.id}: numbers differ (7 vs 14)`],
+      );
+      const elsewhere = await cairn.memories.remember({
+        content: "The build cache is purged every 21 days",
+        project: "web",
+      });
+      assert.deepEqual(elsewhere.contradictions, [], "another project's are not compared");
+    });
+  }));
+
 Deno.test("as_of answers with what was known then; valid_at keeps what was valid then", async () => {
   await using tmp = await tempDir();
   let now = new Date("2026-01-01T00:00:00Z");
@@ -281,6 +312,8 @@ Deno.test("recall marks a memory that one stored later may replace, and says whi
       item.type === "memory" && item.newer ? [[item.memory.id, item.newer.memory.id]] : []
     );
     assert.deepEqual(marked, [[old.id, newer.id]], "only the older one, by the newer one");
+    const order = answer.items.flatMap((item) => item.type === "memory" ? [item.memory.id] : []);
+    assert.equal(order.indexOf(old.id), order.indexOf(newer.id) + 1, "the current one first");
     assert.match(
       formatMarkdown(answer),
       new RegExp(
