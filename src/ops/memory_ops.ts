@@ -154,18 +154,28 @@ export const forget = operation({
     reason: z.string().max(1000).optional(),
     purge: z.boolean().optional().describe("also remove its content from the log"),
   },
-  output: { id: z.string() },
+  output: {
+    id: z.string(),
+    forgotten_before: z.string().optional().describe("when it was forgotten already"),
+  },
   cli: {
     positionals: [{ key: "id", name: "ID", missing: "give the memory's id" }],
     cliOnly: ["purge"],
   },
   async run(cairn, { id, reason, purge }) {
-    await cairn.memories.forget(id, { ...(reason ? { reason } : {}), purge: purge ?? false });
-    return { id, purged: purge ?? false };
+    const { forgottenBefore } = await cairn.memories.forget(id, {
+      ...(reason ? { reason } : {}),
+      purge: purge ?? false,
+    });
+    return { id, purged: purge ?? false, forgottenBefore };
   },
-  render: ({ id, purged }) => ({
-    text: purged ? `purged \`${id}\`: its content is gone from the log` : `forgotten: \`${id}\``,
-    data: { id },
+  render: ({ id, purged, forgottenBefore }) => ({
+    text: purged
+      ? `purged \`${id}\`: its content is gone from the log`
+      : forgottenBefore
+      ? `already forgotten on ${forgottenBefore.slice(0, 10)}: \`${id}\` (nothing changed)`
+      : `forgotten: \`${id}\``,
+    data: { id, ...(forgottenBefore ? { forgotten_before: forgottenBefore } : {}) },
   }),
 });
 

@@ -200,8 +200,12 @@ export class Memories {
    * Forgets a memory (it stays in the log). With `purge`, its content leaves
    * the log too: the memory's events are removed by a compaction.
    */
-  async forget(id: string, options: { reason?: string; purge?: boolean } = {}): Promise<void> {
+  async forget(
+    id: string,
+    options: { reason?: string; purge?: boolean } = {},
+  ): Promise<{ forgottenBefore?: string }> {
     const current = await this.#require(id);
+    const before = current.forgotten_at ? { forgottenBefore: current.forgotten_at } : {};
     const events: NewEvent[] = [];
     if (!current.forgotten_at) {
       events.push({
@@ -212,13 +216,14 @@ export class Memories {
     }
     if (!options.purge) {
       if (events.length) await this.store.append(events);
-      return;
+      return before;
     }
     events.push({ type: "memory.purged", v: 1, data: { id } });
     await purgeDurably(this.store, async () => {
       await this.store.append(events);
       await compactStore(this.store);
     });
+    return before;
   }
 
   /** One memory by id, or undefined. */

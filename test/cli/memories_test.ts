@@ -30,8 +30,23 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
     "backoff",
   ]);
   assert.match(revised.stdout, /jittered/);
-  assert.equal((await owner.cli(["forget", memory.id])).code, 0);
+  const forgotten = await owner.cli(["forget", memory.id]);
+  assert.equal(forgotten.stdout, `forgotten: \`${memory.id}\`\n`);
   assert.match((await owner.cli(["list"])).stdout, /No memories match/);
+  const head = JSON.parse((await owner.cli(["status", "--json"])).stdout).head;
+  const again = await owner.cli(["forget", memory.id, "--json"]);
+  assert.equal(again.code, 0, "forgetting is idempotent");
+  assert.match(JSON.parse(again.stdout).forgotten_before, /^\d{4}-\d{2}-\d{2}T/);
+  const twice = await owner.cli(["forget", memory.id]);
+  assert.match(
+    twice.stdout,
+    /^already forgotten on \d{4}-\d{2}-\d{2}: `mem_.*` \(nothing changed\)$/m,
+  );
+  assert.equal(
+    JSON.parse((await owner.cli(["status", "--json"])).stdout).head,
+    head,
+    "nothing written",
+  );
   const missing = await owner.cli(["get", "mem_missing"]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no memory with id mem_missing/);
