@@ -76,10 +76,16 @@ function openedMarkdown(opened: Opened): string {
       return lines.join("\n");
     }
     case "code": {
-      const { code, outline } = opened;
+      const { code, outline, gone } = opened;
       const body = withoutScope(code.text).split("\n");
       const width = String(code.start_line + body.length - 1).length;
       const lines = [
+        ...(gone
+          ? [
+            `No chunk is ${visible(gone.handle)} any more (its file changed since); ` +
+            `this one holds line ${gone.line} now:`,
+          ]
+          : []),
         `${codeLabel(code)} ${code.kind}`,
         "```",
         ...(code.signature === undefined ? [] : [`${" ".repeat(width)}  ${code.signature}`, "⋮"]),

@@ -56,7 +56,16 @@ export type Opened =
     after?: TurnRecord;
     files: Array<{ path: string; tool: string }>;
   }
-  | { type: "code"; code: CodeRecord; outline: OutlineEntry[] };
+  | {
+    type: "code";
+    code: CodeRecord;
+    outline: OutlineEntry[];
+    /**
+     * The handle asked for, when no chunk has it any more (its file changed
+     * since): `code` is then the chunk holding that handle's first line now.
+     */
+    gone?: { handle: string; line: number };
+  };
 
 /** A turn's handle: its session (or the session's first characters) and its line. */
 const TURN_HANDLE = /^([0-9A-Za-z][0-9A-Za-z_-]{3,}):(\d+)$/;
@@ -129,8 +138,7 @@ async function openTurn(cairn: Cairn, session: string, line: number): Promise<Op
 
 async function openCode(cairn: Cairn, handle: string): Promise<Opened> {
   const db = cairn.graph.database;
-  const id = await chunkAt(cairn, handle);
-  const code = id === undefined ? undefined : (await codeRecords(db, cairn.text, [id])).get(id);
+  const { code, gone } = await chunkOrItsSuccessor(cairn, handle);
   if (!code) {
     throw new NotFoundError(
       `no memory, session turn or code chunk has the handle ${handle} ` +
@@ -156,7 +164,30 @@ async function openCode(cairn: Cairn, handle: string): Promise<Opened> {
     type: "code",
     code: whole.length > 1 ? await wholeDefinition(cairn, code, whole) : code,
     outline: outline.sort((a, b) => a.start_line - b.start_line),
+    ...(gone ? { gone } : {}),
   };
+}
+
+/**
+ * The chunk with the handle, or, when none has it any more (its file was
+ * edited since), the chunk holding the handle's first line now, with the
+ * handle as `gone`. A chunk's handle outlives an edit of its file.
+ */
+async function chunkOrItsSuccessor(
+  cairn: Cairn,
+  handle: string,
+): Promise<{ code?: CodeRecord; gone?: { handle: string; line: number } }> {
+  const record = async (id: string | undefined) =>
+    id === undefined
+      ? undefined
+      : (await codeRecords(cairn.graph.database, cairn.text, [id])).get(id);
+  const code = await record(await chunkAt(cairn, handle));
+  if (code) return { code };
+  const range = /^(.+):(\d+)-\d+$/.exec(handle);
+  if (!range) return {};
+  const line = Number(range[2]);
+  const successor = await record(await chunkAt(cairn, `${range[1]}:${line}`));
+  return successor ? { code: successor, gone: { handle, line } } : {};
 }
 
 /**

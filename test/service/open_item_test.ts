@@ -5,6 +5,7 @@ import { formatMarkdown } from "../../src/ops/format.ts";
 import type { Cairn } from "../../src/service/cairn.ts";
 import { ArgumentsError, NotFoundError } from "../../src/errors.ts";
 import { openHandle } from "../../src/service/open_item.ts";
+import { open } from "../../src/ops/open_ops.ts";
 import { tempDir } from "../helpers.ts";
 import { answer, prompt, SESSION, tool } from "./claude_lines.ts";
 import { openWithFakeModel } from "./fake_cairn.ts";
@@ -129,6 +130,46 @@ Deno.test("recall's markdown shows a continuation part's signature and the line 
     assert.match(markdown, /^1\. \[code shop:ledger\.py:\d+-\d+\] `settle_invoices`\n```\n/);
     assert.match(markdown, /def settle_invoices\(ledger, invoices\):\n⋮\n/);
     assert.match(markdown, /raise LedgerClosedError\("the ledger was closed while settling"\)/);
+  } finally {
+    await cairn.close();
+  }
+});
+
+Deno.test("open of a chunk's handle after its file was edited shows the chunk holding its first line now, and says so", async () => {
+  await using tmp = await tempDir();
+  const cairn = await openWithFakeModel(join(tmp.path, "store"));
+  try {
+    const project = join(tmp.path, "shop");
+    await Deno.mkdir(project);
+    const file = join(project, "tax.py");
+    const fn = (name: string) =>
+      [
+        `def ${name}(items):`,
+        ...Array.from({ length: 30 }, (_, i) => `    ${name}_${i} = items[${i}] * RATE`),
+        "    return items",
+        "",
+      ].join("\n");
+    await Deno.writeTextFile(file, `${fn("tax_rate")}\n${fn("total")}`);
+    await cairn.code.index({ path: project, project: "shop" });
+    const before = await openHandle(cairn, "shop:tax.py:40");
+    assert.ok(before.type === "code" && before.gone === undefined);
+    const handle = before.code.id;
+    const line = before.code.start_line;
+    // Lines above it: no chunk has that handle any more, and another holds its first line.
+    await Deno.writeTextFile(file, `${"# header\n".repeat(3)}${fn("tax_rate")}\n${fn("total")}`);
+    await cairn.code.index({ path: project, project: "shop" });
+    const after = await openHandle(cairn, handle);
+    assert.ok(after.type === "code");
+    assert.deepEqual(after.gone, { handle, line });
+    assert.notEqual(after.code.id, handle);
+    assert.ok(after.code.start_line <= line && line <= after.code.end_line);
+    assert.match(
+      open.render(after, { handle }).text,
+      new RegExp(
+        `^No chunk is ${handle} any more \\(its file changed since\\); this one holds line ${line} now:`,
+      ),
+    );
+    await assert.rejects(openHandle(cairn, "shop:tax.py:900-950"), NotFoundError);
   } finally {
     await cairn.close();
   }
