@@ -167,15 +167,19 @@ export function visible(text: string): string {
   );
 }
 
-/** One memory as a compact markdown line: `- [kind] content (#tags, project)`. */
-export function memoryLine(memory: MemoryRecord, withId = true): string {
+/**
+ * One memory as a compact markdown line: `- [kind] content #tags (project) `id``;
+ * a content longer than `cut` characters ends there, saying how much more there is.
+ */
+export function memoryLine(memory: MemoryRecord, cut = Infinity): string {
   const tags = memory.tags.length ? ` ${memory.tags.map((tag) => `#${tag}`).join(" ")}` : "";
   const where = memory.project ? ` (${memory.project})` : "";
   const forgotten = memory.forgotten_at ? " [forgotten]" : "";
-  const id = withId ? ` \`${memory.id}\`` : "";
-  return `- [${memory.kind}] ${
-    memory.content.replace(/\s+/g, " ")
-  }${tags}${where}${forgotten}${id}`;
+  const text = memory.content.replace(/\s+/g, " ");
+  const content = text.length > cut
+    ? `${text.slice(0, cut)}… (${text.length - cut} more characters; open shows it whole)`
+    : text;
+  return `- [${memory.kind}] ${content}${tags}${where}${forgotten} \`${memory.id}\``;
 }
 
 /** The answer as one JSON object: items with their fields and scores, and the notes. */

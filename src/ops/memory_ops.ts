@@ -179,6 +179,9 @@ export const forget = operation({
   }),
 });
 
+/** How much of each memory a list shows: a page of them stays a page. */
+const LIST_CHARACTERS = 500;
+
 /** `list`: memories, newest first, with filters. */
 export const list = operation({
   command: "list",
@@ -201,7 +204,9 @@ export const list = operation({
   run: (cairn, { forgotten, ...filters }) =>
     cairn.memories.list({ ...given(filters), include_forgotten: forgotten ?? false }),
   render: (memories: MemoryRecord[]) => ({
-    text: memories.length ? memories.map((m) => memoryLine(m)).join("\n") : "No memories match.",
+    text: memories.length
+      ? memories.map((m) => memoryLine(m, LIST_CHARACTERS)).join("\n")
+      : "No memories match.",
     data: { count: memories.length, ids: memories.map((m) => m.id) },
     json: memories,
   }),

@@ -58,6 +58,24 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
   assert.match(badDate.stderr, /--as-of takes an ISO 8601 date, not "last tuesday"/);
 });
 
+Deno.test("cairn list shows the start of a long memory and how much more there is; get shows it whole", async () => {
+  await using tmp = await tempDir();
+  await using owner = await ownerHere(tmp.path);
+  const long = `The release checklist: ${"verify the changelog, tag, build, sign. ".repeat(200)}`;
+  const stored = await owner.cli(["remember", long, "--json"]);
+  const { memory } = JSON.parse(stored.stdout);
+  const listed = (await owner.cli(["list"])).stdout.trim();
+  const more = long.trim().length - 500;
+  assert.match(
+    listed,
+    new RegExp(
+      `^- \\[note\\] The release checklist: .*… \\(${more} more characters; open shows it whole\\) \`${memory.id}\`$`,
+    ),
+  );
+  assert.ok(listed.length < 700);
+  assert.ok((await owner.cli(["get", memory.id])).stdout.includes(long.trim()));
+});
+
 Deno.test("cairn remember stores the entities and relations it is given, and refuses a malformed relation", async () => {
   await using tmp = await tempDir();
   await using owner = await ownerHere(tmp.path);
