@@ -19,6 +19,7 @@ import {
   WHOSE,
 } from "../ops/session_ops.ts";
 import { parseCommandArgs } from "./args.ts";
+import { didYouMean } from "../../text/did_you_mean.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { answerFromOwner } from "./owner_cli.ts";
 import { ownerOutput, watchUntilStopped } from "./watch_command.ts";
@@ -35,6 +36,9 @@ const HookInput = z.object({
   hook_event_name: z.string().optional(),
   session_id: z.string().min(1).optional(),
 });
+
+/** The agents whose transcripts cairn reads. */
+const AGENTS = ["claude", "codex"];
 
 /**
  * `cairn ingest claude|codex [PATH...]`: reads agent session transcripts (files,
@@ -65,7 +69,8 @@ export const ingestCommand: Command = {
     }, true);
     const [agent, ...given] = positionals;
     if (agent !== "claude" && agent !== "codex") {
-      throw new UsageError('say whose transcripts to read: "claude" or "codex"');
+      const given = agent === undefined ? "" : `, not "${agent}"${didYouMean(agent, AGENTS)}`;
+      throw new UsageError(`say whose transcripts to read: "claude" or "codex"${given}`);
     }
     if (values.hook && values.watch) throw new UsageError("--hook and --watch do not go together");
     if (values.watch && given.length > 1) throw new UsageError("--watch takes one PATH");

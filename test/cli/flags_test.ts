@@ -41,6 +41,12 @@ Deno.test("a mistyped command or option is named with the one meant; a bad choic
   const missing = await cairnInProcess(tmp.path, "list", "--limit");
   assert.equal(missing.code, 2);
   assert.match(missing.err, /^cairn list: --limit needs a value\nusage:/);
+  const agent = await cairnInProcess(tmp.path, "ingest", "claud");
+  assert.equal(agent.code, 2);
+  assert.match(
+    agent.err,
+    /^cairn ingest: say whose transcripts to read: "claude" or "codex", not "claud" \(did you mean claude\?\)\n/,
+  );
 });
 
 Deno.test("cairn's own options after the command are explained, and start no owner", async () => {
