@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
-import { turnsTouchingFile } from "../../projections/graph/queries/sessions.ts";
+import { sessionCount, turnsTouchingFile } from "../../projections/graph/queries/sessions.ts";
 import type { TextProjection } from "../../projections/text.ts";
 import { isPathLike } from "../../text/code_mentions.ts";
 import { plural } from "../recall/vector_lag.ts";
@@ -83,9 +83,12 @@ export async function sessionHistory(
     ? await fileEntries(deps, path, project, limit)
     : await topicEntries(deps, query!, project, limit, notes);
   if (entries.length === 0) {
+    const what = path !== undefined ? `touched ${path}` : `is about "${query}"`;
+    const read = await sessionCount(deps.graph);
     notes.push(
-      `no ingested session ${path !== undefined ? `touched ${path}` : `is about "${query}"`}; ` +
-        "run `cairn ingest claude` or `codex`",
+      read === 0
+        ? `no ingested session ${what}: none is read yet; run \`cairn ingest claude\` or \`codex\``
+        : `${plural(read, "session")} read, none ${what}${project ? ` in project ${project}` : ""}`,
     );
   }
   return { entries, notes };

@@ -42,7 +42,7 @@ Deno.test("cairn ingest claude reads the fixture transcripts once, and status sh
   );
   const none = await cliHere([...store, "history", "nope.rs", "--json"]);
   assert.deepEqual(JSON.parse(none.stdout).entries, []);
-  assert.match(JSON.parse(none.stdout).notes[0], /no ingested session touched nope\.rs/);
+  assert.match(JSON.parse(none.stdout).notes[0], /^\d+ sessions read, none touched nope\.rs$/);
   const topic = await cliHere([
     ...store,
     "history",
