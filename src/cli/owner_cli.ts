@@ -70,6 +70,9 @@ export interface CliOutput {
   progress: (text: string, done?: number) => void;
 }
 
+/** The exit code of a command line stopped by Ctrl-C, as shells give one (128 + SIGINT). */
+const INTERRUPTED_EXIT = 130;
+
 /**
  * How long a command whose owner could not start (the store was locked, say)
  * still looks for another client's owner before it opens the store itself.
@@ -113,6 +116,15 @@ export async function runInOwner(
     output.err(`cairn: the store's owner (pid ${owner.pid}) refused the command: ${error}`);
     return 1;
   }
+  // Ctrl-C stops this process's wait, not the command: the owner runs it to its end.
+  const interrupted = () => {
+    output.err(
+      `cairn: stopped waiting for ${what}; the store's owner finishes it on its own ` +
+        "(`cairn status` shows how far)",
+    );
+    Deno.exit(INTERRUPTED_EXIT);
+  };
+  Deno.addSignalListener("SIGINT", interrupted);
   try {
     for await (
       const text of response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(lines())
@@ -125,6 +137,8 @@ export async function runInOwner(
     }
   } catch (error) {
     return died(await ownerDied(storeDir, what, error), output);
+  } finally {
+    Deno.removeSignalListener("SIGINT", interrupted);
   }
   return died(await ownerDied(storeDir, what, new Error("its answer ended early")), output);
 }

@@ -156,6 +156,33 @@ Deno.test("index returns before the vectors are in; searches answer meanwhile an
   assert.equal(after.vectors.held.code, 3);
 });
 
+Deno.test("Ctrl-C on a command the owner runs says the owner finishes it, and the owner does", async () => {
+  await using tmp = await tempDir();
+  await using embeddings = bagOfWordsServer(HELD);
+  await using owned = await ownedStore(tmp.path, embeddings.url);
+  const repo = await repository(tmp.path);
+  const indexing = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", MAIN, "--store", owned.store, "index", repo, "--wait"],
+    env: { CAIRN_NO_OWNER: "" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // The owner embeds the (held) chunks while the command line waits for them.
+  await embeddings.held;
+  indexing.kill("SIGINT");
+  const { code, stderr } = await indexing.output();
+  assert.equal(code, 130);
+  assert.match(
+    new TextDecoder().decode(stderr),
+    /cairn: stopped waiting for `cairn index .* --wait`; the store's owner finishes it on its own/,
+  );
+  embeddings.release();
+  const waited = await owned.cairn(["index", repo, "--wait"]);
+  assert.equal(waited.code, 0, waited.stderr);
+  assert.match(waited.stdout, /0 files indexed, 3 unchanged/, "the owner had indexed them");
+  assert.equal(waiting(await owned.status()), 0);
+});
+
 Deno.test("cairn stop says what it waits for while the owner finishes a command it runs", async () => {
   await using tmp = await tempDir();
   await using embeddings = bagOfWordsServer(HELD);
