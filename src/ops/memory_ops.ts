@@ -156,7 +156,7 @@ export const forget = operation({
   },
   output: {
     id: z.string(),
-    forgotten_before: z.string().optional().describe("when it was forgotten already"),
+    forgotten_before: z.string().optional(),
   },
   cli: {
     positionals: [{ key: "id", name: "ID", missing: "give the memory's id" }],

@@ -157,8 +157,8 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
     store,
     graph!,
     nearestMemories({
-      embedder,
-      vectors: vectors!,
+      embedder: () => embedder,
+      vectors: () => vectors!,
       checkpoint: vectorsCheckpoint,
       read: async (ids) =>
         (await memoriesById(graph!.database, ids)).map(toMemory).filter((m) => !m.forgotten_at),

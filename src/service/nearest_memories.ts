@@ -20,8 +20,9 @@ const WAITING_COMPARED = 64;
 
 /** What {@linkcode nearestMemories} reads. */
 export interface NearestMemoryDeps {
-  embedder: Embedder;
-  vectors: VectorsProjection;
+  /** The store's embedder and vectors now (a reembed replaces both). */
+  embedder: () => Embedder;
+  vectors: () => VectorsProjection;
   /** The vectors' checkpoint now. */
   checkpoint: () => number;
   /** The live memories among `ids`: their project and text. */
@@ -36,12 +37,13 @@ export interface NearestMemoryDeps {
 export function nearestMemories(deps: NearestMemoryDeps): NearestMemory {
   return async (texts) => {
     if (deps.modelReady?.() === false) return texts.map(() => []);
+    const [embedder, vectors] = [deps.embedder(), deps.vectors()];
     const projects = new Set(texts.map((text) => text.project));
-    const waitingIds = (await deps.vectors.waitingMemories(deps.checkpoint())).slice(
+    const waitingIds = (await vectors.waitingMemories(deps.checkpoint())).slice(
       -WAITING_COMPARED,
     );
     const waiting = (await deps.read(waitingIds)).filter((memory) => projects.has(memory.project));
-    const embedding = deps.embedder
+    const embedding = embedder
       .embedDocuments([...texts, ...waiting].map((text) => text.content), true)
       .catch((error) => {
         if (isModelFailure(error)) return undefined;
@@ -51,7 +53,7 @@ export function nearestMemories(deps: NearestMemoryDeps): NearestMemory {
     const found = await Promise.race([embedding, seconds(CHECK_SECONDS)]);
     if (!found) return texts.map(() => []);
     return texts.map(({ project }, i) => {
-      const byVector = deps.vectors.search("memory", found[i]!, { project, limit: 5 })
+      const byVector = vectors.search("memory", found[i]!, { project, limit: 5 })
         .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }));
       const known = new Set(byVector.map((hit) => hit.id));
       const byText = waiting.flatMap((memory, j) =>
