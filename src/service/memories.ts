@@ -96,6 +96,8 @@ export interface Remembered {
 /** Memories: the commands that append their events and the queries that read the graph. */
 export class Memories {
   #history: () => Promise<MemoryHistory>;
+  /** The remember under way, which the next waits for. */
+  #remembering: Promise<unknown> = Promise.resolve();
 
   /**
    * @param nearest finds the stored memory whose embedding is closest to a text
@@ -120,6 +122,14 @@ export class Memories {
   async remember(input: z.input<typeof RememberInput>): Promise<Remembered> {
     const data = RememberInput.parse(input);
     checkValidity(data);
+    // One at a time: two calls sent together (an agent's parallel tool calls) would each miss
+    // the other in their checks, and store the same text twice.
+    const remembered = this.#remembering.then(() => this.#remember(data));
+    this.#remembering = remembered.catch(() => {});
+    return await remembered;
+  }
+
+  async #remember(data: z.output<typeof RememberInput>): Promise<Remembered> {
     // The text is embedded while the graph looks for the same text: the two use different cores,
     // and the embedding is needed unless the text is known already.
     const near = this.#near([{ content: data.content, project: data.project }]);

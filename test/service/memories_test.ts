@@ -221,6 +221,32 @@ Deno.test("Memories.remember() names a contradiction with a memory remembered a 
     });
   }));
 
+Deno.test("Memories.remember() called twice at once stores the text once, and the second names the first's contradiction", () =>
+  withStore(async (cairn) => {
+    const text = { content: "Log retention for the worker is 90 days", project: "ops" };
+    const [a, b] = await Promise.all([
+      cairn.memories.remember(text),
+      cairn.memories.remember(text),
+    ]);
+    assert.deepEqual([a.duplicate, b.duplicate], [false, true]);
+    assert.equal(b.memory.id, a.memory.id);
+    assert.equal((await cairn.memories.list({ project: "ops" })).length, 1);
+    const [, thirty] = await Promise.all([
+      cairn.memories.remember({
+        content: "The backup job keeps 14 days of snapshots",
+        project: "ops",
+      }),
+      cairn.memories.remember({
+        content: "The backup job keeps 30 days of snapshots",
+        project: "ops",
+      }),
+    ]);
+    assert.deepEqual(
+      thirty.contradictions.map(({ differences }) => describeDifferences(differences)),
+      ["numbers differ (14 vs 30)"],
+    );
+  }));
+
 Deno.test("as_of answers with what was known then; valid_at keeps what was valid then", async () => {
   await using tmp = await tempDir();
   let now = new Date("2026-01-01T00:00:00Z");
