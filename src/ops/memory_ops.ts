@@ -34,6 +34,13 @@ function given<T extends Record<string, unknown>>(input: T): Partial<T> {
   ) as Partial<T>;
 }
 
+/**
+ * Characters of a memory's text shown where the whole was not asked for (a
+ * list, the answer to remember or revise): a page of them stays a page, and an
+ * agent is not sent back the long text it just sent.
+ */
+const LINE_CHARS = 500;
+
 /** Characters of a memory's text a note that names it quotes. */
 const NOTE_CHARS = 80;
 
@@ -107,7 +114,7 @@ export const remember = operation({
     if (newer) notes.push(`> This memory ${outOfDate(newer)}.`);
     const contradicts = contradictions.map((contradiction) => contradiction.memory.id);
     return {
-      text: [head, memoryLine(memory), ...notes].join("\n"),
+      text: [head, memoryLine(memory, LINE_CHARS), ...notes].join("\n"),
       data: { id: memory.id, duplicate, ...(contradicts.length ? { contradicts } : {}) },
       json: { memory, duplicate, contradictions, ...(newer ? { newer } : {}) },
     };
@@ -135,7 +142,7 @@ export const revise = operation({
   },
   run: (cairn, input) => cairn.memories.revise(given(input) as typeof input),
   render: (memory: MemoryRecord) => ({
-    text: `revised:\n${memoryLine(memory)}`,
+    text: `revised:\n${memoryLine(memory, LINE_CHARS)}`,
     data: { id: memory.id },
     json: memory,
   }),
@@ -179,9 +186,6 @@ export const forget = operation({
   }),
 });
 
-/** How much of each memory a list shows: a page of them stays a page. */
-const LIST_CHARACTERS = 500;
-
 /** `list`: memories, newest first, with filters. */
 export const list = operation({
   command: "list",
@@ -205,7 +209,7 @@ export const list = operation({
     cairn.memories.list({ ...given(filters), include_forgotten: forgotten ?? false }),
   render: (memories: MemoryRecord[]) => ({
     text: memories.length
-      ? memories.map((m) => memoryLine(m, LIST_CHARACTERS)).join("\n")
+      ? memories.map((m) => memoryLine(m, LINE_CHARS)).join("\n")
       : "No memories match.",
     data: { count: memories.length, ids: memories.map((m) => m.id) },
     json: memories,

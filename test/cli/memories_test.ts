@@ -58,7 +58,7 @@ Deno.test("cairn remember, list, revise, forget and get work end to end", async 
   assert.match(badDate.stderr, /--as-of takes an ISO 8601 date, not "last tuesday"/);
 });
 
-Deno.test("cairn list shows the start of a long memory and how much more there is; get shows it whole", async () => {
+Deno.test("cairn list, remember and revise show the start of a long memory and how much more there is; get shows it whole", async () => {
   await using tmp = await tempDir();
   await using owner = await ownerHere(tmp.path);
   const long = `The release checklist: ${"verify the changelog, tag, build, sign. ".repeat(200)}`;
@@ -74,6 +74,13 @@ Deno.test("cairn list shows the start of a long memory and how much more there i
   );
   assert.ok(listed.length < 700);
   assert.ok((await owner.cli(["get", memory.id])).stdout.includes(long.trim()));
+  // Remembering or revising a long text does not send it back whole either.
+  const again = await owner.cli(["remember", `${long} Then publish the notes.`]);
+  assert.match(
+    again.stdout,
+    /^remembered:\n- \[note\] The release checklist: .*open shows it whole/,
+  );
+  assert.ok(again.stdout.length < 700, `${again.stdout.length} characters`);
 });
 
 Deno.test("cairn remember stores the entities and relations it is given, and refuses a malformed relation", async () => {
