@@ -132,7 +132,7 @@ export const revise = operation({
   core: false,
   writes: true,
   input: { id, content: content.optional(), ...memoryFields },
-  output: { id: z.string() },
+  output: { id: z.string(), changed: z.boolean() },
   cli: {
     positionals: [
       { key: "id", name: "ID", missing: "give the memory's id" },
@@ -141,9 +141,11 @@ export const revise = operation({
     flags: { tags: "tag" },
   },
   run: (cairn, input) => cairn.memories.revise(given(input) as typeof input),
-  render: (memory: MemoryRecord) => ({
-    text: `revised:\n${memoryLine(memory, LINE_CHARS)}`,
-    data: { id: memory.id },
+  render: ({ memory, changed }) => ({
+    text: `${changed ? "revised" : "unchanged (it says that already)"}:\n${
+      memoryLine(memory, LINE_CHARS)
+    }`,
+    data: { id: memory.id, changed },
     json: memory,
   }),
 });

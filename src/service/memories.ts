@@ -184,8 +184,14 @@ export class Memories {
     return new Set(held.map((row) => `${row.project}\0${row.id}`));
   }
 
-  /** Changes a memory; the earlier version stays in the log. */
-  async revise(input: z.input<typeof ReviseInput>): Promise<MemoryRecord> {
+  /**
+   * Changes a memory; the earlier version stays in the log. Fields given as
+   * they already are change nothing, and when none changes nothing is
+   * written (`changed` false).
+   */
+  async revise(
+    input: z.input<typeof ReviseInput>,
+  ): Promise<{ memory: MemoryRecord; changed: boolean }> {
     const { id, ...changes } = ReviseInput.parse(input);
     const current = await this.#require(id);
     if (current.forgotten_at) {
@@ -198,12 +204,16 @@ export class Memories {
       valid_from: changes.valid_from ?? current.valid_from,
       valid_to: changes.valid_to ?? current.valid_to,
     });
-    await this.store.append([{
-      type: "memory.revised",
-      v: 1,
-      data: { id, ...withoutUndefined(changes) },
-    }]);
-    return await this.#require(id);
+    const changed = withoutUndefined(changes);
+    for (const [field, value] of Object.entries(changed)) {
+      const now = current[field as keyof MemoryRecord];
+      if (JSON.stringify(now) === JSON.stringify(value)) {
+        delete changed[field as keyof typeof changed];
+      }
+    }
+    if (Object.keys(changed).length === 0) return { memory: current, changed: false };
+    await this.store.append([{ type: "memory.revised", v: 1, data: { id, ...changed } }]);
+    return { memory: await this.#require(id), changed: true };
   }
 
   /**

@@ -61,13 +61,21 @@ Deno.test("Memories.remember() returns the existing memory for the same text in 
 Deno.test("Memories.revise() keeps history in the log and changes what get() returns", () =>
   withStore(async (cairn) => {
     const { memory } = await cairn.memories.remember({ content: "Cache TTL is 5 minutes" });
-    const revised = await cairn.memories.revise({
+    const { memory: revised, changed } = await cairn.memories.revise({
       id: memory.id,
       content: "Cache TTL is 10 minutes",
       tags: ["cache"],
     });
+    assert.equal(changed, true);
     assert.equal(revised.content, "Cache TTL is 10 minutes");
     assert.deepEqual(revised.tags, ["cache"]);
+    // The same text and tags again change nothing, and write nothing.
+    const same = await cairn.memories.revise({
+      id: memory.id,
+      content: "Cache TTL is 10 minutes",
+      tags: ["cache"],
+    });
+    assert.deepEqual([same.changed, same.memory.content], [false, "Cache TTL is 10 minutes"]);
     const types = (await collect(cairn.store.log.read())).map((e) => e.type);
     assert.deepEqual(types, ["memory.remembered", "memory.revised"]);
     await assert.rejects(() => cairn.memories.revise({ id: memory.id }), UserError);
