@@ -10,6 +10,7 @@ import { z } from "zod";
 import { ArgumentsError, UserError } from "../errors.ts";
 import { entityLine, pageLines, relationLine } from "../service/graph_format.ts";
 import {
+  type Deleted,
   EntitiesInput,
   type EntityRecord,
   type GraphPage,
@@ -23,6 +24,8 @@ import { asOfInput } from "./time_input.ts";
 
 /** What every refusal of a graph change adds. */
 const NOTHING_CHANGED = "nothing was changed";
+/** How a deletion names what it skipped (an agent's call deletes what is there, as the MCP memory server does). */
+const NOT_IN_GRAPH = "not in the graph, so not deleted";
 /** Entities a page lists at most. */
 const MAX_PAGE = 100;
 
@@ -236,14 +239,15 @@ export const deleteEntities = change({
     if (!words.length) throw new ArgumentsError("give the names of the entities to delete");
     return words;
   }),
-  async run(cairn, { entityNames }, caller) {
-    await cairn.entities.deleteEntities(entityNames, { strict: !caller.agent });
-    return entityNames;
-  },
-  render: (deleted: string[]) => ({
-    text: `deleted ${deleted.join(", ")} and their relations`,
+  run: (cairn, { entityNames }, caller) =>
+    cairn.entities.deleteEntities(entityNames, { strict: !caller.agent }),
+  render: ({ deleted, absent }: Deleted<string>) => ({
+    text: [
+      ...(deleted.length ? [`deleted ${deleted.join(", ")} and their relations`] : []),
+      ...(absent.length ? [`${NOT_IN_GRAPH}: ${absent.join(", ")}`] : []),
+    ].join("\n"),
     data: { count: deleted.length },
-    json: { deleted },
+    json: { deleted, absent },
   }),
 });
 
@@ -263,17 +267,24 @@ export const deleteObservations = change({
     }
     return [{ entityName, observations }];
   }),
-  async run(cairn, { deletions }, caller) {
+  run(cairn, { deletions }, caller) {
     const asked = deletions.map((d) => ({ entityName: d.entityName, contents: d.observations }));
-    await cairn.entities.deleteObservations(asked, { strict: !caller.agent });
-    return asked;
+    return cairn.entities.deleteObservations(asked, { strict: !caller.agent });
   },
-  render: (deleted: Array<{ entityName: string; contents: string[] }>) => ({
-    text: deleted.map(({ entityName, contents }) =>
-      `deleted from ${entityName}: ${contents.join("; ")}`
-    ).join("\n"),
-    data: { count: deleted.length },
-    json: { deleted },
+  render: (outcome: Array<{ entityName: string } & Deleted<string>>) => ({
+    text: outcome.flatMap(({ entityName, deleted, absent }) => [
+      ...(deleted.length ? [`deleted from ${entityName}: ${deleted.join("; ")}`] : []),
+      ...(absent.length ? [`${NOT_IN_GRAPH} (of ${entityName}): ${absent.join("; ")}`] : []),
+    ]).join("\n"),
+    data: { count: outcome.filter((o) => o.deleted.length).length },
+    json: {
+      deleted: outcome.flatMap(({ entityName, deleted }) =>
+        deleted.length ? [{ entityName, contents: deleted }] : []
+      ),
+      absent: outcome.flatMap(({ entityName, absent }) =>
+        absent.length ? [{ entityName, contents: absent }] : []
+      ),
+    },
   }),
 });
 
@@ -297,13 +308,15 @@ export const deleteRelations = change({
         }
       }
     }
-    await cairn.entities.deleteRelations(relations);
-    return relations;
+    return await cairn.entities.deleteRelations(relations);
   },
-  render: (deleted: RelationRecord[]) => ({
-    text: deleted.map((relation) => `unrelated: ${relationLine(relation)}`).join("\n"),
+  render: ({ deleted, absent }: Deleted<RelationRecord>) => ({
+    text: [
+      ...deleted.map((relation) => `unrelated: ${relationLine(relation)}`),
+      ...absent.map((relation) => `${NOT_IN_GRAPH}: ${relationLine(relation)}`),
+    ].join("\n"),
     data: { count: deleted.length },
-    json: { deleted },
+    json: { deleted, absent },
   }),
 });
 

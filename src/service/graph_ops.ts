@@ -79,6 +79,12 @@ export interface DeleteOptions {
   strict?: boolean;
 }
 
+/** What a deletion did: what it deleted, and what it skipped as not in the graph. */
+export interface Deleted<T> {
+  deleted: T[];
+  absent: T[];
+}
+
 /** A part of the graph: entities and their relations, with whether more exist. */
 export interface GraphPage {
   entities: EntityRecord[];
@@ -164,13 +170,17 @@ export class GraphOps {
    * Deletes entities and every relation touching them. Unknown names are
    * ignored, as the memory server does; with `strict`, they are refused.
    */
-  async deleteEntities(names: string[], { strict = false }: DeleteOptions = {}): Promise<void> {
-    const wanted = z.array(name).min(1).max(100).parse(names);
-    if (strict) await this.#requireEntities([...new Set(wanted)]);
+  async deleteEntities(
+    names: string[],
+    { strict = false }: DeleteOptions = {},
+  ): Promise<Deleted<string>> {
+    const wanted = [...new Set(z.array(name).min(1).max(100).parse(names))];
+    if (strict) await this.#requireEntities(wanted);
     const known = await this.#existing(wanted);
     await this.#append(
       [...known].map((n) => ({ type: "entity.deleted", v: 1, data: { name: n } })),
     );
+    return { deleted: [...known], absent: wanted.filter((n) => !known.has(n)) };
   }
 
   /**
@@ -180,35 +190,50 @@ export class GraphOps {
   async deleteObservations(
     input: z.input<typeof ObservationsInput>,
     { strict = false }: DeleteOptions = {},
-  ): Promise<void> {
+  ): Promise<Array<{ entityName: string } & Deleted<string>>> {
     const items = ObservationsInput.parse(input);
-    if (strict) {
-      const entities = [...new Set(items.map((i) => i.entityName))];
-      await this.#requireEntities(entities);
-      const held = await observationsOf(this.db, entities);
-      for (const { entityName, contents } of items) {
-        const absent = contents.filter((c) => !held.get(entityName)?.includes(c));
-        if (absent.length) {
-          const quoted = absent.map((a) => JSON.stringify(a)).join(", ");
-          throw new UserError(`${entityName} has no observation ${quoted}; nothing was changed`);
-        }
-      }
+    const entities = [...new Set(items.map((i) => i.entityName))];
+    if (strict) await this.#requireEntities(entities);
+    const held = await observationsOf(this.db, entities);
+    const outcome = items.map(({ entityName, contents }) => ({
+      entityName,
+      deleted: contents.filter((c) => held.get(entityName)?.includes(c)),
+      absent: contents.filter((c) => !held.get(entityName)?.includes(c)),
+    }));
+    const refused = strict ? outcome.find((o) => o.absent.length) : undefined;
+    if (refused) {
+      const quoted = refused.absent.map((a) => JSON.stringify(a)).join(", ");
+      throw new UserError(
+        `${refused.entityName} has no observation ${quoted}; nothing was changed`,
+      );
     }
-    await this.#append(items.map((i) => ({
-      type: "observations.deleted",
-      v: 1,
-      data: { entity: i.entityName, observations: i.contents },
-    })));
+    await this.#append(
+      outcome.filter((o) => o.deleted.length).map((o) => ({
+        type: "observations.deleted",
+        v: 1,
+        data: { entity: o.entityName, observations: o.deleted },
+      })),
+    );
+    return outcome;
   }
 
-  /** Deletes relations. */
-  async deleteRelations(input: z.input<typeof RelationsInput>): Promise<void> {
+  /** Deletes the relations the graph has, and says which it did not have. */
+  async deleteRelations(input: z.input<typeof RelationsInput>): Promise<Deleted<RelationRecord>> {
     const relations = RelationsInput.parse(input);
-    await this.#append(relations.map((r) => ({
+    const ends = [...new Set(relations.flatMap((r) => [r.from, r.to]))];
+    const held: RelationRecord[] = [];
+    for (let at = 0; at < ends.length; at += 100) {
+      held.push(...(await this.openNodes(ends.slice(at, at + 100))).relations);
+    }
+    const holds = (r: RelationRecord) =>
+      held.some((h) => h.from === r.from && h.to === r.to && h.relationType === r.relationType);
+    const deleted = relations.filter(holds);
+    await this.#append(deleted.map((r) => ({
       type: "relation.deleted",
       v: 1,
       data: { from: r.from, to: r.to, relation_type: r.relationType },
     })));
+    return { deleted, absent: relations.filter((r) => !holds(r)) };
   }
 
   /** The named entities and their relations (those with at least one end among them). */

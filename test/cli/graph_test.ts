@@ -149,15 +149,15 @@ Deno.test("cairn graph --json prints the service's result", async () => {
   });
   assert.deepEqual(
     JSON.parse(await graphOk(owner, "delete-observation", "Ada", "x", "--json")),
-    { deleted: [{ entityName: "Ada", contents: ["x"] }] },
+    { deleted: [{ entityName: "Ada", contents: ["x"] }], absent: [] },
   );
   assert.deepEqual(
     JSON.parse(await graphOk(owner, "unrelate", "Ada", "maintains", "billing", "--json")),
-    { deleted: [ada] },
+    { deleted: [ada], absent: [] },
   );
   assert.deepEqual(
     JSON.parse(await graphOk(owner, "delete-entity", "billing", "--json")),
-    { deleted: ["billing"] },
+    { deleted: ["billing"], absent: [] },
   );
   assert.deepEqual(JSON.parse(await graphOk(owner, "read", "--json")), {
     entities: [{ name: "Ada", entityType: "person", observations: ["y"] }],

@@ -64,13 +64,32 @@ async function exercise(client: Client): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 5));
   const then = new Date().toISOString();
   await new Promise((resolve) => setTimeout(resolve, 5));
-  await call("delete_relations", {
-    relations: [{ from: "Ada", to: "billing", relationType: "maintains" }],
+  // What is there is deleted, and what is not is named as skipped, not as deleted.
+  const unrelated = await call("delete_relations", {
+    relations: [
+      { from: "Ada", to: "billing", relationType: "maintains" },
+      { from: "Ada", to: "billing", relationType: "audits" },
+    ],
   });
-  await call("delete_observations", {
-    deletions: [{ entityName: "billing", observations: ["charges cards nightly"] }],
+  assert.equal(
+    unrelated.body,
+    "unrelated: Ada —maintains→ billing\nnot in the graph, so not deleted: Ada —audits→ billing",
+  );
+  assert.equal(unrelated.structuredContent?.count, 1);
+  const forgotten = await call("delete_observations", {
+    deletions: [{ entityName: "billing", observations: ["charges cards nightly", "runs on Go"] }],
   });
-  await call("delete_entities", { entityNames: ["Ada"] });
+  assert.equal(
+    forgotten.body,
+    "deleted from billing: charges cards nightly\n" +
+      "not in the graph, so not deleted (of billing): runs on Go",
+  );
+  const deleted = await call("delete_entities", { entityNames: ["Ada", "Nobody"] });
+  assert.equal(
+    deleted.body,
+    "deleted Ada and their relations\nnot in the graph, so not deleted: Nobody",
+  );
+  assert.equal(deleted.structuredContent?.count, 1);
   const rest = await call("read_graph", {});
   assert.deepEqual(rest.structuredContent?.entities, [{
     name: "billing",
