@@ -8,12 +8,13 @@ import {
   listedMemoryIds,
   liveMemoryWithKey,
   memoriesById,
+  memoriesWithExternalId,
   memoryById,
 } from "../../projections/graph/queries/memories.ts";
 import { compactStore } from "./compact.ts";
 import { purgeDurably } from "./pending_purge.ts";
 import { checkValidity, isoDate } from "./dates.ts";
-import { NotFoundError, UserError } from "../errors.ts";
+import { ArgumentsError, NotFoundError, UserError } from "../errors.ts";
 import { newId } from "./ids.ts";
 import { withoutUndefined } from "./objects.ts";
 import { followed } from "./followed.ts";
@@ -246,11 +247,26 @@ export class Memories {
     return before;
   }
 
-  /** One memory by id, or undefined. */
+  /**
+   * One memory by id, or by the id it was imported with (`external_id`) when
+   * no memory has that id and one imported memory has it; undefined when none.
+   *
+   * @throws {ArgumentsError} when memories of several projects were imported with that id
+   */
   async get(id: string, options: { as_of?: string } = {}): Promise<MemoryRecord | undefined> {
     if (options.as_of) return (await this.history(options.as_of)).get(id);
     const row = await memoryById(this.graph.database, id);
-    return row ? toMemory(row) : undefined;
+    if (row) return toMemory(row);
+    const imported = (await memoriesWithExternalId(this.graph.database, id)).map(toMemory);
+    if (imported.length > 1) {
+      throw new ArgumentsError(
+        `${id} is the imported id of ${imported.length} memories: ${
+          imported.map((m) => `${m.id} (${m.project ? `project ${m.project}` : "global"})`)
+            .join(", ")
+        }; give one of their ids`,
+      );
+    }
+    return imported[0];
   }
 
   /** Every memory as it was at `asOf` (forgotten ones marked), from the memory history. */

@@ -73,16 +73,23 @@ const TURN_HANDLE = /^([0-9A-Za-z][0-9A-Za-z_-]{3,}):(\d+)$/;
 /**
  * Opens a handle: `mem_…` a memory, `SESSION:LINE` a turn (the session's
  * first characters are enough when no other session starts with them),
- * `PROJECT:PATH:START-END` a code chunk.
+ * `PROJECT:PATH:START-END` a code chunk, or the id a memory was imported with.
  *
  * @throws {NotFoundError} when nothing has that handle
  * @throws {ArgumentsError} when a turn's short handle fits several sessions
  */
 export async function openHandle(cairn: Cairn, handle: string): Promise<Opened> {
   if (handle.startsWith("mem_")) return await openMemory(cairn, handle);
-  const turn = TURN_HANDLE.exec(handle);
-  if (turn) return await openTurn(cairn, turn[1]!, Number(turn[2]));
-  return await openCode(cairn, handle);
+  try {
+    const turn = TURN_HANDLE.exec(handle);
+    if (turn) return await openTurn(cairn, turn[1]!, Number(turn[2]));
+    return await openCode(cairn, handle);
+  } catch (error) {
+    // The id a memory was imported with opens it too.
+    const imported = error instanceof NotFoundError ? await cairn.memories.get(handle) : undefined;
+    if (imported) return await openMemory(cairn, imported.id);
+    throw error;
+  }
 }
 
 async function openMemory(cairn: Cairn, id: string): Promise<Opened> {

@@ -149,6 +149,23 @@ Deno.test("cairn import reads benchmark-format JSONL and refuses a bad line with
   const listed = JSON.parse((await owner.cli(["list", "--json"])).stdout);
   assert.equal(listed.length, 2);
   assert.equal(listed[0].external_id, "c:2");
+  // The ids of the file find what they imported: get and open take them.
+  assert.match(
+    (await owner.cli(["get", "c:2"])).stdout,
+    /^- \[conversation\] Bob: nice! #speaker:Bob \(c\) `mem_/,
+  );
+  const opened = await owner.cli(["open", "c:1"]);
+  assert.equal(opened.code, 0, opened.stderr);
+  assert.match(opened.stdout, /Ann: I adopted a cat/);
+  const other = join(tmp.path, "other.jsonl");
+  await Deno.writeTextFile(other, `{"id":"c:1","project":"d","content":"Dee: hello"}\n`);
+  assert.equal((await owner.cli(["import", other])).code, 0);
+  const ambiguous = await owner.cli(["get", "c:1"]);
+  assert.equal(ambiguous.code, 2);
+  assert.match(
+    ambiguous.stderr,
+    /c:1 is the imported id of 2 memories: mem_\S+ \(project [cd]\), mem_/,
+  );
 });
 
 Deno.test("cairn import --from server-memory brings over the official memory server's entities and relations", async () => {

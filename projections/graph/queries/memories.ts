@@ -59,6 +59,12 @@ export async function liveMemoryWithKey(
   return rows[0] as MemoryRow | undefined;
 }
 
+/** The memories (forgotten ones too) imported with the external id `id`, in any project. */
+export async function memoriesWithExternalId(db: KuzuDb, id: string): Promise<MemoryRow[]> {
+  const rows = await db.run(`MATCH (m:Memory {external_id: $id}) RETURN ${MEMORY_COLUMNS}`, { id });
+  return rows as unknown as MemoryRow[];
+}
+
 /** The memories (forgotten ones too) whose external id is among `ids`: project ("" for global) and external id. */
 export async function heldExternalIds(
   db: KuzuDb,
