@@ -90,18 +90,19 @@ export class BoundedStdioTransport implements Transport {
   async #deliver(line: string): Promise<void> {
     const text = line.replace(/\r$/, "");
     if (text.trim() === "") return;
-    let message: JSONRPCMessage;
+    let value: unknown;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(text));
+      value = JSON.parse(text);
     } catch (error) {
-      await this.#error(
-        requestIdOf(text),
-        -32700,
-        `not a JSON-RPC message: ${(error as Error).message}`,
-      );
+      await this.#error(requestIdOf(text), -32700, `not JSON: ${(error as Error).message}`);
       return;
     }
-    this.onmessage?.(message);
+    const message = JSONRPCMessageSchema.safeParse(value);
+    if (!message.success) {
+      await this.#error(requestIdOf(text), -32600, notJsonRpc(value));
+      return;
+    }
+    this.onmessage?.(message.data);
   }
 
   async #refuse(id: string | number | null, bytes: number): Promise<void> {
@@ -119,4 +120,11 @@ export class BoundedStdioTransport implements Transport {
       encoder.encode(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`),
     );
   }
+}
+
+/** Why `value`, valid JSON, is not a message, in words a client's author can act on. */
+function notJsonRpc(value: unknown): string {
+  if (Array.isArray(value)) return "a batch (a JSON array) is not taken: send one message a line";
+  return 'not a JSON-RPC 2.0 message: it needs "jsonrpc": "2.0" and either a "method" (a ' +
+    'request or a notification) or a "result" or "error" (a response), and no other top-level field';
 }

@@ -6,17 +6,25 @@ import { childEnv, killOwner } from "./mcp_client.ts";
 
 const encoder = new TextEncoder();
 
-/** Reads JSON-RPC answers off `lines` until one with `id` comes. */
+/** Reads JSON-RPC answers off `lines` until one with `id` comes (within 30 s, else it fails). */
 async function answerTo(
   lines: AsyncIterator<string>,
-  id: number,
+  id: number | null,
 ): Promise<Record<string, unknown>> {
-  while (true) {
-    const { value, done } = await lines.next();
-    if (done) throw new Error(`standard output ended before the answer to ${id}`);
-    const message = JSON.parse(value) as Record<string, unknown>;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const next = await Promise.race([
+      lines.next(),
+      new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), 30_000)),
+    ]);
+    clearTimeout(timer);
+    if (next === "late") break;
+    if (next.done) throw new Error(`standard output ended before the answer to ${id}`);
+    const message = JSON.parse(next.value) as Record<string, unknown>;
     if (message.id === id) return message;
   }
+  throw new Error(`no answer to ${id} within 30 s`);
 }
 
 async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -85,6 +93,21 @@ Deno.test("cairn mcp answers a message over its limit with an error and goes on;
       /a message of \d+ bytes is over the limit of 1048576/,
     );
     await writer.write(encoder.encode("this is not json\n"));
+    const garbled = (await answerTo(lines, null)).error as { code: number; message: string };
+    assert.equal(garbled.code, -32700);
+    assert.match(garbled.message, /^not JSON: /);
+    // A batch (answered with a null id, as JSON-RPC asks), or an object that is no JSON-RPC
+    // message, is told apart from text that is not JSON.
+    await send([{ jsonrpc: "2.0", id: 4, method: "tools/list" }]);
+    const batch = (await answerTo(lines, null)).error as { code: number; message: string };
+    assert.deepEqual(batch, {
+      code: -32600,
+      message: "a batch (a JSON array) is not taken: send one message a line",
+    });
+    await send({ jsonrpc: "2.0", id: 5, method: "tools/list", extra: true });
+    const odd = (await answerTo(lines, 5)).error as { code: number; message: string };
+    assert.equal(odd.code, -32600);
+    assert.match(odd.message, /^not a JSON-RPC 2\.0 message: it needs "jsonrpc": "2\.0"/);
     await send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
     const listed = await answerTo(lines, 3);
     assert.ok((listed.result as { tools: unknown[] }).tools.length > 0, "it still answers");
