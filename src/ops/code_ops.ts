@@ -112,7 +112,8 @@ function indexLines({ report, lag, vectors, watching, leftForNextOpen }: IndexRe
   } else if (waitingCount(left) > 0) {
     lines.push(
       `vectors: ${lagText(left)} still to compute, in the background; words and the graph ` +
-        "find them already (`cairn status` shows how far, `cairn index --wait` waits)",
+        "find them already (`cairn status` or the store_status tool shows how far, " +
+        "`cairn index --wait` waits)",
     );
   }
   if (watching) {
@@ -145,7 +146,8 @@ export const indexStatus = operation({
       lines.push(`> capped at ${MAX_PROJECTS} of ${all.length} projects`);
     }
     return {
-      text: lines.join("\n") || "No project is indexed; run `cairn index PATH`.",
+      text: lines.join("\n") ||
+        "No project is indexed; index one with `cairn index PATH` or the index_project tool.",
       data: { projects },
       json: projects,
     };

@@ -363,7 +363,7 @@ export class CodeIndex {
       throw new NotFoundError(
         `no project named ${project} is indexed${
           didYouMean(project, [...known.keys()])
-        }; run \`cairn index PATH\` first`,
+        }; index it first (\`cairn index PATH\`, or the index_project tool)`,
       );
     }
     return await Promise.all(names.map(async (name) => {

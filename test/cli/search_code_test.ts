@@ -83,10 +83,13 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
   ]);
   assert.match(typo.stdout, /> no code is indexed under project "shpo" \(did you mean shop\?\)$/m);
   const mistyped = await cliHere([...store, "search-code", "hook", "--project", "shpo"]);
-  assert.match(mistyped.stderr, /no project named shpo is indexed \(did you mean shop\?\); run/);
+  assert.match(mistyped.stderr, /no project named shpo is indexed \(did you mean shop\?\); index it first/);
   const unknown = await cliHere([...store, "search-code", "hook", "--project", "nope"]);
   assert.equal(unknown.code, 1);
-  assert.match(unknown.stderr, /no project named nope is indexed; run `cairn index PATH` first/);
+  assert.match(
+    unknown.stderr,
+    /no project named nope is indexed; index it first \(`cairn index PATH`, or the index_project tool\)/,
+  );
   const language = await cliHere([...store, "search-code", "hook", "--language", "cobol"]);
   assert.equal(language.code, 2, "a usage error");
   assert.match(language.stderr, /language is one of typescript, .*, not "cobol"/);

@@ -98,7 +98,7 @@ Deno.test("searchCode() finds indexed code by meaning and words, filtered by lan
       await assert.rejects(
         searchCode(cairn, { query: "hook", project: "nope" }),
         UserError,
-        "no project named nope is indexed; run `cairn index PATH` first",
+        "no project named nope is indexed; index it first (`cairn index PATH`, or the index_project tool)",
       );
       await assert.rejects(searchCode(cairn, { query: "  " }), /the query is empty/);
       for (const path of ["../other", "src/../../etc", "/etc"]) {
