@@ -83,7 +83,10 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
   ]);
   assert.match(typo.stdout, /> no code is indexed under project "shpo" \(did you mean shop\?\)$/m);
   const mistyped = await cliHere([...store, "search-code", "hook", "--project", "shpo"]);
-  assert.match(mistyped.stderr, /no project named shpo is indexed \(did you mean shop\?\); index it first/);
+  assert.match(
+    mistyped.stderr,
+    /no project named shpo is indexed \(did you mean shop\?\); index it first/,
+  );
   const unknown = await cliHere([...store, "search-code", "hook", "--project", "nope"]);
   assert.equal(unknown.code, 1);
   assert.match(
