@@ -27,6 +27,7 @@ import {
 } from "../recall/memory_record.ts";
 import {
   CONTRADICTION_COSINE,
+  isConversation,
   type NearMemory,
   newerContradiction,
   sortOutNear,
@@ -337,9 +338,11 @@ export class Memories {
   async newerContradictions(
     memories: readonly MemoryRecord[],
   ): Promise<Map<string, Contradiction>> {
-    const near = await this.#near(memories);
+    // Conversation turns record what was said: none replaces another, so none is looked at.
+    const facts = memories.filter((memory) => !isConversation(memory));
+    const near = await this.#near(facts);
     const found = new Map<string, Contradiction>();
-    memories.forEach((memory, i) => {
+    facts.forEach((memory, i) => {
       const newer = newerContradiction(memory, near[i]!);
       if (newer) found.set(memory.id, newer);
     });

@@ -17,14 +17,14 @@ export const DUPLICATE_COSINE = 0.98;
 
 /**
  * Two memories of one project this similar (cosine) state the same fact, so
- * a number, name or negation that differs may contradict it. With
- * bge-small-en-v1.5 one name swapped in a short sentence scores 0.807-0.844
- * (black/ruff 0.811, Redis/Memcached 0.807, Vite/webpack 0.807), one number or
- * a negation 0.92-0.96, and related memories that are not the same fact up to
- * 0.77 ("Retry failed webhooks 5 times" / "Log failed webhooks to Sentry");
- * see docs/decisions.md.
+ * a number, name or negation that differs may contradict it. With the shipped
+ * int8 model one name swapped in a short sentence scores 0.760-0.879
+ * (JWT/session cookies 0.760, FastAPI/Flask 0.760, Go/Rust 0.781, black/ruff
+ * 0.811), one number or a negation 0.92-0.96; related memories that are not the
+ * same fact and differ in a name stay at or below 0.745 ("The frontend is built
+ * with Vite" / "The backend is built with Go"). See docs/decisions.md.
  */
-export const CONTRADICTION_COSINE = 0.8;
+export const CONTRADICTION_COSINE = 0.755;
 
 /** The kind of a memory that is a conversation's turn (LoCoMo's, an imported chat). */
 const CONVERSATION = "conversation";
@@ -62,6 +62,11 @@ export function sortOutNear(
   };
 }
 
+/** Whether `memory` is a conversation's turn: a record of what was said, not a fact that holds. */
+export function isConversation(memory: Pick<MemoryRecord, "kind">): boolean {
+  return memory.kind === CONVERSATION;
+}
+
 /**
  * The newest memory among `near` that may replace `memory`: stored or revised
  * after it, at {@linkcode CONTRADICTION_COSINE} or closer, with a number,
@@ -74,10 +79,10 @@ export function newerContradiction(
   memory: MemoryRecord,
   near: readonly NearMemory[],
 ): Contradiction | undefined {
-  if (memory.kind === CONVERSATION) return undefined;
+  if (isConversation(memory)) return undefined;
   return near
     .filter(({ memory: other, cosine }) =>
-      other.id !== memory.id && other.kind !== CONVERSATION &&
+      other.id !== memory.id && !isConversation(other) &&
       other.updated_at > memory.updated_at && cosine >= CONTRADICTION_COSINE
     )
     .map(({ memory: other }) => ({

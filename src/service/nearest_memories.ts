@@ -33,7 +33,12 @@ export interface NearestMemoryDeps {
   modelReady?: () => boolean;
 }
 
-/** Finds, for each text, the memories of its project nearest in meaning, closest first. */
+/**
+ * Finds, for each text, the memories of its project nearest in meaning,
+ * closest first, with their exact cosines: the vector index (int8) finds the
+ * candidates, and their embeddings (from the cache) measure them, so a bar
+ * like `CONTRADICTION_COSINE` is not moved by the index's rounding.
+ */
 export function nearestMemories(deps: NearestMemoryDeps): NearestMemory {
   return async (texts) => {
     if (deps.modelReady?.() === false) return texts.map(() => []);
@@ -43,27 +48,52 @@ export function nearestMemories(deps: NearestMemoryDeps): NearestMemory {
       -WAITING_COMPARED,
     );
     const waiting = (await deps.read(waitingIds)).filter((memory) => projects.has(memory.project));
-    const embedding = embedder
-      .embedDocuments([...texts, ...waiting].map((text) => text.content), true)
-      .catch((error) => {
-        if (isModelFailure(error)) return undefined;
-        throw error;
-      });
-    // A model server that does not answer makes the check by words alone, not a remember that hangs.
-    const found = await Promise.race([embedding, seconds(CHECK_SECONDS)]);
+    const embed = (contents: string[]) => withinCheck(embedder.embedDocuments(contents, true));
+    const found = await embed([...texts, ...waiting].map((text) => text.content));
     if (!found) return texts.map(() => []);
+    const candidates = texts.map(({ project }, i) =>
+      vectors.search("memory", found[i]!, { project, limit: 5 })
+        .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }))
+    );
+    const vectorOf = new Map(waiting.map((memory, j) => [memory.id, found[texts.length + j]!]));
+    const others = await deps.read(
+      [...new Set(candidates.flat().map((hit) => hit.id))].filter((id) => !vectorOf.has(id)),
+    );
+    const exact = await embed(others.map((memory) => memory.content));
+    others.forEach((memory, k) => exact && vectorOf.set(memory.id, exact[k]!));
     return texts.map(({ project }, i) => {
-      const byVector = vectors.search("memory", found[i]!, { project, limit: 5 })
-        .map((hit) => ({ id: hit.id.slice("memory:".length), cosine: 1 - hit.distance }));
+      const cosineTo = (id: string, rounded?: number) => {
+        const vector = vectorOf.get(id);
+        return vector ? dot(found[i]!, vector) : rounded!;
+      };
+      const byVector = candidates[i]!.map((hit) => ({
+        id: hit.id,
+        cosine: cosineTo(hit.id, hit.cosine),
+      }));
       const known = new Set(byVector.map((hit) => hit.id));
-      const byText = waiting.flatMap((memory, j) =>
+      const byText = waiting.flatMap((memory) =>
         memory.project === project && !known.has(memory.id)
-          ? [{ id: memory.id, cosine: dot(found[i]!, found[texts.length + j]!) }]
+          ? [{ id: memory.id, cosine: cosineTo(memory.id) }]
           : []
       );
       return [...byVector, ...byText].sort((a, b) => b.cosine - a.cosine);
     });
   };
+}
+
+/**
+ * The embeddings, or undefined when the model cannot be used or does not
+ * answer in time: a model server that hangs makes the check by words alone,
+ * not a remember that hangs.
+ */
+async function withinCheck(
+  embedding: Promise<Float32Array[]>,
+): Promise<Float32Array[] | undefined> {
+  const settled = embedding.catch((error) => {
+    if (isModelFailure(error)) return undefined;
+    throw error;
+  });
+  return await Promise.race([settled, seconds(CHECK_SECONDS)]);
 }
 
 /** The cosine of two unit vectors. */

@@ -75,12 +75,19 @@ Deno.test("cairn list, remember and revise show the start of a long memory and h
   assert.ok(listed.length < 700);
   assert.ok((await owner.cli(["get", memory.id])).stdout.includes(long.trim()));
   // Remembering or revising a long text does not send it back whole either.
-  const again = await owner.cli(["remember", `${long} Then publish the notes.`]);
+  const guide = `The onboarding guide: ${"read the handbook, set up the laptop. ".repeat(200)}`;
+  const again = await owner.cli(["remember", guide]);
   assert.match(
     again.stdout,
-    /^remembered:\n- \[note\] The release checklist: .*open shows it whole/,
+    /^remembered:\n- \[note\] The onboarding guide: .*open shows it whole/,
   );
   assert.ok(again.stdout.length < 700, `${again.stdout.length} characters`);
+  const revised = await owner.cli(["revise", memory.id, `${long} Then publish the notes.`]);
+  assert.match(
+    revised.stdout,
+    /^revised:\n- \[note\] The release checklist: .*open shows it whole/,
+  );
+  assert.ok(revised.stdout.length < 700, `${revised.stdout.length} characters`);
 });
 
 Deno.test("cairn remember stores the entities and relations it is given, and refuses a malformed relation", async () => {

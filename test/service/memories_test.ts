@@ -192,6 +192,17 @@ Deno.test("Memories.remember() stores a memory that may contradict a close one o
     assert.deepEqual(await named("Do not cache sessions in Redis", "web"), [
       `${stored.web}: negation differs (none vs not)`,
     ]);
+    // A name swapped that moves the sentence further (0.78 with the shipped model), and a
+    // related memory about another part that is no replacement (0.745).
+    const go = await cairn.memories.remember({
+      content: "The search service is written in Go",
+      project: "lang",
+    });
+    assert.deepEqual(await named("The search service is written in Rust", "lang"), [
+      `${go.memory.id}: names differ (Go vs Rust)`,
+    ]);
+    await cairn.memories.remember({ content: "The frontend is built with Vite", project: "ui" });
+    assert.deepEqual(await named("The backend is built with Go", "ui"), [], "another part");
     await cairn.memories.forget(stored.hooks!);
     const hooks = await named("Retry failed webhooks 9 times", "hooks");
     assert.equal(hooks.length, 1, "the 7 times is named, not the forgotten 5 times");
