@@ -78,9 +78,14 @@ export const ListInput = z.object({
   offset: z.number().int().min(0).default(0),
 });
 
-/** For each text, the memories nearest to it in meaning (near its project), closest first. */
+/**
+ * For each text, the memories nearest to it in meaning (near its project),
+ * closest first. `waitForModel`: a model still loading is waited for a
+ * moment (a memory being remembered), rather than passed over (an answer).
+ */
 export type NearestMemory = (
   texts: ReadonlyArray<{ content: string; project: string | null }>,
+  options?: { waitForModel?: boolean },
 ) => Promise<Array<Array<{ id: string; cosine: number }>>>;
 
 /**
@@ -134,7 +139,7 @@ export class Memories {
   async #remember(data: z.output<typeof RememberInput>): Promise<Remembered> {
     // The text is embedded while the graph looks for the same text: the two use different cores,
     // and the embedding is needed unless the text is known already.
-    const near = this.#near([{ content: data.content, project: data.project }]);
+    const near = this.#near([{ content: data.content, project: data.project }], true);
     near.catch(() => {});
     const known = data.force ? undefined : await this.#sameText(data.content, data.project);
     if (known) return await this.#known(known);
@@ -356,9 +361,10 @@ export class Memories {
    */
   async #near(
     texts: ReadonlyArray<{ content: string; project: string | null; id?: string }>,
+    waitForModel = false,
   ): Promise<NearMemory[][]> {
     if (texts.length === 0) return [];
-    const nearest = (await this.nearest?.(texts) ?? texts.map(() => []))
+    const nearest = (await this.nearest?.(texts, { waitForModel }) ?? texts.map(() => []))
       .map((list, i) =>
         list.filter((n) => n.cosine >= CONTRADICTION_COSINE && n.id !== texts[i]!.id)
       );

@@ -15,6 +15,12 @@ import type { NearestMemory } from "./memories.ts";
 /** How long a check waits for the embeddings before it settles for the same text alone. */
 const CHECK_SECONDS = 10;
 
+/**
+ * How long a check waits for a model still loading (an owner just started),
+ * as recall waits for it; past that, the same text alone is a duplicate.
+ */
+const LOADING_SECONDS = 2;
+
 /** At most this many memories without a vector are compared, the latest in the log. */
 const WAITING_COMPARED = 64;
 
@@ -29,7 +35,7 @@ export interface NearestMemoryDeps {
   read: (
     ids: readonly string[],
   ) => Promise<Array<{ id: string; project: string | null; content: string }>>;
-  /** False while the model still loads in a server: then only the same text is a duplicate. */
+  /** False while the model still loads in a server: then the check waits for it only a moment. */
   modelReady?: () => boolean;
 }
 
@@ -40,15 +46,17 @@ export interface NearestMemoryDeps {
  * like `CONTRADICTION_COSINE` is not moved by the index's rounding.
  */
 export function nearestMemories(deps: NearestMemoryDeps): NearestMemory {
-  return async (texts) => {
-    if (deps.modelReady?.() === false) return texts.map(() => []);
+  return async (texts, { waitForModel = false } = {}) => {
+    const loading = deps.modelReady?.() === false;
+    if (loading && !waitForModel) return texts.map(() => []);
+    const wait = loading ? LOADING_SECONDS : CHECK_SECONDS;
     const [embedder, vectors] = [deps.embedder(), deps.vectors()];
     const projects = new Set(texts.map((text) => text.project));
     const waitingIds = (await vectors.waitingMemories(deps.checkpoint())).slice(
       -WAITING_COMPARED,
     );
     const waiting = (await deps.read(waitingIds)).filter((memory) => projects.has(memory.project));
-    const embed = (contents: string[]) => withinCheck(embedder.embedDocuments(contents, true));
+    const embed = (contents: string[]) => within(wait, embedder.embedDocuments(contents, true));
     const found = await embed([...texts, ...waiting].map((text) => text.content));
     if (!found) return texts.map(() => []);
     const candidates = texts.map(({ project }, i) =>
@@ -83,17 +91,27 @@ export function nearestMemories(deps: NearestMemoryDeps): NearestMemory {
 
 /**
  * The embeddings, or undefined when the model cannot be used or does not
- * answer in time: a model server that hangs makes the check by words alone,
- * not a remember that hangs.
+ * answer within `count` seconds: a model server that hangs makes the check by
+ * words alone, not a remember that hangs.
  */
-async function withinCheck(
+async function within(
+  count: number,
   embedding: Promise<Float32Array[]>,
 ): Promise<Float32Array[] | undefined> {
   const settled = embedding.catch((error) => {
     if (isModelFailure(error)) return undefined;
     throw error;
   });
-  return await Promise.race([settled, seconds(CHECK_SECONDS)]);
+  // A timer that holds the process only while the check waits: cleared as soon as it is over.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), count * 1000);
+  });
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The cosine of two unit vectors. */
@@ -101,11 +119,4 @@ function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
   return sum;
-}
-
-/** Resolves to undefined after `count` seconds, without keeping the process alive. */
-function seconds(count: number): Promise<undefined> {
-  return new Promise((resolve) =>
-    Deno.unrefTimer(setTimeout(() => resolve(undefined), count * 1000))
-  );
 }

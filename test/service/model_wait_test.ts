@@ -38,3 +38,37 @@ Deno.test("a server's recall waits a moment for a model still loading, then answ
     await cairn.close();
   }
 });
+
+Deno.test("a server's remember waits a moment for a model still loading to check the memory, then goes on without it", async () => {
+  await using tmp = await tempDir();
+  const model = new FakeEmbedder();
+  let arrive = () => {};
+  const loading = new LazyEmbedder(
+    model.id,
+    model.dims,
+    () => new Promise((resolve) => (arrive = () => resolve(model))),
+  );
+  const cairn = await openCairn(tmp.path, { embedder: loading, awaitModel: false });
+  try {
+    await cairn.store.runner.withBackgroundPaused(async () => {
+      // No model comes: the memory is stored after the wait, checked by its text alone.
+      const started = performance.now();
+      const alone = await cairn.memories.remember({ content: "Deploys go out on Tuesdays" });
+      assert.equal(alone.duplicate, false);
+      assert.ok(performance.now() - started < 10_000, "not the full check's wait");
+      assert.deepEqual(model.embedded, []);
+      // A model that loads within the wait checks the next one, against the first too.
+      loading.warm();
+      const soon = setTimeout(() => arrive(), 100);
+      await cairn.memories.remember({ content: "Deploys go out on Thursdays" });
+      clearTimeout(soon);
+      // One call: the new text, then the memory still waiting for its vector.
+      assert.deepEqual(model.embedded.slice(-2), [
+        "Deploys go out on Thursdays",
+        "Deploys go out on Tuesdays",
+      ]);
+    });
+  } finally {
+    await cairn.close();
+  }
+});
