@@ -4,15 +4,21 @@ import { openCairn } from "../../src/service/cairn.ts";
 import { FakeEmbedder } from "../embed/fake_embedder.ts";
 import { tempDir } from "../helpers.ts";
 
-Deno.test("a server's recall waits a moment for a model still loading, then answers by words", async () => {
-  await using tmp = await tempDir();
+/** A model that loads once `arrive` is called, as a server's model loads after it starts. */
+function modelLoading() {
   const model = new FakeEmbedder();
-  let arrive = () => {};
+  let arrived = () => {};
   const loading = new LazyEmbedder(
     model.id,
     model.dims,
-    () => new Promise((resolve) => (arrive = () => resolve(model))),
+    () => new Promise((resolve) => (arrived = () => resolve(model))),
   );
+  return { model, loading, arrive: () => arrived() };
+}
+
+Deno.test("a server's recall waits a moment for a model still loading, then answers by words", async () => {
+  await using tmp = await tempDir();
+  const { model, loading, arrive } = modelLoading();
   const cairn = await openCairn(tmp.path, { embedder: loading, awaitModel: false });
   try {
     await cairn.memories.remember({ content: "Deploys go out on Tuesdays", project: null });
@@ -41,13 +47,7 @@ Deno.test("a server's recall waits a moment for a model still loading, then answ
 
 Deno.test("a server's remember waits a moment for a model still loading to check the memory, then goes on without it", async () => {
   await using tmp = await tempDir();
-  const model = new FakeEmbedder();
-  let arrive = () => {};
-  const loading = new LazyEmbedder(
-    model.id,
-    model.dims,
-    () => new Promise((resolve) => (arrive = () => resolve(model))),
-  );
+  const { model, loading, arrive } = modelLoading();
   const cairn = await openCairn(tmp.path, { embedder: loading, awaitModel: false });
   try {
     await cairn.store.runner.withBackgroundPaused(async () => {
