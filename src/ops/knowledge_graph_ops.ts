@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { ArgumentsError, UserError } from "../errors.ts";
-import { entityLine, pageLines, relationLine } from "../service/graph_format.ts";
+import { entityLine, pageLines } from "../service/graph_format.ts";
 import {
   type Deleted,
   EntitiesInput,
@@ -16,8 +16,10 @@ import {
   type GraphPage,
   ObservationDeletionsInput,
   ObservationsInput,
+  relationLine,
   type RelationRecord,
   RelationsInput,
+  sameRelation,
 } from "../service/graph_ops.ts";
 import { type CliForm, type Operation, operation, type Rendered } from "./operation.ts";
 import { asOfInput } from "./time_input.ts";
@@ -106,10 +108,6 @@ function graphRead<Shape extends z.ZodRawShape, Result>(
   definition: Omit<Operation<Shape, Result>, "core" | "writes" | "output">,
 ): Operation<Shape, Result> {
   return operation({ ...definition, core: false, writes: false, output: graphPage });
-}
-
-function sameRelation(a: RelationRecord, b: RelationRecord): boolean {
-  return a.from === b.from && a.to === b.to && a.relationType === b.relationType;
 }
 
 function one(words: string[], what: string, example: string): [string, string, string] {
@@ -299,17 +297,8 @@ export const deleteRelations = change({
     const [from, relationType, to] = one(words, "FROM RELATION TO", "Ada maintains billing");
     return [{ from, relationType, to }];
   }),
-  async run(cairn, { relations }, caller) {
-    if (!caller.agent) {
-      for (const relation of relations) {
-        const { relations: known } = await cairn.entities.openNodes([relation.from, relation.to]);
-        if (!known.some((k) => sameRelation(k, relation))) {
-          throw new UserError(`no relation ${relationLine(relation)}; ${NOTHING_CHANGED}`);
-        }
-      }
-    }
-    return await cairn.entities.deleteRelations(relations);
-  },
+  run: (cairn, { relations }, caller) =>
+    cairn.entities.deleteRelations(relations, { strict: !caller.agent }),
   render: ({ deleted, absent }: Deleted<RelationRecord>) => ({
     text: [
       ...deleted.map((relation) => `unrelated: ${relationLine(relation)}`),

@@ -79,6 +79,16 @@ export interface DeleteOptions {
   strict?: boolean;
 }
 
+/** Whether two relations are the same: the same ends and type. */
+export function sameRelation(a: RelationRecord, b: RelationRecord): boolean {
+  return a.from === b.from && a.to === b.to && a.relationType === b.relationType;
+}
+
+/** A relation as `from —type→ to`. */
+export function relationLine(relation: RelationRecord): string {
+  return `${relation.from} —${relation.relationType}→ ${relation.to}`;
+}
+
 /** What a deletion did: what it deleted, and what it skipped as not in the graph. */
 export interface Deleted<T> {
   deleted: T[];
@@ -217,23 +227,32 @@ export class GraphOps {
     return outcome;
   }
 
-  /** Deletes the relations the graph has, and says which it did not have. */
-  async deleteRelations(input: z.input<typeof RelationsInput>): Promise<Deleted<RelationRecord>> {
+  /**
+   * Deletes the relations the graph has, and says which it did not have;
+   * with `strict`, one it does not have is refused, and nothing changes.
+   */
+  async deleteRelations(
+    input: z.input<typeof RelationsInput>,
+    { strict = false }: DeleteOptions = {},
+  ): Promise<Deleted<RelationRecord>> {
     const relations = RelationsInput.parse(input);
     const ends = [...new Set(relations.flatMap((r) => [r.from, r.to]))];
     const held: RelationRecord[] = [];
     for (let at = 0; at < ends.length; at += 100) {
       held.push(...(await this.openNodes(ends.slice(at, at + 100))).relations);
     }
-    const holds = (r: RelationRecord) =>
-      held.some((h) => h.from === r.from && h.to === r.to && h.relationType === r.relationType);
+    const holds = (r: RelationRecord) => held.some((h) => sameRelation(h, r));
+    const absent = relations.filter((r) => !holds(r));
+    if (strict && absent.length) {
+      throw new UserError(`no relation ${relationLine(absent[0]!)}; nothing was changed`);
+    }
     const deleted = relations.filter(holds);
     await this.#append(deleted.map((r) => ({
       type: "relation.deleted",
       v: 1,
       data: { from: r.from, to: r.to, relation_type: r.relationType },
     })));
-    return { deleted, absent: relations.filter((r) => !holds(r)) };
+    return { deleted, absent };
   }
 
   /** The named entities and their relations (those with at least one end among them). */
