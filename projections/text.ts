@@ -5,6 +5,7 @@ import { codeTokens, STOP_WORDS } from "../text/tokens.ts";
 import type { Projection } from "./projection.ts";
 import { type Bm25Image, Bm25Index, type Bm25Options } from "./text_bm25.ts";
 import { type Bm25Images, decodeImages, encodeImages } from "./text_image.ts";
+import { entityKey, entityOps, relationText, type RelationTriple } from "./text_entities.ts";
 import { type TextDoc, type TextOp, type TextSource, TextStore } from "./text_store.ts";
 
 export type { TextSource } from "./text_store.ts";
@@ -45,6 +46,14 @@ export interface TextSearchOptions {
   limit: number;
 }
 
+/** An entity of the knowledge graph, as the lexical index holds it. */
+export interface IndexedEntity {
+  name: string;
+  entityType: string;
+  observations: string[];
+  relations: readonly RelationTriple[];
+}
+
 type Meta = { id: string; project: string | null };
 type FileMeta = { file: string; project: string | null };
 
@@ -76,6 +85,7 @@ const RANKINGS = {
   memory: RANKING,
   code: CODE_RANKING,
   turn: RANKING,
+  entity: RANKING,
   context: RANKING,
   wholeFiles: CODE_RANKING,
 } satisfies Record<string, Bm25Options>;
@@ -87,17 +97,17 @@ function usableImages(images: Bm25Images | undefined): images is Bm25Images {
 }
 
 /**
- * The lexical (BM25) index of memories, code chunks and session turns, one
- * index per source, with the code-aware tokenizer of `text/tokens.ts`.
+ * The lexical (BM25) index of memories, code chunks, session turns and the
+ * knowledge graph's entities (see `text_entities.ts`), one index per source, with the code-aware tokenizer of `text/tokens.ts`.
  * Durable through a journal of document upserts and removals (see
  * {@linkcode TextStore}); the search indexes are in memory, the chunk and
  * turn texts they were built from stay in the blob store.
  */
 export class TextProjection implements Projection {
   readonly name = "text";
-  readonly version = 2;
+  readonly version = 3;
   #docs = new Map<string, TextDoc>();
-  #counts: Record<TextSource, number> = { memory: 0, code: 0, turn: 0 };
+  #counts: Record<TextSource, number> = { memory: 0, code: 0, turn: 0, entity: 0 };
   #files = new Map<string, Set<string>>();
   #threads = new Threads();
   /**
@@ -254,6 +264,20 @@ export class TextProjection implements Projection {
     return [...this.#files.get(file) ?? []].map((key) => this.#docs.get(key)!.id);
   }
 
+  /** An entity as its document holds it: type, observations and relations. */
+  entity(name: string): IndexedEntity | undefined {
+    const doc = this.#docs.get(entityKey(name));
+    if (!doc) return undefined;
+    const [, entityType = "", ...observations] = doc.fields;
+    return { name, entityType, observations, relations: doc.relations ?? [] };
+  }
+
+  /** Whether an entity has observations or relations. */
+  hasFacts(name: string): boolean {
+    const doc = this.#docs.get(entityKey(name));
+    return doc !== undefined && (doc.fields.length > 2 || doc.relations !== undefined);
+  }
+
   /** The text of an indexed code chunk or session turn, by its key. */
   text(key: string): string | undefined {
     const blob = this.#docs.get(key)?.blob;
@@ -262,7 +286,7 @@ export class TextProjection implements Projection {
 
   async reset(): Promise<void> {
     this.#docs.clear();
-    this.#counts = { memory: 0, code: 0, turn: 0 };
+    this.#counts = { memory: 0, code: 0, turn: 0, entity: 0 };
     this.#files.clear();
     this.#threads.clear();
     this.#built = undefined;
@@ -281,6 +305,36 @@ export class TextProjection implements Projection {
   /** Writes a fresh snapshot and empties the journal (also done on its own as the journal grows). */
   compact(): Promise<void> {
     return this.store.snapshot(this.#docs.values(), () => this.#image());
+  }
+
+  /**
+   * Folds the entities' documents again from `events` (the log, as far as
+   * this index has read it), then writes a fresh snapshot: after a purge, an
+   * entity or a relation that only the purged memory named is gone from the
+   * log, and goes from here too.
+   */
+  async rewriteEntities(events: AsyncIterable<StoredEvent>): Promise<void> {
+    const folded = new Map<string, TextDoc>();
+    for await (const event of events) {
+      for (const op of entityOps(event, (key) => folded.get(key))) {
+        if ("removed" in op) folded.delete(op.key);
+        else folded.set(op.key, op);
+      }
+    }
+    const same = (a: TextDoc, b: TextDoc | undefined) =>
+      b !== undefined && JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+    const ops: TextOp[] = [
+      ...[...this.#docs.values()]
+        .filter((doc) => doc.source === "entity" && !folded.has(doc.key))
+        .map((doc) => ({ key: doc.key, removed: true as const })),
+      ...[...folded.values()].filter((doc) => !same(doc, this.#docs.get(doc.key))),
+    ];
+    for (const op of ops) {
+      if ("removed" in op) this.#remove(op.key);
+      else this.#put(op);
+    }
+    await this.store.append(ops, () => this.#docs.values(), () => this.#image());
+    await this.compact();
   }
 
   /**
@@ -332,7 +386,7 @@ export class TextProjection implements Projection {
           kind,
           fields: [content, tags.join(" ")],
           ...(source ? { thread: `${project ?? ""}\0${source}`, order: event.seq } : {}),
-        }];
+        }, ...entityOps(event, (key) => this.#docs.get(key))];
       }
       case "memory.revised": {
         const old = this.#docs.get(`memory:${event.data.id}`);
@@ -379,7 +433,7 @@ export class TextProjection implements Projection {
       case "turn.retracted":
         return [{ key: `turn:${event.data.session}:${event.data.line}`, removed: true }];
       default:
-        return [];
+        return entityOps(event, (key) => this.#docs.get(key));
     }
   }
 
@@ -396,8 +450,12 @@ export class TextProjection implements Projection {
     });
   }
 
-  /** A document's texts in the order they are indexed: its fields, then its blob's text. */
+  /**
+   * A document's texts in the order they are indexed: its fields, then its
+   * relations or its blob's text.
+   */
   #textsOf(doc: TextDoc): readonly string[] {
+    if (doc.relations) return [...doc.fields, ...doc.relations.map(relationText)];
     return doc.blob === undefined ? doc.fields : [...doc.fields, this.#blobText(doc.blob)];
   }
 
@@ -554,7 +612,12 @@ class Indexes {
       images
         ? Bm25Index.fromImage(images[name] as Bm25Image<M>, tokenize, RANKINGS[name])
         : new Bm25Index<M>(tokenize, RANKINGS[name]);
-    this.bySource = { memory: index("memory"), code: index("code"), turn: index("turn") };
+    this.bySource = {
+      memory: index("memory"),
+      code: index("code"),
+      turn: index("turn"),
+      entity: index("entity"),
+    };
     this.context = index("context");
     this.wholeFiles = index("wholeFiles");
   }
@@ -604,6 +667,7 @@ class Indexes {
       memory: this.bySource.memory.toImage(),
       code: this.bySource.code.toImage(),
       turn: this.bySource.turn.toImage(),
+      entity: this.bySource.entity.toImage(),
       context: this.context.toImage(),
       wholeFiles: this.wholeFiles.toImage(),
     };
@@ -768,5 +832,6 @@ function canonical(doc: TextDoc): unknown[] {
     doc.blob ?? null,
     doc.thread ?? null,
     doc.order ?? null,
+    doc.relations ?? null,
   ];
 }

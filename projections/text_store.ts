@@ -10,14 +10,17 @@ import {
 import { fileLines } from "../events/file_lines.ts";
 
 /** The kinds of documents the lexical index holds. */
-export type TextSource = "memory" | "code" | "turn";
+export type TextSource = "memory" | "code" | "turn" | "entity";
 
 /** One indexed document, as stored: everything needed to index it again. */
 export interface TextDoc {
-  /** Stable key: `memory:<id>`, `chunk:<project>:<chunk id>`, `turn:<session>:<line>`. */
+  /**
+   * Stable key: `memory:<id>`, `chunk:<project>:<chunk id>`, `turn:<session>:<line>`,
+   * `entity:<name>`.
+   */
   key: string;
   source: TextSource;
-  /** The id recall reports: memory id, chunk id, `<session>:<line>`. */
+  /** The id recall reports: memory id, chunk id, `<session>:<line>`, entity name. */
   id: string;
   /** Null for a global memory (or a turn outside any project). */
   project: string | null;
@@ -27,9 +30,11 @@ export interface TextDoc {
   file?: string;
   /**
    * The texts indexed, in order, but for `blob`'s (memory: content, tags;
-   * chunk: name, path; turn: none).
+   * chunk: name, path; turn: none; entity: name, type, observations).
    */
   fields: string[];
+  /** An entity's relations, from or to it: `[from, type, to]`, indexed after its fields. */
+  relations?: ReadonlyArray<readonly [string, string, string]>;
   /**
    * The blob holding the document's last text (a chunk's or a turn's text),
    * indexed after `fields`: kept by reference, as the log keeps it, so that
@@ -342,6 +347,6 @@ function applyOps(docs: Map<string, TextDoc>, ops: readonly TextOp[]): void {
  * the text's blob, which the log's event wrote under the same hash.
  */
 function current(doc: TextDoc): TextDoc {
-  if (doc.source === "memory" || doc.blob !== undefined) return doc;
+  if ((doc.source !== "code" && doc.source !== "turn") || doc.blob !== undefined) return doc;
   return { ...doc, fields: doc.fields.slice(0, -1), blob: sha256HexSync(doc.fields.at(-1) ?? "") };
 }

@@ -2,7 +2,7 @@
  * What the vectors projection has still to embed, read ahead in the log: how
  * many documents of each source and project wait for a vector, and which
  * waiting events a later one already undoes (a file indexed again or removed,
- * a project deleted, a memory forgotten, a turn retracted). Those are never
+ * a project deleted, a memory forgotten, a turn retracted, an entity deleted). Those are never
  * embedded: deleting a project whose vectors are behind costs nothing. It also
  * keeps the memory events past the checkpoint, which the vectors take ahead of
  * the code and turns before them: a memory is found by meaning seconds after it
@@ -13,7 +13,7 @@ import { embeddedChunksOf } from "../../events/kinds/code.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 
 /** The kinds of documents that have vectors. */
-export type VectorSource = "memory" | "code" | "turn";
+export type VectorSource = "memory" | "code" | "turn" | "entity";
 
 /** Documents of one source and project still without a vector. */
 export interface PendingDocuments {
@@ -230,9 +230,20 @@ export function waitingOf(event: StoredEvent): Waiting | undefined {
         source: "turn",
         documents: 1,
       };
+    case "entity.created":
+      return entityWaiting(seq, event.data.name, event.data.observations.length);
+    case "observations.added":
+      return entityWaiting(seq, event.data.entity, event.data.observations.length);
+    case "relation.created":
+      return entityWaiting(seq, event.data.from, 2);
     default:
       return undefined;
   }
+}
+
+/** An entity's facts waiting for their vectors (entities are searched in every project). */
+function entityWaiting(seq: number, name: string, documents: number): Waiting {
+  return { seq, key: entityKey(name), project: null, source: "entity", documents };
 }
 
 /** The document group an event replaces or removes, if any. */
@@ -247,6 +258,8 @@ export function touchedKey(event: StoredEvent): string | undefined {
     case "turn.ingested":
     case "turn.retracted":
       return turnKey(event.data.session, event.data.line);
+    case "entity.deleted":
+      return entityKey(event.data.name);
     default:
       return undefined;
   }
@@ -271,3 +284,4 @@ function memoryKeyOf(event: StoredEvent): string | undefined {
 const memoryKey = (id: string) => `memory\0${id}`;
 const fileKey = (project: string, path: string) => `code\0${project}\0${path}`;
 const turnKey = (session: string, line: number) => `turn\0${session}\0${line}`;
+const entityKey = (name: string) => `entity\0${name}`;

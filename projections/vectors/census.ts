@@ -9,6 +9,9 @@ import { embeddedChunksOf } from "../../events/kinds/code.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import { touchedKey, type VectorSource, type Waiting, waitingOf } from "./backlog.ts";
 
+/** The sources the census counts: an entity's facts are not documents a count can follow. */
+export type CountedSource = Exclude<VectorSource, "entity">;
+
 /** Counts, per source, the documents the events noted so far leave with a vector. */
 export class VectorCensus {
   #live = new Map<string, Waiting>();
@@ -21,6 +24,8 @@ export class VectorCensus {
     const touched = touchedKey(event);
     if (touched) this.#live.delete(touched);
     const waiting = waitingOf(event);
+    // Entities' facts are not counted: one added twice, or removed, is not a document a count follows.
+    if (waiting?.source === "entity") return;
     // A revision gives no vector back to a memory forgotten before it (a team member's late edit).
     if (waiting && (event.type !== "memory.revised" || this.#live.has(waiting.key))) {
       this.#live.set(waiting.key, { ...waiting, documents: this.#readable(event, waiting) });
@@ -35,9 +40,12 @@ export class VectorCensus {
   }
 
   /** Documents with a vector per source; a turn counts once, however many windows it is embedded in. */
-  counts(): Record<VectorSource, number> {
+  counts(): Record<CountedSource, number> {
     const counts = { memory: 0, code: 0, turn: 0 };
-    for (const document of this.#live.values()) counts[document.source] += document.documents;
+    // No entity is noted (see `note`).
+    for (const document of this.#live.values()) {
+      counts[document.source as CountedSource] += document.documents;
+    }
     return counts;
   }
 
@@ -54,17 +62,17 @@ export class VectorCensus {
 /**
  * What is wrong when `held` (a caught-up projection's vectors per source) is
  * not what the census counts: memories and code chunks must match, turns hold
- * at least one vector each; undefined when they agree.
+ * at least one vector each (entities are not counted); undefined when they agree.
  */
 export function censusDisagrees(
-  census: Record<VectorSource, number>,
-  held: Record<VectorSource, number>,
+  census: Record<CountedSource, number>,
+  held: Record<CountedSource, number>,
 ): string | undefined {
   const wrong = (["memory", "code", "turn"] as const).filter((source) =>
     source === "turn" ? held.turn < census.turn : held[source] !== census[source]
   );
   if (wrong.length === 0) return undefined;
-  const vectors = (source: VectorSource) =>
+  const vectors = (source: CountedSource) =>
     `${held[source]} ${NAMES[source]} ${held[source] === 1 ? "vector" : "vectors"}`;
   return `holds ${
     wrong.map((source) => `${vectors(source)} where the log has ${census[source]}`).join(", ")

@@ -14,6 +14,7 @@ import {
   VectorBacklog,
   type VectorSource,
 } from "./backlog.ts";
+import { ENTITY_PARTITION, entityOfVector, entityVectorChanges } from "./entity_vectors.ts";
 import { type VectorEntry, type VectorHit, VectorPartition } from "./vector_partition.ts";
 
 export type { VectorSource };
@@ -44,6 +45,9 @@ const ENDING: ReadonlySet<string> = new Set([
   "file.removed",
   "turn.retracted",
   "project.deleted",
+  "entity.deleted",
+  "observations.deleted",
+  "relation.deleted",
 ]);
 
 /** How the ids of a turn's later windows end: `turn:<session>:<line>#2`. */
@@ -73,7 +77,7 @@ type Change =
 export class VectorsProjection implements Projection {
   readonly name = "vectors";
   /** The version of what the files hold: a checkpoint of another is rebuilt at the next open. */
-  static readonly VERSION = 3;
+  static readonly VERSION = 4;
   readonly version = VectorsProjection.VERSION;
   readonly background = true;
   #partitions = new Map<string, VectorPartition>();
@@ -331,18 +335,22 @@ export class VectorsProjection implements Projection {
     query: Float32Array,
     options: { project?: string | null; limit: number },
   ): VectorHit[] {
-    const names = this.#partitionsOf(source, options.project);
+    const names = this.#partitionsOf(source, source === "entity" ? null : options.project);
+    // A turn has a vector per window, an entity one per fact.
+    const perDocument = source === "turn" ? 2 : source === "entity" ? 4 : 1;
     const hits = names.flatMap((name) =>
-      this.#partitions.get(name)!.search(query, options.limit * (source === "turn" ? 2 : 1))
+      this.#partitions.get(name)!.search(query, options.limit * perDocument)
     ).sort((a, b) => a.distance - b.distance);
-    if (source !== "turn") return hits.slice(0, options.limit);
-    // A turn's windows are one hit: the turn, at its closest window's distance.
-    const turns = new Map<string, VectorHit>();
+    if (perDocument === 1) return hits.slice(0, options.limit);
+    // A turn's windows are one hit, an entity's facts too: at the nearest one's distance.
+    const documents = new Map<string, VectorHit>();
     for (const hit of hits) {
-      const id = hit.id.replace(WINDOW_SUFFIX, "");
-      if (!turns.has(id)) turns.set(id, { id, distance: hit.distance });
+      const id = source === "turn"
+        ? hit.id.replace(WINDOW_SUFFIX, "")
+        : `entity:${entityOfVector(hit.id)}`;
+      if (!documents.has(id)) documents.set(id, { id, distance: hit.distance });
     }
-    return [...turns.values()].slice(0, options.limit);
+    return [...documents.values()].slice(0, options.limit);
   }
 
   /**
@@ -380,7 +388,7 @@ export class VectorsProjection implements Projection {
 
   /** Vectors held per source (a file's pooled vector is none). */
   counts(): Record<VectorSource, number> {
-    const counts = { memory: 0, code: 0, turn: 0 };
+    const counts = { memory: 0, code: 0, turn: 0, entity: 0 };
     for (const [name, partition] of this.#partitions) {
       const source = name.split(".")[0]!;
       if (source in counts) counts[source as VectorSource] += partition.size;
@@ -498,8 +506,16 @@ export class VectorsProjection implements Projection {
           : this.#partitionOf.get(id);
         return partition ? [{ group, partition, keep: new Set() }] : [];
       }
-      default:
-        return [];
+      default: {
+        const held = async () => [
+          ...(await this.#partition(ENTITY_PARTITION)).entries().map(([id]) => id),
+          ...pending.keys(),
+        ];
+        return (await entityVectorChanges(event, held))
+          .map((change) =>
+            "remove" in change ? change : { ...change, partition: ENTITY_PARTITION }
+          );
+      }
     }
   }
 

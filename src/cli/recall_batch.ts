@@ -7,15 +7,14 @@ import { z } from "zod";
 import { LANGUAGE_NAMES, languageNamed } from "../ingest/code/source_file.ts";
 import { batchResults, formatMarkdown } from "../ops/format.ts";
 import { MAX_QUERY_CHARS } from "../recall/recall.ts";
-import type { RecallRequest, Source } from "../recall/types.ts";
+import type { RecallRequest } from "../recall/types.ts";
+import { Include, sourcesOf } from "../ops/include.ts";
 import { parseJsonl } from "../ingest/jsonl.ts";
 import { parseCommandArgs, parseLimit } from "./args.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
 import { readTextArgument } from "./read_file.ts";
 import { withCairn } from "./with_cairn.ts";
 
-const INCLUDE: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
-const Include = z.enum(["memories", "code", "sessions"]);
 const Mode = z.enum(["hybrid", "vector", "lexical"]);
 const Language = z.string().refine(
   (name) => languageNamed(name) !== undefined,
@@ -100,7 +99,7 @@ async function recallBatch(context: CommandContext): Promise<number> {
       const answer = await cairn.recall.run({
         query: line.query,
         project: line.project ?? null,
-        sources: (line.include ?? ["memories", "code", "sessions"]).map((name) => INCLUDE[name]!),
+        sources: sourcesOf(line.include),
         ...(line.language ? { language: line.language } : {}),
         ...(line.session ? { session: line.session } : {}),
         ...(line.session_files === undefined

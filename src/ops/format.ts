@@ -1,14 +1,15 @@
 /**
  * How the service's answers read: a recall answer as compact markdown, JSON
- * or a debug table, and the labels and lines of memories, code and turns
- * that the operations (search, open, memories) and `recall --batch` share.
+ * or a debug table, and the labels and lines of memories, code, turns and
+ * entities that the operations (search, open, memories) and `recall --batch` share.
  * @module
  */
 import type { MemoryRecord } from "../recall/memory_record.ts";
 import type { RecallAnswer, RecallItem } from "../recall/answer.ts";
-import type { CodeRecord, TurnRecord } from "../recall/hit_records.ts";
+import { type CodeRecord, entityText, type TurnRecord } from "../recall/hit_records.ts";
+import type { IndexedEntity } from "../../projections/text.ts";
 import { answeringWindow, codeExcerpt, definitionLine, withoutScope } from "../recall/passage.ts";
-import { turnHandle } from "../recall/handles.ts";
+import { entityHandle, turnHandle } from "../recall/handles.ts";
 import { describeDifferences } from "../../text/fact_differences.ts";
 import type { Contradiction } from "../recall/memory_record.ts";
 
@@ -98,6 +99,10 @@ function itemMarkdown(item: RecallItem, query: string, chars: number, full: bool
       const text = answeringWindow(turn.text, query, chars);
       return `${turnLabel(turn)} ${text}`;
     }
+    case "entity": {
+      const { entity } = item;
+      return `${entityLabel(entity)} ${answeringWindow(entityText(entity), query, chars)}`;
+    }
   }
 }
 
@@ -126,6 +131,11 @@ export function turnLabel(turn: Pick<TurnRecord, "session" | "line" | "started_a
   return `[session ${turn.started_at.slice(0, 10)} ${
     visible(turnHandle(turn.session, turn.line))
   }]`;
+}
+
+/** An entity's label: `[entity TYPE HANDLE]`; the handle is its name (see `entityHandle`). */
+export function entityLabel(entity: Pick<IndexedEntity, "name" | "entityType">): string {
+  return `[entity ${visible(entity.entityType)} ${visible(entityHandle(entity.name))}]`;
 }
 
 /** When a memory was stored (or happened) and, when set, the range it is valid in. */
@@ -207,6 +217,8 @@ function itemFields(item: RecallItem): Record<string, unknown> {
     }
     case "turn":
       return { type: "turn", score, ...item.turn };
+    case "entity":
+      return { type: "entity", score, ...item.entity };
   }
 }
 
@@ -241,6 +253,8 @@ export function batchResults(answer: RecallAnswer): Array<Record<string, unknown
           ...(item.turn.project ? { project: item.turn.project } : {}),
           score,
         };
+      case "entity":
+        return { type: "entity", id: item.entity.name, score };
     }
   });
 }
@@ -287,6 +301,8 @@ function describe(item: RecallItem): { label: string; text: string } {
       };
     case "turn":
       return { label: `turn ${item.turn.id}`, text: item.turn.text };
+    case "entity":
+      return { label: `entity ${visible(item.entity.name)}`, text: entityText(item.entity) };
   }
 }
 

@@ -8,28 +8,34 @@ import { startOf, withoutScope } from "../recall/passage.ts";
 import type { TurnRecord } from "../recall/hit_records.ts";
 import { type Opened, openHandle } from "../service/open_item.ts";
 import { operation } from "./operation.ts";
+import { pageLines } from "../service/graph_format.ts";
 
 /** Longest text shown of a turn's neighbour. */
 const NEIGHBOUR_CHARS = 400;
 
-/** `open HANDLE`: a memory with its history, a turn with its neighbours and files, a chunk with its file's outline. */
+/**
+ * `open HANDLE`: a memory with its history, a turn with its neighbours and
+ * files, a chunk with its file's outline, an entity with its relations.
+ */
 export const open = operation({
   command: "open",
   tool: "open",
-  summary: "show the whole item behind a recall handle (memory, session turn or code chunk)",
+  summary: "show the whole item behind a recall handle (memory, session turn, code or entity)",
   description: "The whole item behind a handle recall printed: a memory with its history, a " +
-    "session turn with its neighbours and files, a code chunk with its file's outline.",
+    "session turn with its neighbours and files, a code chunk with its file's outline, an " +
+    "entity with its facts.",
   core: true,
   writes: false,
   input: {
     handle: z.string().trim().min(1, "give a handle").max(4_096)
-      .describe("mem_…, SESSION:LINE or PROJECT:PATH:START-END"),
+      .describe("mem_…, SESSION:LINE, PROJECT:PATH:START-END or entity name"),
   },
   output: { item: z.looseObject({}) },
   cli: {
     positionals: [{ key: "handle", name: "HANDLE", missing: "give a handle recall printed" }],
     help: "  HANDLE  as recall prints it: mem_… (a memory), SESSION:LINE (a session turn; the\n" +
-      "          session id's first 8 characters are enough), PROJECT:PATH:START-END (code)",
+      "          session id's first 8 characters are enough), PROJECT:PATH:START-END (code),\n" +
+      "          an entity's name (entity:NAME when the name looks like another handle)",
   },
   run: (cairn, { handle }) => openHandle(cairn, handle),
   render: (opened: Opened) => ({ text: openedMarkdown(opened), data: { item: opened } }),
@@ -100,5 +106,7 @@ function openedMarkdown(opened: Opened): string {
       ];
       return lines.join("\n");
     }
+    case "entity":
+      return pageLines(opened.page, 0, () => "").join("\n");
   }
 }

@@ -12,6 +12,7 @@ import { TextTokenizer } from "../embed/tokenizer.ts";
 import { UserError } from "../errors.ts";
 import { formatSeconds, plural } from "../recall/vector_lag.ts";
 import type { EmbedderSettings } from "../service/config.ts";
+import type { VectorSource } from "../../projections/vectors/backlog.ts";
 import type { ReembedOptions, ReembedProgress, ReembedReport } from "../service/reembed.ts";
 import type { Caller } from "./operation.ts";
 import { operation } from "./operation.ts";
@@ -49,10 +50,10 @@ export const reembed = operation({
     return withModelDir(await cairn.reembed(options), options);
   },
   render(result: ReembedResult) {
-    const counts = Object.entries(result.vectors)
-      .map(([source, n]) => {
-        const [one, many] = SOURCE_NAMES[source as keyof typeof SOURCE_NAMES];
-        return plural(n, one, many);
+    const counts = (Object.keys(SOURCE_NAMES) as VectorSource[])
+      .map((source) => {
+        const [one, many] = SOURCE_NAMES[source];
+        return plural(result.vectors[source], one, many);
       })
       .join(", ");
     const resumed = result.resumedFrom > 0
@@ -90,7 +91,8 @@ const SOURCE_NAMES = {
   memory: ["memory", "memories"],
   code: ["code chunk", "code chunks"],
   turn: ["session turn", "session turns"],
-} as const;
+  entity: ["fact of the graph", "facts of the graph"],
+} as const satisfies Record<VectorSource, readonly [string, string]>;
 
 /** "553 of about 1654 vectors", or "553 vectors" when the store's count is not known. */
 export function vectorsSoFar({ vectors, expected }: ReembedProgress): string {

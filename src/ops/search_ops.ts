@@ -8,7 +8,8 @@ import { LANGUAGE_NAMES, languageNamed } from "../ingest/code/source_file.ts";
 import { formatDebug, formatJson, formatMarkdown } from "./format.ts";
 import { DEFAULT_WEIGHTS, type Signal, type SignalWeights } from "../recall/fuse.ts";
 import { DEFAULT_RESULTS, MAX_QUERY_CHARS, MAX_RESULTS } from "../recall/recall.ts";
-import type { RecallMode, Source } from "../recall/types.ts";
+import type { RecallMode } from "../recall/types.ts";
+import { Include, sourcesOf } from "./include.ts";
 import { checkPathPrefix } from "../service/code_filters.ts";
 import { searchCode as searchCodeIn, withEmptyCodeNotes } from "../service/code_search.ts";
 import type { RecallAnswer } from "../recall/answer.ts";
@@ -23,7 +24,6 @@ import type { Cairn } from "../service/cairn.ts";
 import { operation, type Rendered } from "./operation.ts";
 import { timeInput } from "./time_input.ts";
 
-const SOURCES: Record<string, Source> = { memories: "memory", code: "code", sessions: "turn" };
 const SIGNALS = Object.keys(DEFAULT_WEIGHTS) as Signal[];
 /** `vector=…,lexical=…,…` with the weights recall uses unless told otherwise. */
 const DEFAULT_WEIGHTS_TEXT = SIGNALS.map((signal) => `${signal}=${DEFAULT_WEIGHTS[signal]}`)
@@ -46,8 +46,7 @@ const format = z.enum(["markdown", "json", "debug"]).optional()
 const searchInput = {
   query,
   project: project.optional().describe("this project plus global memories; default all"),
-  include: z.array(z.enum(["memories", "code", "sessions"])).min(1).optional()
-    .describe("default all three"),
+  include: z.array(Include).min(1).optional().describe("default all"),
   limit,
   format,
   ...timeInput,
@@ -116,9 +115,7 @@ type SearchInput = z.output<z.ZodObject<typeof searchInput>> & {
 function recallIn(mode: RecallMode | undefined) {
   return async (cairn: Cairn, input: SearchInput): Promise<RecallAnswer> => {
     const { as_of, valid_at } = input;
-    const sources = (input.include ?? ["memories", "code", "sessions"]).map((name) =>
-      SOURCES[name]!
-    );
+    const sources = sourcesOf(input.include);
     const answer = await cairn.recall.run({
       query: input.query,
       project: input.project ?? null,
@@ -148,14 +145,13 @@ const LOWERED_CODE_HELP =
   '  ("which test covers...", "the docs for...", "the CI workflow", "an example of...",\n' +
   '  "the YAML config") or --path is inside them (--path tests).';
 
-/** `recall`: one ranked, compact answer over memories, code and past sessions. */
+/** `recall`: one ranked, compact answer over memories, code, past sessions and the graph. */
 export const recall = operation({
   command: "recall",
   tool: "recall",
-  summary: "answer a question from memories, code and past sessions (hybrid search)",
-  description:
-    "Search what cairn knows: stored memories, indexed code and past agent sessions, ranked by " +
-    "meaning and words. Use it first when you need project context: decisions, conventions, " +
+  summary: "answer a question from memories, code, past sessions and the graph (hybrid search)",
+  description: "Search what cairn knows: memories, indexed code, past agent sessions and graph " +
+    "entities, ranked by meaning and words. Use it first when you need project context: decisions, conventions, " +
     "where something lives, what was tried before. " + LOWERED_CODE,
   core: true,
   writes: false,
@@ -182,8 +178,8 @@ export const recall = operation({
     parse: { weights: weightsOf },
     values: { weights: DEFAULT_WEIGHTS_TEXT },
     help: "  QUERY       the question; - reads it from standard input (a pasted issue or trace)\n" +
-      "  --project   this project's memories, code and sessions, and the global memories\n" +
-      "  --include   any of memories,code,sessions (default all three)\n" +
+      "  --project   this project's memories, code and sessions, the global memories and the graph\n" +
+      "  --include   any of memories,code,sessions,graph (default all)\n" +
       `  --limit     results wanted (default ${DEFAULT_RESULTS}, at most ${MAX_RESULTS})\n` +
       "  --format    markdown (default), json (ids and scores) or debug (every signal)\n" +
       "  --mode      hybrid (default), vector (meaning only) or lexical (words only)\n" +

@@ -81,7 +81,10 @@ function statusText(report: StatusReport): string[] {
         : ""
     }`,
     `sessions     ${plural(sessions.sessions, "session")}, ${plural(sessions.turns, "turn")}`,
-    `vectors      ${vectors.held.memory + vectors.held.code + vectors.held.turn} computed` +
+    `graph        ${plural(report.graph.entities, "entity", "entities")}, ${
+      plural(report.graph.relations, "relation")
+    }`,
+    `vectors      ${Object.values(vectors.held).reduce((sum, n) => sum + n, 0)} computed` +
     (waiting === 0 ? ", none waiting: ready" : `; waiting: ${lagText(vectors.lag)}`),
     model.state === "unusable"
       ? `model        none usable: ${model.reason}`

@@ -1,6 +1,6 @@
 /**
- * Recall's answer: the ranked hits hydrated into the memories, code and turns
- * they point at, filtered by time, reranked when asked, and marked where a
+ * Recall's answer: the ranked hits hydrated into the memories, code, turns and
+ * entities they point at, filtered by time, reranked when asked, and marked where a
  * later memory may replace one.
  * @module
  */
@@ -11,9 +11,15 @@ import { validAt } from "./memory_record.ts";
 import type { HitComponents, RecallRequest, Source } from "./types.ts";
 import type { MemoryRecord } from "./memory_record.ts";
 import type { Contradiction } from "./memory_record.ts";
-import type { TextProjection } from "../../projections/text.ts";
+import type { IndexedEntity, TextProjection } from "../../projections/text.ts";
 import type { Reranker } from "../embed/reranker.ts";
-import { type CodeRecord, codeRecords, type TurnRecord, turnRecords } from "./hit_records.ts";
+import {
+  type CodeRecord,
+  codeRecords,
+  entityText,
+  type TurnRecord,
+  turnRecords,
+} from "./hit_records.ts";
 
 /** A recall result with what it points at, ready to format. */
 export type RecallItem =
@@ -27,6 +33,7 @@ export type RecallItem =
     }
     | { type: "code"; code: CodeRecord }
     | { type: "turn"; turn: TurnRecord }
+    | { type: "entity"; entity: IndexedEntity }
   );
 
 /** Recall's answer: the question, the items in one order, and the caveats to show with them. */
@@ -59,7 +66,8 @@ export class RecallService {
   /**
    * Answers one recall request. With `as_of`, memories are searched by their
    * words as they were then (forgotten and reworded ones included) and shown
-   * as they were then, later ones left out; with `valid_at`, only memories
+   * as they were then, later ones left out, and the graph's entities are left
+   * out (a note says where to see them as they were); with `valid_at`, only memories
    * valid at that moment are kept. Both filter after ranking, so recall ranks
    * more candidates.
    */
@@ -85,6 +93,9 @@ export class RecallService {
       } else if (hit.source === "turn") {
         const record = turns.get(hit.id);
         if (record) items.push({ type: "turn", score, components, turn: record });
+      } else if (hit.source === "entity") {
+        const entity = then ? undefined : this.text.entity(hit.id);
+        if (entity) items.push({ type: "entity", score, components, entity });
       } else {
         const memory = memories.get(hit.id);
         if (!memory || memory.forgotten_at) continue;
@@ -99,6 +110,12 @@ export class RecallService {
         `as of ${filters.as_of}: memories as they were then, found by their words then and by ` +
           "the meaning of what they say now",
       );
+      if (ids("entity").length > 0) {
+        notes.push(
+          `the graph's entities are left out; \`cairn graph open NAME --as-of ${filters.as_of}\` ` +
+            "(open_nodes with as_of) shows them as they were then",
+        );
+      }
     }
     const answered = items.slice(0, request.limit);
     // Words-only answers stay without the model; the others have it loaded already.
@@ -150,6 +167,8 @@ function itemText(item: RecallItem): string {
       return `${item.code.path} ${item.code.name}\n${item.code.text}`;
     case "turn":
       return item.turn.text;
+    case "entity":
+      return entityText(item.entity);
   }
 }
 

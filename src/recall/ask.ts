@@ -34,6 +34,11 @@ export interface RankingDeps extends QueryModel {
   codePath?: (chunkId: string) => string | undefined;
   /** The qualified name of a code chunk (to put a named symbol's definition first). */
   codeName?: (chunkId: string) => string | undefined;
+  /**
+   * Whether an entity has facts (observations or relations): one with a name
+   * alone says nothing that the memories naming it do not.
+   */
+  hasFacts?: (entity: string) => boolean;
   /** Which file holds which chunk (one part per definition; the graph walk needs no query for it). */
   codeFiles?: CodeFiles;
   /** Documents still waiting for their vectors, and how fast they are being embedded. */
@@ -73,6 +78,7 @@ export async function askOf(
       (source === "code" ? LOWERABLE_OVERFETCH : 1),
     keep: (source, id) => {
       if (source === "turn" && sessions?.inContext(id) === true) leftInContext.add(id);
+      if (source === "entity") return deps.hasFacts?.(id) ?? true;
       return source === "turn" ? !leftInContext.has(id) : source !== "code" ||
         ((request.language === undefined || deps.languageOf?.(id) === request.language) &&
           (request.pathPrefix === undefined ||

@@ -43,12 +43,12 @@ const SECOND_HOPS: Hop[] = [
 ];
 
 /** Every source a walk can end on. */
-const ALL_SOURCES: readonly Source[] = ["memory", "code", "turn"];
+const ALL_SOURCES: readonly Source[] = ["memory", "code", "turn", "entity"];
 
 /**
  * The part of the graph around the seeds that personalized PageRank walks,
  * two hops out: seeds reach the entities, files and symbols they name or
- * touch; those reach the other memories, chunks and turns attached to
+ * touch (an entity seed is one already); those reach the other memories, chunks and turns attached to
  * them, of the sources in `reach` only (a code question need not fetch the
  * turns that touched its files). A relation between entities, and files
  * that change together, count as no extra hop. Node ids: `memory:<id>`, `code:<chunk id>`, `turn:<session>:<line>`,
@@ -80,6 +80,7 @@ export async function neighbourhood(
     reached.set(hop.to, set);
   }
   const entities = reached.get("entity") ?? new Set();
+  for (const name of seeds.entity ?? []) entities.add(name);
   for (const related of await walk({ from: "entity", to: "entity" }, [...entities])) {
     entities.add(related);
   }

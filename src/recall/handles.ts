@@ -11,3 +11,14 @@
 export function turnHandle(session: string, line: number): string {
   return `${session.slice(0, 8)}:${line}`;
 }
+
+/**
+ * The handle of an entity: its name, or `entity:NAME` when the name could be
+ * read as another handle (it starts with `mem_` or holds a colon).
+ */
+export function entityHandle(name: string): string {
+  return name.startsWith("mem_") || name.includes(":") ? `${ENTITY_PREFIX}${name}` : name;
+}
+
+/** Names an entity whatever else its name looks like: `entity:NAME`. */
+export const ENTITY_PREFIX = "entity:";

@@ -1,7 +1,7 @@
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import { type ChunkRow, chunksById, chunksOfFiles } from "../../projections/graph/queries/code.ts";
 import { turnsByKey } from "../../projections/graph/queries/sessions.ts";
-import type { TextProjection } from "../../projections/text.ts";
+import type { IndexedEntity, TextProjection } from "../../projections/text.ts";
 import { definitionLine, withoutScope } from "./passage.ts";
 
 /** A code hit with where it lives. */
@@ -84,4 +84,17 @@ export async function turnRecords(
     project: turn.project || null,
     text: text.text(`turn:${turn.id}`) ?? "",
   }]));
+}
+
+/** A relation as answers write it: `from —type→ to`. */
+export function relationArrow(from: string, type: string, to: string): string {
+  return `${from} —${type}→ ${to}`;
+}
+
+/** An entity's facts, one a line: its observations, then its relations. */
+export function entityText(entity: IndexedEntity): string {
+  return [
+    ...entity.observations,
+    ...entity.relations.map(([from, type, to]) => relationArrow(from, type, to)),
+  ].join("\n");
 }

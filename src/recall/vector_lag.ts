@@ -36,6 +36,9 @@ export function lagWithin(
 export function lagText(lag: VectorLag): string {
   const parts = lag.pending.map((p) => {
     if (p.source === "memory") return plural(p.documents, "memory", "memories");
+    if (p.source === "entity") {
+      return plural(p.documents, "fact of the graph", "facts of the graph");
+    }
     if (p.lowered) {
       const of = p.project === null ? " of" : ` of ${p.project}'s`;
       return `${plural(p.documents, "chunk")}${of} tests, docs and data`;

@@ -203,6 +203,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
         codePath: (id) => text!.codePath(id),
         codeName: (id) => text!.codeName(id),
         codeFiles: text!,
+        hasFacts: (name) => text!.hasFacts(name),
         definitionsNamed: (name, project) => text!.definitionsNamed(name, project),
         vectorLag,
         vectorsHeld: (source, project) => vectors!.held(source, project),

@@ -131,10 +131,20 @@ function scrubberOf(
   projection: Projection,
   log: EventLog,
 ): ((upTo: number, traces: readonly string[]) => Promise<void>) | undefined {
-  if (projection instanceof TextProjection) return () => projection.compact();
+  if (projection instanceof TextProjection) {
+    return (upTo) => projection.rewriteEntities(eventsUpTo(log, upTo));
+  }
   if (projection instanceof GraphProjection) {
     return (upTo, traces) => rebuildGraph(projection, log, upTo, traces);
   }
   if (projection instanceof MemoryHistory) return () => projection.rewrite();
   return undefined;
+}
+
+/** The log's events up to `upTo`. */
+async function* eventsUpTo(log: EventLog, upTo: number): AsyncGenerator<StoredEvent> {
+  for await (const event of log.read(1)) {
+    if (event.seq > upTo) return;
+    yield event;
+  }
 }

@@ -12,6 +12,7 @@ import {
   type RelationEnds,
   relationsOf,
 } from "../../projections/graph/queries/entities.ts";
+import { relationArrow } from "../recall/hit_records.ts";
 import { UserError } from "../errors.ts";
 import { graphAsOf } from "./graph_as_of.ts";
 import type { Store } from "./store.ts";
@@ -86,7 +87,7 @@ export function sameRelation(a: RelationRecord, b: RelationRecord): boolean {
 
 /** A relation as `from —type→ to`. */
 export function relationLine(relation: RelationRecord): string {
-  return `${relation.from} —${relation.relationType}→ ${relation.to}`;
+  return relationArrow(relation.from, relation.relationType, relation.to);
 }
 
 /** What a deletion did: what it deleted, and what it skipped as not in the graph. */

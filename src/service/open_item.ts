@@ -11,6 +11,8 @@ import {
   turnKeysAt,
 } from "../../projections/graph/queries/sessions.ts";
 import type { Cairn } from "./cairn.ts";
+import { ENTITY_PREFIX } from "../recall/handles.ts";
+import type { GraphPage } from "./graph_ops.ts";
 import { ArgumentsError, NotFoundError } from "../errors.ts";
 import {
   type CodeRecord,
@@ -65,7 +67,8 @@ export type Opened =
      * since): `code` is then the chunk holding that handle's first line now.
      */
     gone?: { handle: string; line: number };
-  };
+  }
+  | { type: "entity"; page: GraphPage };
 
 /** A turn's handle: its session (or the session's first characters) and its line. */
 const TURN_HANDLE = /^([0-9A-Za-z][0-9A-Za-z_-]{3,}):(\d+)$/;
@@ -73,23 +76,39 @@ const TURN_HANDLE = /^([0-9A-Za-z][0-9A-Za-z_-]{3,}):(\d+)$/;
 /**
  * Opens a handle: `mem_…` a memory, `SESSION:LINE` a turn (the session's
  * first characters are enough when no other session starts with them),
- * `PROJECT:PATH:START-END` a code chunk, or the id a memory was imported with.
+ * `PROJECT:PATH:START-END` a code chunk, the id a memory was imported with,
+ * or an entity's name (`entity:NAME` whatever the name looks like).
  *
  * @throws {NotFoundError} when nothing has that handle
  * @throws {ArgumentsError} when a turn's short handle fits several sessions
  */
 export async function openHandle(cairn: Cairn, handle: string): Promise<Opened> {
   if (handle.startsWith("mem_")) return await openMemory(cairn, handle);
+  if (handle.startsWith(ENTITY_PREFIX)) {
+    const name = handle.slice(ENTITY_PREFIX.length);
+    const entity = await openEntity(cairn, name);
+    if (entity) return entity;
+    throw new NotFoundError(`no entity named ${name}`);
+  }
   try {
     const turn = TURN_HANDLE.exec(handle);
     if (turn) return await openTurn(cairn, turn[1]!, Number(turn[2]));
     return await openCode(cairn, handle);
   } catch (error) {
-    // The id a memory was imported with opens it too.
-    const imported = error instanceof NotFoundError ? await cairn.memories.get(handle) : undefined;
+    if (!(error instanceof NotFoundError)) throw error;
+    // The id a memory was imported with opens it too, and an entity's name.
+    const imported = await cairn.memories.get(handle);
     if (imported) return await openMemory(cairn, imported.id);
+    const entity = await openEntity(cairn, handle);
+    if (entity) return entity;
     throw error;
   }
+}
+
+/** The entity named `name` with its relations; undefined when the graph has none. */
+async function openEntity(cairn: Cairn, name: string): Promise<Opened | undefined> {
+  const page = await cairn.entities.openNodes([name]);
+  return page.entities.length === 0 ? undefined : { type: "entity", page };
 }
 
 async function openMemory(cairn: Cairn, id: string): Promise<Opened> {
@@ -148,9 +167,9 @@ async function openCode(cairn: Cairn, handle: string): Promise<Opened> {
   const { code, gone } = await chunkOrItsSuccessor(cairn, handle);
   if (!code) {
     throw new NotFoundError(
-      `no memory, session turn or code chunk has the handle ${handle} ` +
-        "(handles look like mem_…, SESSION:LINE or PROJECT:PATH:START-END, as recall shows them; " +
-        "PROJECT:PATH:LINE opens the chunk holding that line)",
+      `no memory, session turn, code chunk or entity has the handle ${handle} ` +
+        "(handles look like mem_…, SESSION:LINE, PROJECT:PATH:START-END or an entity's name, as " +
+        "recall shows them; PROJECT:PATH:LINE opens the chunk holding that line)",
     );
   }
   const rows = await chunksOfFiles(db, [code]);

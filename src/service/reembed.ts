@@ -8,6 +8,7 @@ import { FileCheckpoints } from "../../projections/checkpoints.ts";
 import { ProjectionRunner } from "../../projections/runner.ts";
 import {
   ModelMismatchError,
+  type VectorSource,
   VectorsProjection,
 } from "../../projections/vectors/vectors_projection.ts";
 import type { Embedder } from "../../text/embedder.ts";
@@ -21,7 +22,7 @@ import type { Store } from "./store.ts";
 /** What a re-embedding did. */
 export interface ReembedReport {
   model: string;
-  vectors: Record<string, number>;
+  vectors: Record<VectorSource, number>;
   seconds: number;
   /** The event an interrupted run had reached, when this run continued it; else 0. */
   resumedFrom: number;

@@ -1,10 +1,12 @@
 /**
  * "Is it ready?" for an open store: what it holds (memories, projects, files
- * and chunks, sessions and turns), how far each projection has got, what
+ * and chunks, sessions and turns, entities and relations), how far each projection has got, what
  * still waits for a vector and how long that should take, and the model.
  * @module
  */
+import { entityCount, relationTotal } from "../../projections/graph/queries/entities.ts";
 import { sessionCount } from "../../projections/graph/queries/sessions.ts";
+import type { VectorSource } from "../../projections/vectors/backlog.ts";
 import type { ProjectionStatus } from "../../projections/runner.ts";
 import { LazyEmbedder } from "../embed/lazy_embedder.ts";
 import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
@@ -23,7 +25,9 @@ export interface StoreStatus {
   memories: number;
   code: { projects: number; files: number; chunks: number };
   sessions: { sessions: number; turns: number };
-  vectors: { held: Record<"memory" | "code" | "turn", number>; lag: VectorLag };
+  /** The knowledge graph's entities and the relations between them. */
+  graph: { entities: number; relations: number };
+  vectors: { held: Record<VectorSource, number>; lag: VectorLag };
   model: {
     id: string;
     state: "loaded" | "not loaded yet" | "unusable";
@@ -53,6 +57,10 @@ export async function storeStatus(cairn: Cairn): Promise<StoreStatus> {
       chunks: projects.reduce((sum, p) => sum + p.chunks, 0),
     },
     sessions: { sessions, turns: texts.turn },
+    graph: {
+      entities: await entityCount(cairn.graph.database),
+      relations: await relationTotal(cairn.graph.database),
+    },
     vectors: { held: cairn.vectors.counts(), lag: await cairn.vectorLag() },
     model: await modelState(cairn),
     projections: cairn.store.runner.status(),

@@ -5,8 +5,9 @@
  * @module
  */
 import type { RecallAnswer, RecallItem } from "../recall/answer.ts";
-import type { HitComponents } from "../recall/types.ts";
-import { turnHandle } from "../recall/handles.ts";
+import type { HitComponents, Source } from "../recall/types.ts";
+import { entityText } from "../recall/hit_records.ts";
+import { entityHandle, turnHandle } from "../recall/handles.ts";
 
 /** Characters of a result's text a row carries. */
 const TEXT_CHARS = 600;
@@ -14,15 +15,15 @@ const TEXT_CHARS = 600;
 /** One result of a search, ready to show. */
 export interface RecallRow {
   rank: number;
-  source: "memory" | "code" | "turn";
-  /** What `cairn open` takes back: a memory id, `project:path:lines`, `session:line`. */
+  source: Source;
+  /** What `cairn open` takes back: a memory id, `project:path:lines`, `session:line`, an entity's name. */
   handle: string;
-  /** Its node in the graph view: `memory:<id>`, `code:<chunk id>`, `turn:<turn id>`. */
+  /** Its node in the graph view: `memory:<id>`, `code:<chunk id>`, `turn:<turn id>`, `entity:<name>`. */
   node: string;
   /** The day it was stored, happened or was said; absent for code. */
   date?: string;
   project: string | null;
-  /** A memory's kind, a code chunk's qualified name. */
+  /** A memory's kind, a code chunk's qualified name, an entity's type. */
   label: string;
   text: string;
   score: number;
@@ -77,6 +78,17 @@ function fields(item: RecallItem): Omit<RecallRow, "rank" | "score" | "component
         project: turn.project,
         label: "session",
         text: turn.text.slice(0, TEXT_CHARS),
+      };
+    }
+    case "entity": {
+      const { entity } = item;
+      return {
+        source: "entity",
+        handle: entityHandle(entity.name),
+        node: `entity:${entity.name}`,
+        project: null,
+        label: entity.entityType,
+        text: entityText(entity).slice(0, TEXT_CHARS),
       };
     }
   }

@@ -234,7 +234,7 @@ Deno.test("an owner killed while computing vectors is restarted by the next comm
   assert.equal(waited.code, 0, waited.stderr);
   const done = await owned.status();
   assert.equal(waiting(done), 0);
-  assert.deepEqual(done.vectors.held, { memory: 1, code: 3, turn: 0 });
+  assert.deepEqual(done.vectors.held, { memory: 1, code: 3, turn: 0, entity: 0 });
   const recalled = await owned.cairn(["recall", "when does the ledger close?"]);
   assert.match(recalled.stdout, /closes at midnight UTC/);
 });

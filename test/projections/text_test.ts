@@ -72,7 +72,7 @@ Deno.test("TextProjection.apply() drops forgotten, purged, removed and retracted
     { type: "turn.retracted", v: 1, data: { session: "s1", line: 4 } },
   ));
   assert.deepEqual(ids(projection, "user name cookie fridays logout retry"), []);
-  assert.deepEqual(projection.counts(), { memory: 1, code: 0, turn: 0 });
+  assert.deepEqual(projection.counts(), { memory: 1, code: 0, turn: 0, entity: 0 });
   await projection.apply(stored(
     await fileIndexed(blobs, "q", "a.ts", [{ id: "x", name: "alpha", text: "alpha()" }]),
     { type: "project.deleted", v: 1, data: { project: "q" } },
@@ -165,7 +165,7 @@ Deno.test("TextProjection.reset() empties it, on disk too", async () => {
   const { projection, blobs } = await given(dir.path);
   await projection.reset();
   assert.deepEqual(ids(projection, "user name"), []);
-  assert.deepEqual(projection.counts(), { memory: 0, code: 0, turn: 0 });
+  assert.deepEqual(projection.counts(), { memory: 0, code: 0, turn: 0, entity: 0 });
   const empty = await projection.digest();
   await projection.close();
   const reopened = await TextProjection.open(join(dir.path, "text"), blobs);

@@ -199,7 +199,7 @@ Deno.test("a file's chunks past its embedded_chunks get no vector and are not co
       "a.py\ndef b(): pass",
       'colors.json\n{"red": 1,',
     ]);
-    assert.deepEqual(vectors.counts(), { memory: 0, code: 3, turn: 0 });
+    assert.deepEqual(vectors.counts(), { memory: 0, code: 3, turn: 0, entity: 0 });
     const [query] = await embedder.embedDocuments(['colors.json\n{"red": 1,']);
     const [file] = vectors.searchFiles(query!, { project: "web", limit: 1 });
     assert.equal(file?.path, "colors.json");
@@ -275,7 +275,7 @@ Deno.test("memories behind a backlog of code get their vectors with the next bat
     const texts = embedder.embedded;
     assert.equal(texts.length, new Set(texts).size, "no text embedded twice");
     assert.ok(!texts.includes("first words") && !texts.includes("forgotten before its vector"));
-    assert.deepEqual(vectors.counts(), { memory: 41, code: 40, turn: 0 });
+    assert.deepEqual(vectors.counts(), { memory: 41, code: 40, turn: 0, entity: 0 });
     const built = await vectors.digest();
     await runner.rebuild("vectors");
     assert.equal(await vectors.digest(), built, "the same vectors as a replay in the log's order");
@@ -316,7 +316,7 @@ Deno.test("memories taken ahead before a restart are neither counted as waiting 
       embedder.embedded.every((text) => text.endsWith("pass")),
       embedder.embedded.join("\n"),
     );
-    assert.deepEqual(after.counts(), { memory: 1, code: 20, turn: 0 });
+    assert.deepEqual(after.counts(), { memory: 1, code: 20, turn: 0, entity: 0 });
   } finally {
     await after.close();
   }

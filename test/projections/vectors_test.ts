@@ -62,7 +62,7 @@ Deno.test("VectorsProjection finds memories by meaning, follows revisions and fo
     const built = await vectors.digest();
     await runner.rebuild("vectors");
     assert.equal(await vectors.digest(), built, "replay from nothing gives the same vectors");
-    assert.deepEqual(vectors.counts(), { memory: 3, code: 0, turn: 0 });
+    assert.deepEqual(vectors.counts(), { memory: 3, code: 0, turn: 0, entity: 0 });
   } finally {
     await runner.close();
   }
@@ -115,7 +115,7 @@ Deno.test("closing while the model is still loading gives up the waiting batch, 
   const second = await ProjectionRunner.open(log, [vectors], checkpoints);
   try {
     await second.settled();
-    assert.deepEqual(vectors.counts(), { memory: 1, code: 0, turn: 0 });
+    assert.deepEqual(vectors.counts(), { memory: 1, code: 0, turn: 0, entity: 0 });
   } finally {
     await second.close();
   }
@@ -195,7 +195,7 @@ Deno.test("VectorsProjection keeps a file's chunk vectors in step with re-indexi
     assert.deepEqual(await near("flaky test in CI", "turn"), ["turn:s1:0"]);
     await log.append([{ type: "turn.retracted", v: 1, data: { session: "s1", line: 0 } }]);
     await runner.settled();
-    assert.deepEqual(vectors.counts(), { memory: 0, code: 0, turn: 0 });
+    assert.deepEqual(vectors.counts(), { memory: 0, code: 0, turn: 0, entity: 0 });
   } finally {
     await runner.close();
   }
@@ -277,7 +277,7 @@ Deno.test("VectorsProjection embeds a long turn window by window, answers it onc
     await runner.settled();
     assert.deepEqual(
       vectors.counts(),
-      { memory: 0, code: 0, turn: 0 },
+      { memory: 0, code: 0, turn: 0, entity: 0 },
       "what one batch adds and removes leaves nothing",
     );
   } finally {
@@ -339,7 +339,11 @@ Deno.test("VectorsProjection pools each file's chunk vectors into one, in step w
       { path: "db.py", distance: half, chunks: ["app:db.py:1-1", "app:db.py:2-2"] },
       { path: "bakery.py", distance: 1, chunks: ["app:bakery.py:1-1"] },
     ]);
-    assert.deepEqual(vectors.counts(), { memory: 0, code: 4, turn: 0 }, "files are not documents");
+    assert.deepEqual(
+      vectors.counts(),
+      { memory: 0, code: 4, turn: 0, entity: 0 },
+      "files are not documents",
+    );
 
     // One chunk changes: the unchanged one still counts in the file's vector.
     await log.append([await indexed("app", "db.py", ["def frost()", "def retry()"])]);

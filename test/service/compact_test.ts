@@ -202,7 +202,7 @@ Deno.test("a purge and a removal the vectors have not read yet leave no vector b
       assert.equal(cairn.vectors.counts().memory, 0, "the purge's compaction dropped the vector");
     });
     await cairn.store.runner.settled();
-    assert.deepEqual(cairn.vectors.counts(), { memory: 0, code: 39, turn: 0 });
+    assert.deepEqual(cairn.vectors.counts(), { memory: 0, code: 39, turn: 0, entity: 0 });
   } finally {
     await cairn.close();
   }

@@ -39,6 +39,12 @@ export async function observationsOf(
   return new Map(rows.map((row) => [row.name as string, (row.o as string[] | null) ?? []]));
 }
 
+/** How many relations between entities the graph holds. */
+export async function relationTotal(db: KuzuDb): Promise<number> {
+  const [row] = await db.run("MATCH (:Entity)-[r:RELATES]->(:Entity) RETURN count(r) AS n");
+  return Number(row?.n ?? 0);
+}
+
 /** How many entities the graph holds. */
 export async function entityCount(db: KuzuDb): Promise<number> {
   const [row] = await db.run("MATCH (e:Entity) RETURN count(e) AS n");

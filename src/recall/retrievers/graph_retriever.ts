@@ -7,7 +7,8 @@
  * only from what memories and turns name or touched (a second walk, restarting
  * at their seeds alone): a walk from code's own hits to their files and the
  * files that change with them was tuned away in 19 of 20 repositories' folds
- * (docs/decisions.md).
+ * (docs/decisions.md). The graph's entities seed the walk when found, and get
+ * no vote from it.
  * @module
  */
 import type { KuzuDb } from "../../../projections/graph/kuzu.ts";
@@ -38,8 +39,13 @@ export function graphRetriever(graph: KuzuDb, codeFiles?: CodeFiles): Retriever 
       const sources = request.sources;
       const onlyCode = sources.every((source) => source === "code");
       if (request.mode !== "hybrid" || weight <= 0 || onlyCode) return found;
+      // Entities add seeds only when found: the walk's size was tuned on stores without them.
+      const seeding = sources.filter((source) =>
+        source !== "entity" ||
+        [...SEED_SIGNALS].some((signal) => (earlier.get(signal)?.get(source)?.length ?? 0) > 0)
+      );
       const best = fuseAcrossSources(evidenceOf(earlier, sources), SEED_SIGNALS, ask.weightsOf)
-        .slice(0, SEEDS * sources.length);
+        .slice(0, SEEDS * seeding.length);
       if (best.length === 0) return found;
       const seedIds: Seeds = Object.fromEntries(
         sources.map((source) => [source, best.filter((f) => f.source === source).map((f) => f.id)]),
@@ -52,7 +58,9 @@ export function graphRetriever(graph: KuzuDb, codeFiles?: CodeFiles): Retriever 
       const fromOthers = best.some((f) => f.source === "code")
         ? walk(best.filter((f) => f.source !== "code"))
         : fromAll;
-      for (const source of sources) {
+      // An entity is a hub the walk passes through from every memory naming it: its own rank
+      // there says how often it is named, not that it answers. Entities only seed the walk.
+      for (const source of sources.filter((source) => source !== "entity")) {
         const prefix = `${source}:`;
         const list = (source === "code" ? fromOthers : fromAll)
           .filter(([node]) => node.startsWith(prefix)).slice(0, CANDIDATES)

@@ -6,7 +6,12 @@
 import { call } from "./api.js";
 import { fill, h, problem } from "./dom.js";
 
-const SOURCES = [["memories", "memories"], ["code", "code"], ["sessions", "sessions"]];
+const SOURCES = [
+  ["memories", "memories"],
+  ["code", "code"],
+  ["sessions", "sessions"],
+  ["graph", "graph"],
+];
 
 /** Draws the search page; `params` may carry `q` to search at once. */
 export function mount(root, params) {
