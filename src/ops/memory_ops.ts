@@ -207,16 +207,44 @@ export const list = operation({
   },
   output: { count: z.number(), ids: z.array(z.string()) },
   cli: { cliOnly: ["forgotten"] },
-  run: (cairn, { forgotten, ...filters }) =>
-    cairn.memories.list({ ...given(filters), include_forgotten: forgotten ?? false }),
-  render: (memories: MemoryRecord[]) => ({
-    text: memories.length
-      ? memories.map((m) => memoryLine(m, LINE_CHARS)).join("\n")
-      : "No memories match.",
-    data: { count: memories.length, ids: memories.map((m) => m.id) },
-    json: memories,
-  }),
+  async run(cairn, { forgotten, ...filters }): Promise<Listed> {
+    const memories = await cairn.memories.list({
+      ...given(filters),
+      include_forgotten: forgotten ?? false,
+    });
+    const { project, as_of } = filters;
+    // Which projects held memories then is not known: the note is for today's memories.
+    if (!project || as_of || memories.some((m) => m.project === project)) return { memories };
+    const projects = await cairn.memories.projects();
+    return projects.includes(project) ? { memories } : { memories, projects };
+  },
+  render: ({ memories, projects }: Listed, { project }) => {
+    const lines = memories.length
+      ? memories.map((m) => memoryLine(m, LINE_CHARS))
+      : ["No memories match."];
+    if (projects) {
+      lines.push(
+        `> no memory is in project ${project}${
+          projects.length ? ` (memories are in ${projects.join(", ")})` : ""
+        }${memories.length ? "; these are the global memories, which every project sees" : ""}`,
+      );
+    }
+    return {
+      text: lines.join("\n"),
+      data: { count: memories.length, ids: memories.map((m) => m.id) },
+      json: memories,
+    };
+  },
 });
+
+/**
+ * A page of memories; when the project asked for holds none, the projects
+ * that do (the page then lists only global memories).
+ */
+interface Listed {
+  memories: MemoryRecord[];
+  projects?: string[];
+}
 
 /** `get`: one memory by id, as it is or as it was. */
 export const get = operation({

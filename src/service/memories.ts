@@ -10,6 +10,7 @@ import {
   memoriesById,
   memoriesWithExternalId,
   memoryById,
+  memoryProjects,
 } from "../../projections/graph/queries/memories.ts";
 import { compactStore } from "./compact.ts";
 import { purgeDurably } from "./pending_purge.ts";
@@ -318,6 +319,11 @@ export class Memories {
     );
     const byId = new Map((await this.getMany(page)).map((memory) => [memory.id, memory]));
     return page.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** The projects that hold live memories, by name. */
+  projects(): Promise<string[]> {
+    return memoryProjects(this.graph.database);
   }
 
   async #require(id: string): Promise<MemoryRecord> {

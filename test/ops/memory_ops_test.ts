@@ -50,3 +50,27 @@ Deno.test("remember names a memory it may contradict and the revise step, at the
     await cairn.close();
   }
 });
+
+Deno.test("list for a project without memories says so, and names the projects that have some", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const cli = async (...args: string[]) => {
+    const run = await cairnInProcess(store, ...args);
+    assert.equal(run.code, 0, run.err);
+    return run.out;
+  };
+  await cli("remember", "Deploys run on Tuesdays", "--project", "api");
+  await cli("remember", "Tabs over spaces everywhere");
+  const typo = await cli("list", "--project", "apj");
+  assert.match(typo, /^- \[note\] Tabs over spaces everywhere `mem_/);
+  assert.match(
+    typo,
+    /\n> no memory is in project apj \(memories are in api\); these are the global memories, which every project sees$/,
+  );
+  assert.doesNotMatch(await cli("list", "--project", "api"), />/);
+  assert.doesNotMatch(
+    await cli("list", "--project", "api", "--kind", "decision"),
+    />/,
+    "a project with memories, none of that kind: no note",
+  );
+});

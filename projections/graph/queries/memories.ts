@@ -121,3 +121,12 @@ export async function listedMemoryIds(
     .slice(offset, offset + limit)
     .map((row) => row.id as string);
 }
+
+/** The projects that hold live memories, by name. */
+export async function memoryProjects(db: KuzuDb): Promise<string[]> {
+  const rows = await db.run(
+    `MATCH (m:Memory) WHERE m.forgotten_at = "" AND m.project <> ""
+     RETURN DISTINCT m.project AS project`,
+  );
+  return rows.map((row) => row.project as string).sort();
+}
