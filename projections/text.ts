@@ -98,7 +98,8 @@ function usableImages(images: Bm25Images | undefined): images is Bm25Images {
 
 /**
  * The lexical (BM25) index of memories, code chunks, session turns and the
- * knowledge graph's entities (see `text_entities.ts`), one index per source, with the code-aware tokenizer of `text/tokens.ts`.
+ * knowledge graph's entities (see `text_entities.ts`), one index per source,
+ * with the code-aware tokenizer of `text/tokens.ts`.
  * Durable through a journal of document upserts and removals (see
  * {@linkcode TextStore}); the search indexes are in memory, the chunk and
  * turn texts they were built from stay in the blob store.

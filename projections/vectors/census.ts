@@ -24,7 +24,7 @@ export class VectorCensus {
     const touched = touchedKey(event);
     if (touched) this.#live.delete(touched);
     const waiting = waitingOf(event);
-    // Entities' facts are not counted: one added twice, or removed, is not a document a count follows.
+    // Entities' facts are not counted: one added twice, or removed, is no document a count follows.
     if (waiting?.source === "entity") return;
     // A revision gives no vector back to a memory forgotten before it (a team member's late edit).
     if (waiting && (event.type !== "memory.revised" || this.#live.has(waiting.key))) {

@@ -151,8 +151,8 @@ export const recall = operation({
   tool: "recall",
   summary: "answer a question from memories, code, past sessions and the graph (hybrid search)",
   description: "Search what cairn knows: memories, indexed code, past agent sessions and graph " +
-    "entities, ranked by meaning and words. Use it first when you need project context: decisions, conventions, " +
-    "where something lives, what was tried before. " + LOWERED_CODE,
+    "entities, ranked by meaning and words. Use it first when you need project context: " +
+    "decisions, conventions, where something lives, what was tried before. " + LOWERED_CODE,
   core: true,
   writes: false,
   input: {

@@ -48,10 +48,11 @@ const ALL_SOURCES: readonly Source[] = ["memory", "code", "turn", "entity"];
 /**
  * The part of the graph around the seeds that personalized PageRank walks,
  * two hops out: seeds reach the entities, files and symbols they name or
- * touch (an entity seed is one already); those reach the other memories, chunks and turns attached to
- * them, of the sources in `reach` only (a code question need not fetch the
- * turns that touched its files). A relation between entities, and files
- * that change together, count as no extra hop. Node ids: `memory:<id>`, `code:<chunk id>`, `turn:<session>:<line>`,
+ * touch (an entity seed is one already); those reach the other memories,
+ * chunks and turns attached to them, of the sources in `reach` only (a code
+ * question need not fetch the turns that touched its files). A relation
+ * between entities, and files that change together, count as no extra hop.
+ * Node ids: `memory:<id>`, `code:<chunk id>`, `turn:<session>:<line>`,
  * `entity:<name>`, `file:<key>`, `symbol:<key>`. Forgotten memories stay out.
  */
 export async function neighbourhood(

@@ -2,7 +2,7 @@ import type { LoweredKindName } from "./path_priors.ts";
 import type { FileHit } from "../../projections/vectors/vectors_projection.ts";
 import type { SignalWeights } from "./fuse.ts";
 
-/** What recall searches: stored memories, indexed code, past agent sessions, the graph's entities. */
+/** What recall searches: memories, indexed code, past agent sessions, the graph's entities. */
 export type Source = "memory" | "code" | "turn" | "entity";
 
 /** How recall ranks: all signals, or one alone (ablations, or no model loaded). */

@@ -16,9 +16,15 @@ const TEXT_CHARS = 600;
 export interface RecallRow {
   rank: number;
   source: Source;
-  /** What `cairn open` takes back: a memory id, `project:path:lines`, `session:line`, an entity's name. */
+  /**
+   * What `cairn open` takes back: a memory id, `project:path:lines`,
+   * `session:line`, an entity's name.
+   */
   handle: string;
-  /** Its node in the graph view: `memory:<id>`, `code:<chunk id>`, `turn:<turn id>`, `entity:<name>`. */
+  /**
+   * Its node in the graph view: `memory:<id>`, `code:<chunk id>`,
+   * `turn:<turn id>`, `entity:<name>`.
+   */
   node: string;
   /** The day it was stored, happened or was said; absent for code. */
   date?: string;
