@@ -12,6 +12,7 @@ import {
   memoryById,
   memoryProjects,
 } from "../../projections/graph/queries/memories.ts";
+import { entityPage } from "../../projections/graph/queries/entities.ts";
 import { compactStore } from "./compact.ts";
 import { purgeDurably } from "./pending_purge.ts";
 import { checkValidity, isoDate } from "./dates.ts";
@@ -246,7 +247,11 @@ export class Memories {
       if (events.length) await this.store.append(events);
       return before;
     }
-    events.push({ type: "memory.purged", v: 1, data: { id } });
+    events.push(...await this.#entitiesOutliving(id), {
+      type: "memory.purged",
+      v: 1,
+      data: { id },
+    });
     await purgeDurably(this.store, async () => {
       await this.store.append(events);
       await compactStore(this.store);
@@ -319,6 +324,34 @@ export class Memories {
     );
     const byId = new Map((await this.getMany(page)).map((memory) => [memory.id, memory]));
     return page.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * `entity.created` events for the entities the memory `id` made (named, or
+   * the ends of its relations) that have observations of their own now: a
+   * purge drops the memory's events, and with them what made those entities,
+   * so that their observations, added later, would go too. Made again after
+   * the purge with what they hold, they keep them.
+   */
+  async #entitiesOutliving(id: string): Promise<NewEvent[]> {
+    for await (const event of this.store.log.read(1)) {
+      if (event.type !== "memory.remembered" || event.data.id !== id) continue;
+      const { entities = [], relations = [], project } = event.data;
+      const names = [...new Set([...entities, ...relations.flatMap((r) => [r.from, r.to])])];
+      if (names.length === 0) return [];
+      const made = await entityPage(this.graph.database, names, 0, names.length);
+      return made.filter((entity) => entity.observations.length > 0).map((entity) => ({
+        type: "entity.created",
+        v: 1,
+        data: {
+          name: entity.name,
+          entity_type: entity.entityType,
+          observations: entity.observations,
+          project,
+        },
+      }));
+    }
+    return [];
   }
 
   /** The projects that hold live memories, by name. */

@@ -211,3 +211,39 @@ Deno.test("a purge and a removal the vectors have not read yet leave no vector b
     problems: [],
   });
 });
+
+Deno.test("a purge keeps the observations added since to the entities the memory made", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const cairn = await open(store);
+  try {
+    const { memory } = await cairn.memories.remember({
+      content: `Feature flags are served by Unleash; its token is ${SECRET}`,
+      entities: ["Unleash", `token ${SECRET}`],
+      relations: [{ from: "Vault", to: "Consul", relation_type: "integrates_with" }],
+    });
+    await cairn.entities.addObservations([
+      { entityName: "Unleash", contents: ["Runs three replicas"] },
+      { entityName: "Vault", contents: ["Unsealed with 3 of 5 key shares"] },
+    ]);
+    await cairn.memories.forget(memory.id, { purge: true });
+    await cairn.store.runner.settled();
+    const graph = await cairn.entities.readGraph();
+    assert.deepEqual(graph.entities.map((e) => [e.name, e.observations]), [
+      ["Unleash", ["Runs three replicas"]],
+      ["Vault", ["Unsealed with 3 of 5 key shares"]],
+    ], "an entity with facts of its own stays; one the memory alone named goes");
+    assert.deepEqual(graph.relations, [], "the memory's own relation goes with it");
+    assert.deepEqual(await filesHolding(store, SECRET), []);
+    assert.deepEqual(
+      cairn.text.search("replicas key shares", { sources: ["entity"], limit: 5 }).map((h) => h.id)
+        .sort(),
+      ["Unleash", "Vault"],
+    );
+    const digests = await cairn.store.runner.digests();
+    await cairn.store.runner.rebuild();
+    assert.deepEqual(await cairn.store.runner.digests(), digests, "the same as a replay");
+  } finally {
+    await cairn.close();
+  }
+});
