@@ -218,7 +218,7 @@ function itemFields(item: RecallItem): Record<string, unknown> {
     case "turn":
       return { type: "turn", score, ...item.turn };
     case "entity":
-      return { type: "entity", score, ...item.entity };
+      return { type: "entity", score, handle: entityHandle(item.entity.name), ...item.entity };
   }
 }
 
@@ -254,7 +254,12 @@ export function batchResults(answer: RecallAnswer): Array<Record<string, unknown
           score,
         };
       case "entity":
-        return { type: "entity", id: item.entity.name, score };
+        return {
+          type: "entity",
+          id: item.entity.name,
+          handle: entityHandle(item.entity.name),
+          score,
+        };
     }
   });
 }

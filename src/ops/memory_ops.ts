@@ -223,10 +223,10 @@ export const list = operation({
       ? memories.map((m) => memoryLine(m, LINE_CHARS))
       : ["No memories match."];
     if (projects) {
-      lines.push(
+      lines.unshift(
         `> no memory is in project ${project}${
           projects.length ? ` (memories are in ${projects.join(", ")})` : ""
-        }${memories.length ? "; these are the global memories, which every project sees" : ""}`,
+        }${memories.length ? "; below, the global memories, which every project sees" : ""}`,
       );
     }
     return {

@@ -17,29 +17,42 @@ import { UserError } from "../errors.ts";
 import { graphAsOf } from "./graph_as_of.ts";
 import type { Store } from "./store.ts";
 
-const name = z.string().trim().min(1).max(200);
+// deno-lint-ignore no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/**
+ * An entity's name (or type, or a relation's type): one visible line, since
+ * answers print it on one line and `open` takes it back.
+ */
+export const graphName = z.string().trim().min(1).max(200)
+  .refine(
+    (text) => !CONTROL_CHARACTER.test(text),
+    "a name is one line, without control characters",
+  );
 const observation = z.string().min(1).max(4096);
 
 /** Entities to create, as the official MCP memory server takes them. */
 export const EntitiesInput = z.array(z.object({
-  name,
-  entityType: name,
+  name: graphName,
+  entityType: graphName,
   observations: z.array(observation).max(100).default([]),
 })).min(1).max(100);
 
 /** Relations to create or delete (`from` → `to`, in active voice). */
-export const RelationsInput = z.array(z.object({ from: name, to: name, relationType: name })).min(1)
+export const RelationsInput = z.array(
+  z.object({ from: graphName, to: graphName, relationType: graphName }),
+).min(1)
   .max(100);
 
 /** Observations to add to (or delete from) entities. */
 export const ObservationsInput = z.array(z.object({
-  entityName: name,
+  entityName: graphName,
   contents: z.array(observation).min(1).max(100),
 })).min(1).max(100);
 
 /** Observations to delete, as the official MCP memory server takes them. */
 export const ObservationDeletionsInput = z.array(z.object({
-  entityName: name,
+  entityName: graphName,
   observations: z.array(observation).min(1).max(100),
 })).min(1).max(100);
 
@@ -185,7 +198,7 @@ export class GraphOps {
     names: string[],
     { strict = false }: DeleteOptions = {},
   ): Promise<Deleted<string>> {
-    const wanted = [...new Set(z.array(name).min(1).max(100).parse(names))];
+    const wanted = [...new Set(z.array(graphName).min(1).max(100).parse(names))];
     if (strict) await this.#requireEntities(wanted);
     const known = await this.#existing(wanted);
     await this.#append(
@@ -259,7 +272,7 @@ export class GraphOps {
   /** The named entities and their relations (those with at least one end among them). */
   async openNodes(names: string[], options: GraphReadOptions = {}): Promise<GraphPage> {
     if (options.as_of) return await this.#then(options.as_of, (past) => past.openNodes(names));
-    const wanted = z.array(name).min(1).max(100).parse(names);
+    const wanted = z.array(graphName).min(1).max(100).parse(names);
     return {
       ...await this.#withRelations(
         await entityPage(this.db, wanted, 0, 100),

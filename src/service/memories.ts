@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MemoryKind, RelationRef } from "../../events/kinds/memory.ts";
+import { MemoryKind } from "../../events/kinds/memory.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { contentKey, type GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { type MemoryChange, MemoryHistory } from "../../projections/memory_history.ts";
@@ -14,6 +14,7 @@ import {
 } from "../../projections/graph/queries/memories.ts";
 import { entityPage } from "../../projections/graph/queries/entities.ts";
 import { compactStore } from "./compact.ts";
+import { graphName } from "./graph_ops.ts";
 import { purgeDurably } from "./pending_purge.ts";
 import { checkValidity, isoDate } from "./dates.ts";
 import { ArgumentsError, NotFoundError, UserError } from "../errors.ts";
@@ -45,8 +46,9 @@ export const RememberInput = z.object({
   kind: MemoryKind.default("note"),
   tags: z.array(z.string().min(1)).default([]),
   project: z.string().min(1).nullable().default(null),
-  entities: z.array(z.string().min(1)).optional(),
-  relations: z.array(RelationRef).optional(),
+  entities: z.array(graphName).optional(),
+  relations: z.array(z.object({ from: graphName, to: graphName, relation_type: graphName }))
+    .optional(),
   source: z.string().optional(),
   external_id: z.string().optional(),
   valid_from: isoDate.optional(),

@@ -11,7 +11,8 @@ import {
   turnKeysAt,
 } from "../../projections/graph/queries/sessions.ts";
 import type { Cairn } from "./cairn.ts";
-import { ENTITY_PREFIX } from "../recall/handles.ts";
+import { ENTITY_PREFIX, entityHandle } from "../recall/handles.ts";
+import { entitiesNamedLike } from "../../projections/graph/queries/entities.ts";
 import type { GraphPage } from "./graph_ops.ts";
 import { ArgumentsError, NotFoundError } from "../errors.ts";
 import {
@@ -83,26 +84,32 @@ const TURN_HANDLE = /^([0-9A-Za-z][0-9A-Za-z_-]{3,}):(\d+)$/;
  * @throws {ArgumentsError} when a turn's short handle fits several sessions
  */
 export async function openHandle(cairn: Cairn, handle: string): Promise<Opened> {
-  if (handle.startsWith("mem_")) return await openMemory(cairn, handle);
   if (handle.startsWith(ENTITY_PREFIX)) {
     const name = handle.slice(ENTITY_PREFIX.length);
     const entity = await openEntity(cairn, name);
     if (entity) return entity;
-    throw new NotFoundError(`no entity named ${name}`);
+    throw new NotFoundError(`no entity named ${name}${await otherCase(cairn, name)}`);
   }
   try {
+    if (handle.startsWith("mem_")) return await openMemory(cairn, handle);
     const turn = TURN_HANDLE.exec(handle);
     if (turn) return await openTurn(cairn, turn[1]!, Number(turn[2]));
     return await openCode(cairn, handle);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     // The id a memory was imported with opens it too, and an entity's name.
-    const imported = await cairn.memories.get(handle);
+    const imported = handle.startsWith("mem_") ? undefined : await cairn.memories.get(handle);
     if (imported) return await openMemory(cairn, imported.id);
     const entity = await openEntity(cairn, handle);
     if (entity) return entity;
-    throw error;
+    throw new NotFoundError(`${error.message}${await otherCase(cairn, handle)}`);
   }
+}
+
+/** `; the entity Kafka differs in case` when an entity's name is `name` but for case. */
+async function otherCase(cairn: Cairn, name: string): Promise<string> {
+  const [like] = await entitiesNamedLike(cairn.graph.database, name);
+  return like === undefined ? "" : `; the entity ${entityHandle(like)} differs in case`;
 }
 
 /** The entity named `name` with its relations; undefined when the graph has none. */

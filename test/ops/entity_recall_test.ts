@@ -27,6 +27,7 @@ Deno.test("recall finds the graph's entities by their facts, and open shows them
           observations: ["Charges customers every month through Stripe webhooks"],
         },
         { name: "ops:oncall", entityType: "rota", observations: ["Pages whoever is on call"] },
+        { name: "mem_zebra", entityType: "animal", observations: ["Has black and white stripes"] },
       ],
     });
     await call("create_relations", {
@@ -78,6 +79,18 @@ Deno.test("recall finds the graph's entities by their facts, and open shows them
         "- Ada —maintains→ billing",
     );
     assert.match((await call("open", { handle: "entity:ops:oncall" })).text, /Pages whoever/);
+    assert.match((await call("open", { handle: "mem_zebra" })).text, /stripes/, "no memory has it");
+    await assert.rejects(() => call("open", { handle: "ada" }), /the entity Ada differs in case/);
+    await assert.rejects(
+      () => call("create_entities", { entities: [{ name: "two\nlines", entityType: "x" }] }),
+      /a name is one line, without control characters/,
+    );
+    const zebra = await call("recall", { query: "stripes", include: ["graph"], format: "json" });
+    assert.deepEqual(
+      (zebra.data as { results: Array<Record<string, unknown>> }).results[0]?.handle,
+      "entity:mem_zebra",
+      "the handle that opens it",
+    );
     await assert.rejects(
       () => call("open", { handle: "entity:Nobody" }),
       /no entity named Nobody/,

@@ -39,6 +39,15 @@ export async function observationsOf(
   return new Map(rows.map((row) => [row.name as string, (row.o as string[] | null) ?? []]));
 }
 
+/** The entities whose name is `name` but for case. */
+export async function entitiesNamedLike(db: KuzuDb, name: string): Promise<string[]> {
+  const rows = await db.run(
+    "MATCH (e:Entity) WHERE lower(e.name) = lower($name) RETURN e.name AS name",
+    { name },
+  );
+  return rows.map((row) => row.name as string).filter((found) => found !== name).sort();
+}
+
 /** How many relations between entities the graph holds. */
 export async function relationTotal(db: KuzuDb): Promise<number> {
   const [row] = await db.run("MATCH (:Entity)-[r:RELATES]->(:Entity) RETURN count(r) AS n");
