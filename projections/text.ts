@@ -106,7 +106,7 @@ function usableImages(images: Bm25Images | undefined): images is Bm25Images {
  */
 export class TextProjection implements Projection {
   readonly name = "text";
-  readonly version = 3;
+  readonly version = 4;
   #docs = new Map<string, TextDoc>();
   #counts: Record<TextSource, number> = { memory: 0, code: 0, turn: 0, entity: 0 };
   #files = new Map<string, Set<string>>();
@@ -189,10 +189,19 @@ export class TextProjection implements Projection {
       ? undefined
       : (meta: Meta) => meta.project === project || meta.project === null;
     const indexes = this.#indexes();
-    const lists = options.sources.map((source) =>
-      indexes.bySource[source].search(query, options.limit, accept)
-        .map((hit, rank) => ({ source, id: hit.meta.id, score: hit.score, share: hit.share, rank }))
-    );
+    const lists = options.sources.map((source) => {
+      const hits = source === "entity"
+        ? onePerEntity(indexes.bySource.entity.search(query, options.limit * FACTS_AHEAD, accept))
+          .slice(0, options.limit)
+        : indexes.bySource[source].search(query, options.limit, accept);
+      return hits.map((hit, rank) => ({
+        source,
+        id: hit.meta.id,
+        score: hit.score,
+        share: hit.share,
+        rank,
+      }));
+    });
     return lists.flat()
       .sort((a, b) => a.rank - b.rank || b.score - a.score)
       .slice(0, options.limit)
@@ -579,6 +588,20 @@ export class TextProjection implements Projection {
 }
 
 /** The documents as the search indexes read them: by key, and each one's texts in order. */
+/** How many times more facts a search of entities fetches, since an entity may match by several. */
+const FACTS_AHEAD = 4;
+
+/** The key of an entity's `i`th fact in the search index. */
+function factKey(key: string, i: number): string {
+  return `${key}\0${i}`;
+}
+
+/** An entity's best fact alone, in the order found. */
+function onePerEntity<H extends { meta: Meta }>(hits: readonly H[]): H[] {
+  const seen = new Set<string>();
+  return hits.filter((hit) => !seen.has(hit.meta.id) && seen.add(hit.meta.id));
+}
+
 interface Documents {
   get(key: string): TextDoc | undefined;
   texts(doc: TextDoc): readonly string[];
@@ -625,10 +648,17 @@ class Indexes {
 
   /** Indexes a document; `around` are the thread members (itself included) whose context changed. */
   put(doc: TextDoc, around: readonly string[]): void {
-    this.bySource[doc.source].set(doc.key, this.docs.texts(doc).join("\n"), {
-      id: doc.id,
-      project: doc.project,
-    });
+    const meta = { id: doc.id, project: doc.project };
+    if (doc.source === "entity") {
+      this.#dropFacts(doc.key);
+      const [name, type, ...facts] = this.docs.texts(doc);
+      // Each fact its own document, so that one fact of many is not drowned by the others.
+      (facts.length ? facts : [""]).forEach((fact, i) =>
+        this.bySource.entity.set(factKey(doc.key, i), `${name}\n${type}\n${fact}`, meta)
+      );
+      return;
+    }
+    this.bySource[doc.source].set(doc.key, this.docs.texts(doc).join("\n"), meta);
     for (const key of around) this.#refreshContext(key);
     if (doc.file !== undefined) this.#staleFiles.add(doc.file);
   }
@@ -636,6 +666,7 @@ class Indexes {
   /** Unindexes a document; `neighbours` are the thread members whose context it changed. */
   remove(doc: TextDoc, neighbours: readonly string[]): void {
     this.bySource[doc.source].delete(doc.key);
+    if (doc.source === "entity") this.#dropFacts(doc.key);
     if (doc.thread !== undefined) {
       this.context.delete(doc.key);
       for (const key of neighbours) this.#refreshContext(key);
@@ -651,6 +682,7 @@ class Indexes {
   catchUp(changes: Changes): void {
     for (const key of changes.keys) {
       for (const index of Object.values(this.bySource)) index.delete(key);
+      this.#dropFacts(key);
       this.context.delete(key);
       const doc = this.docs.get(key);
       if (doc) this.put(doc, []);
@@ -745,6 +777,11 @@ class Indexes {
       file,
       project: chunks[0]!.project,
     });
+  }
+
+  /** Unindexes the facts of the entity whose document is `key`, if any. */
+  #dropFacts(key: string): void {
+    for (let i = 0; this.bySource.entity.delete(factKey(key, i)); i++);
   }
 
   #refreshContext(key: string): void {

@@ -149,3 +149,17 @@ Deno.test("the lexical index holds every entity as the graph does, over every ki
     await graph.close();
   }
 });
+
+Deno.test("each fact of an entity is searched on its own: many others do not drown the one that matches", async () => {
+  await using dir = await tempDir();
+  const projection = await opened(dir.path);
+  const fillers = Array.from({ length: 40 }, (_, i) => `Filler fact number ${i} about lunch`);
+  await projection.apply(stored(
+    created("HR", "team", [...fillers, "The payroll export runs on the 25th"]),
+    created("Finance", "team", ["The payroll export runs on the 25th"]),
+  ));
+  const hits = projection.search("when does the payroll export run", ENTITIES);
+  assert.deepEqual(hits.map((hit) => hit.id).sort(), ["Finance", "HR"], "each entity once");
+  assert.ok(Math.abs(hits[0]!.share - hits[1]!.share) < 1e-9, JSON.stringify(hits));
+  await projection.close();
+});
