@@ -56,7 +56,7 @@ export const API_ROUTES: Readonly<Record<string, ApiRoute>> = {
     return { query: answer.query, rows: recallRows(answer), notes: answer.notes };
   },
   projects: (context) => run(projects, context, {}),
-  memories: async (context, input) => ({ memories: await run(list, context, input) }),
+  memories: async (context, input) => await run(list, context, input),
   history: async ({ cairn }, input) => {
     const { id } = historyInput.parse(input);
     const changes = await cairn.memories.changes(id);

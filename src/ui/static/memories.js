@@ -44,7 +44,7 @@ export function mount(root, params) {
   );
   async function load() {
     try {
-      const { memories } = await call("memories", {
+      const { memories, projects } = await call("memories", {
         limit: PAGE,
         offset,
         ...(project.value ? { project: project.value } : {}),
@@ -54,6 +54,15 @@ export function mount(root, params) {
       });
       fill(
         list,
+        projects
+          ? h(
+            "p",
+            { class: "muted" },
+            `No memory is in project ${project.value}` +
+              (projects.length ? ` (memories are in ${projects.join(", ")})` : "") +
+              (memories.length ? "; below, the global memories, which every project sees." : "."),
+          )
+          : "",
         h(
           "table",
           { class: "memories" },
