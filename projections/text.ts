@@ -5,10 +5,18 @@ import { codeTokens, STOP_WORDS } from "../text/tokens.ts";
 import type { Projection } from "./projection.ts";
 import { type Bm25Image, Bm25Index, type Bm25Options } from "./text_bm25.ts";
 import { type Bm25Images, decodeImages, encodeImages } from "./text_image.ts";
-import { entityKey, entityOps, relationText, type RelationTriple } from "./text_entities.ts";
+import {
+  entityKey,
+  entityOps,
+  foldEntities,
+  type IndexedEntity,
+  indexedEntity,
+  relationText,
+} from "./text_entities.ts";
 import { type TextDoc, type TextOp, type TextSource, TextStore } from "./text_store.ts";
 
 export type { TextSource } from "./text_store.ts";
+export type { IndexedEntity } from "./text_entities.ts";
 
 /** One lexical hit: the document's source, its id within the source, and its BM25 score. */
 export interface TextHit {
@@ -44,14 +52,6 @@ export interface TextSearchOptions {
   /** Only this project's documents and the global ones; every project when null or absent. */
   project?: string | null;
   limit: number;
-}
-
-/** An entity of the knowledge graph, as the lexical index holds it. */
-export interface IndexedEntity {
-  name: string;
-  entityType: string;
-  observations: string[];
-  relations: readonly RelationTriple[];
 }
 
 type Meta = { id: string; project: string | null };
@@ -277,9 +277,7 @@ export class TextProjection implements Projection {
   /** An entity as its document holds it: type, observations and relations. */
   entity(name: string): IndexedEntity | undefined {
     const doc = this.#docs.get(entityKey(name));
-    if (!doc) return undefined;
-    const [, entityType = "", ...observations] = doc.fields;
-    return { name, entityType, observations, relations: doc.relations ?? [] };
+    return doc && indexedEntity(doc);
   }
 
   /** Whether an entity has observations or relations. */
@@ -324,13 +322,7 @@ export class TextProjection implements Projection {
    * log, and goes from here too.
    */
   async rewriteEntities(events: AsyncIterable<StoredEvent>): Promise<void> {
-    const folded = new Map<string, TextDoc>();
-    for await (const event of events) {
-      for (const op of entityOps(event, (key) => folded.get(key))) {
-        if ("removed" in op) folded.delete(op.key);
-        else folded.set(op.key, op);
-      }
-    }
+    const folded = await foldEntities(events);
     const same = (a: TextDoc, b: TextDoc | undefined) =>
       b !== undefined && JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
     const ops: TextOp[] = [

@@ -114,3 +114,31 @@ export function relationText([from, type, to]: RelationTriple): string {
 function sameTriple(a: RelationTriple, b: RelationTriple): boolean {
   return a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
 }
+
+/** An entity of the knowledge graph, as the lexical index holds it. */
+export interface IndexedEntity {
+  name: string;
+  entityType: string;
+  observations: string[];
+  relations: readonly RelationTriple[];
+}
+
+/** The entity an entity's document holds. */
+export function indexedEntity(doc: TextDoc): IndexedEntity {
+  const [name = doc.id, entityType = "", ...observations] = doc.fields;
+  return { name, entityType, observations, relations: doc.relations ?? [] };
+}
+
+/** The entities' documents that `events` leave, by key. */
+export async function foldEntities(
+  events: AsyncIterable<StoredEvent>,
+): Promise<Map<string, TextDoc>> {
+  const folded = new Map<string, TextDoc>();
+  for await (const event of events) {
+    for (const op of entityOps(event, (key) => folded.get(key))) {
+      if ("removed" in op) folded.delete(op.key);
+      else folded.set(op.key, op);
+    }
+  }
+  return folded;
+}

@@ -60,14 +60,16 @@ export class RecallService {
     readonly deps: RecallDeps,
     private readonly memories: MemorySource,
     private readonly text: TextProjection,
+    /** The graph's entities as they were at a date, by name. */
+    private readonly entitiesThen: (asOf: string) => Promise<ReadonlyMap<string, IndexedEntity>>,
     private readonly rerank?: { reranker: Reranker; top: number },
   ) {}
 
   /**
    * Answers one recall request. With `as_of`, memories are searched by their
    * words as they were then (forgotten and reworded ones included) and shown
-   * as they were then, later ones left out, and the graph's entities are left
-   * out (a note says where to see them as they were); with `valid_at`, only memories
+   * as they were then, later ones left out, and the graph's entities it finds
+   * are shown as they were then (left out when they did not exist, or said nothing); with `valid_at`, only memories
    * valid at that moment are kept. Both filter after ranking, so recall ranks
    * more candidates.
    */
@@ -82,6 +84,9 @@ export class RecallService {
       result.hits.filter((hit) => hit.source === source).map((hit) => hit.id);
     const memories = then ??
       new Map((await this.memories.getMany(ids("memory"))).map((m) => [m.id, m]));
+    const entities = filters.as_of && ids("entity").length > 0
+      ? await this.entitiesThen(filters.as_of)
+      : undefined;
     const code = await codeRecords(this.deps.graph, this.text, ids("code"));
     const turns = await turnRecords(this.deps.graph, this.text, ids("turn"));
     const items: RecallItem[] = [];
@@ -94,8 +99,8 @@ export class RecallService {
         const record = turns.get(hit.id);
         if (record) items.push({ type: "turn", score, components, turn: record });
       } else if (hit.source === "entity") {
-        const entity = then ? undefined : this.text.entity(hit.id);
-        if (entity) items.push({ type: "entity", score, components, entity });
+        const entity = entities ? entities.get(hit.id) : this.text.entity(hit.id);
+        if (entity && hasFacts(entity)) items.push({ type: "entity", score, components, entity });
       } else {
         const memory = memories.get(hit.id);
         if (!memory || memory.forgotten_at) continue;
@@ -110,11 +115,8 @@ export class RecallService {
         `as of ${filters.as_of}: memories as they were then, found by their words then and by ` +
           "the meaning of what they say now",
       );
-      if (ids("entity").length > 0) {
-        notes.push(
-          `the graph's entities are left out; \`cairn graph open NAME --as-of ${filters.as_of}\` ` +
-            "(open_nodes with as_of) shows them as they were then",
-        );
+      if (entities) {
+        notes.push("the graph's entities as they were then, found by what they say now");
       }
     }
     const answered = items.slice(0, request.limit);
@@ -176,4 +178,9 @@ function itemText(item: RecallItem): string {
 export interface TimeFilters {
   as_of?: string;
   valid_at?: string;
+}
+
+/** Whether an entity says anything: an observation or a relation. */
+function hasFacts(entity: IndexedEntity): boolean {
+  return entity.observations.length > 0 || entity.relations.length > 0;
 }

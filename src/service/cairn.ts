@@ -16,6 +16,7 @@ import { nearestMemories } from "./nearest_memories.ts";
 import { memoriesById } from "../../projections/graph/queries/memories.ts";
 import { toMemory } from "../recall/memory_record.ts";
 import { RecallService } from "../recall/answer.ts";
+import { entitiesThen } from "./entities_then.ts";
 import {
   alreadyReembedding,
   reembedOpenStore,
@@ -210,6 +211,7 @@ export async function openCairn(dir: string, options: CairnOptions = {}): Promis
       },
       memories,
       text!,
+      (asOf) => entitiesThen(store.log, asOf),
       rerankerFor(config),
     ),
     sessions: new Sessions(store, () => code.projects(), sessionState),

@@ -96,12 +96,22 @@ Deno.test("recall finds the graph's entities by their facts, and open shows them
       /no entity named Nobody/,
     );
 
-    const then = await call("recall", {
-      query: "which coding language does Ada like?",
-      as_of: new Date().toISOString(),
+    const before = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await call("add_observations", {
+      observations: [{ entityName: "Ada", contents: ["Switched to Rust in 2026"] }],
     });
-    assert.doesNotMatch(then.text, /\[entity/);
-    assert.match(then.text, /the graph's entities are left out; `cairn graph open NAME --as-of/);
+    await call("delete_observations", {
+      deletions: [{ entityName: "Ada", observations: ["Lives in Lyon"] }],
+    });
+    await cairn.store.runner.settled();
+    const then = await call("recall", { query: "Ada Lyon Rust", as_of: before });
+    assert.match(then.text, /^1\. \[entity person Ada\] Lives in Lyon · Prefers the Go/, then.text);
+    assert.doesNotMatch(then.text, /Rust/, "what was added since is not shown as known then");
+    assert.match(then.text, /the graph's entities as they were then, found by what they say now/);
+    const now = await call("recall", { query: "Ada Lyon Rust" });
+    assert.match(now.text, /^1\. \[entity person Ada\] .*Switched to Rust/);
+    assert.doesNotMatch(now.text, /Lyon/);
 
     await call("delete_entities", { entityNames: ["Ada"] });
     await cairn.store.runner.settled();
