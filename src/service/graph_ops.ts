@@ -127,13 +127,27 @@ export interface GraphPage {
 export class GraphOps {
   constructor(private readonly store: Store, private readonly db: KuzuDb) {}
 
-  /** Creates entities that do not exist yet; returns the ones created. */
+  /**
+   * Creates entities that do not exist yet; returns the ones created. A name
+   * given twice is one entity, of the first type given, with the observations
+   * of both.
+   */
   async createEntities(input: z.input<typeof EntitiesInput>): Promise<EntityRecord[]> {
-    const entities = EntitiesInput.parse(input);
-    const known = await this.#existing(entities.map((e) => e.name));
-    const fresh = entities.filter((e, i) =>
-      !known.has(e.name) && entities.findIndex((o) => o.name === e.name) === i
-    );
+    const byName = new Map<string, EntityRecord>();
+    for (const entity of EntitiesInput.parse(input)) {
+      const first = byName.get(entity.name);
+      byName.set(
+        entity.name,
+        first
+          ? {
+            ...first,
+            observations: [...new Set([...first.observations, ...entity.observations])],
+          }
+          : entity,
+      );
+    }
+    const known = await this.#existing([...byName.keys()]);
+    const fresh = [...byName.values()].filter((e) => !known.has(e.name));
     await this.#append(fresh.map((e) => ({
       type: "entity.created",
       v: 1,

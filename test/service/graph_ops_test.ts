@@ -20,9 +20,12 @@ Deno.test("GraphOps does what the official memory server does, as events, with p
     const created = await g.createEntities([
       { name: "Ada", entityType: "person", observations: ["maintains billing"] },
       { name: "billing", entityType: "service" },
-      { name: "Ada", entityType: "person" },
+      { name: "Ada", entityType: "robot", observations: ["reviews migrations"] },
     ]);
-    assert.deepEqual(created.map((e) => e.name), ["Ada", "billing"]);
+    assert.deepEqual(created.map((e) => [e.name, e.entityType, e.observations]), [
+      ["Ada", "person", ["maintains billing", "reviews migrations"]],
+      ["billing", "service", []],
+    ], "a name given twice is one entity, with the observations of both");
     assert.deepEqual(
       await g.createEntities([{ name: "Ada", entityType: "person" }]),
       [],
@@ -54,7 +57,7 @@ Deno.test("GraphOps does what the official memory server does, as events, with p
     assert.deepEqual(opened.entities[0], {
       name: "Ada",
       entityType: "person",
-      observations: ["maintains billing", "on call in March"],
+      observations: ["maintains billing", "reviews migrations", "on call in March"],
     });
     assert.deepEqual(opened.relations, [{ from: "Ada", to: "billing", relationType: "maintains" }]);
     assert.deepEqual((await g.searchNodes("MARCH")).entities.map((e) => e.name), ["Ada"]);
