@@ -11,6 +11,7 @@ import { parseJsonl } from "../ingest/jsonl.ts";
 import { readServerGraph, ServerGraph, serverGraphEvents } from "../ingest/server_memory.ts";
 import { AppendedButBehind } from "../service/store.ts";
 import { operation } from "./operation.ts";
+import { plural } from "../recall/vector_lag.ts";
 
 /** One memory record of an import file: an id of its own (imported once), the text, and where from. */
 const ImportRecord = z.object({
@@ -102,7 +103,9 @@ export const importFile = operation({
     if ("graph" in result) {
       const { entities, relations } = result.graph;
       return {
-        text: `imported ${entities} entities and ${relations} relations`,
+        text: `imported ${plural(entities, "entity", "entities")} and ${
+          plural(relations, "relation")
+        }`,
         data: { imported: entities + relations },
         json: result,
       };

@@ -194,7 +194,7 @@ Deno.test("cairn import --from server-memory brings over the official memory ser
   await using owner = await ownerHere(join(tmp.path, "store"));
   const imported = await owner.cli(["import", "--from", "server-memory", file]);
   assert.equal(imported.code, 0, imported.stderr);
-  assert.match(imported.stdout, /imported 2 entities and 1 relations/);
+  assert.match(imported.stdout, /imported 2 entities and 1 relation$/m);
   const stored = await owner.cli([
     "remember",
     "The billing service rounds invoices up",
