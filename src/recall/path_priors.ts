@@ -57,8 +57,12 @@ const CHANGELOG_FILE =
   /(^|\/)(change[_-]?logs?|changes|history|news|release[_-]?notes|releases|whats[_-]?new)(\.[a-z]+)?$/i;
 const CHANGELOG_FOLDER =
   /(^|\/)(change[_-]?logs?|changelog\.d|changes|newsfragments|release[_-]?notes)\//i;
+/**
+ * A question about what changed between versions; plain `changes` is not one
+ * ("who approves schema changes?" asks for a rule, not the changelog).
+ */
 const ABOUT_CHANGES =
-  /\b(change ?logs?|changes|history|news|releases?|released|release notes|versions?|what'?s new|deprecat\w*)\b/i;
+  /\b(change ?logs?|(recent|latest|breaking|notable|upcoming) changes|changes (in|since|between|for) (v(ersion)?\s?\d|versions?|releases?)|what changed|history|news|releases?|released|release notes|versions?|what'?s new|deprecat\w*)\b/i;
 /**
  * Markup prose, man pages (`fd.1`, a man page's template `bat.1.in`) and a
  * bare README; a `.txt` is as often a requirements list or CMake's as prose,

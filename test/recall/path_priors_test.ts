@@ -83,7 +83,13 @@ Deno.test("askedKinds() keeps a kind's full score when the query asks for it, no
     );
   }
   for (
-    const query of ["what changed in release 2.0", "the changelog of the parser", "deprecated"]
+    const query of [
+      "what changed in release 2.0",
+      "the changelog of the parser",
+      "deprecated",
+      "breaking changes in the parser",
+      "changes since v2",
+    ]
   ) {
     assert.deepEqual(
       lowered(query),
@@ -91,11 +97,19 @@ Deno.test("askedKinds() keeps a kind's full score when the query asks for it, no
       query,
     );
   }
+  assert.ok(
+    lowered("who needs to approve schema changes?").includes("changelog"),
+    "changes to a schema are not what changed between versions",
+  );
   for (const query of ["is this documented?", "the README's section", "docs for retry"]) {
     assert.deepEqual(lowered(query), ["test", "changelog", "tooling", "example", "data"], query);
   }
   for (
-    const query of ["pytest crashes on import", "latest patch", "how does it build the SVG card"]
+    const query of [
+      "pytest crashes on import",
+      "latest patch",
+      "how does it build the SVG card",
+    ]
   ) {
     assert.deepEqual(lowered(query), ALL, query);
   }
