@@ -13,8 +13,8 @@ import { CliRequest } from "./cli_request.ts";
 import { untilStopped } from "./signals.ts";
 import { syncInBackground } from "../team/background.ts";
 import { OwnerActivity } from "./owner_activity.ts";
-import { STEP_ASIDE_PATH } from "./step_aside.ts";
-import { STORE_IN_USE_EXIT } from "../mcp/owner_start.ts";
+import { STEP_ASIDE_PATH, STORE_IN_USE_EXIT } from "../mcp/owner_start.ts";
+import { buildStamp } from "../mcp/build_stamp.ts";
 import { StoreLockedError } from "../../events/lock.ts";
 import { reportRecovery } from "./with_cairn.ts";
 import { uiPages } from "../ui/pages.ts";
@@ -121,7 +121,12 @@ async function serveStore({ storeDir, port, idleSeconds, log, runCommand }: {
       },
     });
     const startedAt = new Date().toISOString();
-    await writeOwnerRecord(storeDir, { pid: Deno.pid, port: http.port, started_at: startedAt });
+    await writeOwnerRecord(storeDir, {
+      pid: Deno.pid,
+      port: http.port,
+      started_at: startedAt,
+      build: buildStamp(),
+    });
     cairn.servedBy = { pid: Deno.pid, port: http.port, startedAt };
     log(
       `cairn serve: MCP on http://127.0.0.1:${http.port}${MCP_PATH} for ${storeDir} ` +

@@ -1,7 +1,7 @@
 import { StoreLock, StoreLockedError } from "../../events/lock.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
-import { stopOwner } from "./step_aside.ts";
+import { stopOwner } from "../mcp/owner_start.ts";
 
 /** How long `cairn stop` waits for the owner to finish and let go of the store. */
 const STOP_WAIT_MS = 60_000;

@@ -11,6 +11,8 @@ export interface OwnerRecord {
   pid: number;
   port: number;
   started_at: string;
+  /** When the owner's code last changed (see `build_stamp.ts`); absent from older owners. */
+  build?: number;
 }
 
 /**
@@ -21,10 +23,15 @@ export interface OwnerRecord {
  */
 function ownerRecordOf(value: unknown): OwnerRecord | undefined {
   if (typeof value !== "object" || value === null) return undefined;
-  const { pid, port, started_at } = value as Record<string, unknown>;
+  const { pid, port, started_at, build } = value as Record<string, unknown>;
   if (!Number.isInteger(pid) || typeof started_at !== "string") return undefined;
   if (!Number.isInteger(port) || (port as number) < 1 || (port as number) > 65535) return undefined;
-  return { pid: pid as number, port: port as number, started_at };
+  return {
+    pid: pid as number,
+    port: port as number,
+    started_at,
+    ...(typeof build === "number" ? { build } : {}),
+  };
 }
 
 /** The files that name a store's owner. */

@@ -10,6 +10,8 @@ import { currentHolder, describeHolder, type LockHolder } from "../../events/loc
 import { selfCommand } from "./self_command.ts";
 import { ownerFiles, readOwnerRecord, readToken } from "./owner_file.ts";
 import { provesOwner } from "./owner_proof.ts";
+import { ownerFetch } from "./owner_death.ts";
+import { buildStamp } from "./build_stamp.ts";
 
 /** An owner started here exits after this long without a request. */
 const OWNER_IDLE_SECONDS = 30 * 60;
@@ -42,6 +44,8 @@ export interface OwnerAddress {
   port: number;
   token: string;
   startedAt: string;
+  /** When its code last changed (see `build_stamp.ts`); absent from owners older than that. */
+  build?: number;
 }
 
 /** The store's owner, if one answers and proves it holds the store's token. */
@@ -49,7 +53,39 @@ export async function runningOwner(storeDir: string): Promise<OwnerAddress | und
   const record = await readOwnerRecord(storeDir);
   const token = record ? await readToken(storeDir) : undefined;
   if (!record || !token || !await provesOwner(record.port, token)) return undefined;
-  return { pid: record.pid, port: record.port, token, startedAt: record.started_at };
+  return {
+    pid: record.pid,
+    port: record.port,
+    token,
+    startedAt: record.started_at,
+    ...(record.build === undefined ? {} : { build: record.build }),
+  };
+}
+
+/** The path an owner is asked to step aside on (with the token). */
+export const STEP_ASIDE_PATH = "/step-aside";
+
+/**
+ * Asks the store's owner, if one runs, to finish what it is doing, close the
+ * store and exit; resolves to its pid once it was asked, undefined when none runs.
+ */
+export async function stopOwner(storeDir: string): Promise<number | undefined> {
+  const owner = await runningOwner(storeDir);
+  return owner && await askToStepAside(owner) ? owner.pid : undefined;
+}
+
+async function askToStepAside(owner: OwnerAddress): Promise<boolean> {
+  const response = await ownerFetch(`http://127.0.0.1:${owner.port}${STEP_ASIDE_PATH}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${owner.token}` },
+  }).catch(() => undefined);
+  await response?.body?.cancel();
+  return response?.ok === true;
+}
+
+/** Whether `owner` runs code older than this process's (an owner that records none does). */
+function runsOlderCode(owner: OwnerAddress): boolean {
+  return (owner.build ?? 0) < buildStamp();
 }
 
 /** Options for {@linkcode startedOwner}. */
@@ -88,8 +124,19 @@ export async function startedOwner(
   let child: StartedChild | undefined;
   // A command that is not an owner and holds the store to itself, as last seen.
   let heldBy: LockHolder | undefined;
+  // The owner asked to step aside for running older code, while it finishes.
+  let replaced: number | undefined;
   while (true) {
-    const owner = await runningOwner(storeDir);
+    let owner = await runningOwner(storeDir);
+    if (owner && owner.pid === replaced) owner = undefined;
+    else if (owner && runsOlderCode(owner) && await askToStepAside(owner)) {
+      options.log(
+        `cairn: the store's owner (pid ${owner.pid}) runs an older cairn; it steps aside for ` +
+          "this one",
+      );
+      replaced = owner.pid;
+      owner = undefined;
+    }
     if (owner && (!options.accept || await options.accept(owner))) return owner;
     const failed = child?.exit !== undefined && child.exit.code !== 0 &&
       child.exit.code !== STORE_IN_USE_EXIT;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StoreLock } from "../../events/lock.ts";
-import { readOwnerRecord } from "../../src/mcp/owner_file.ts";
+import { readOwnerRecord, writeOwnerRecord } from "../../src/mcp/owner_file.ts";
 import { startedOwner } from "../../src/mcp/owner_start.ts";
 import { bagOfWordsEmbedder, bagOfWordsServer } from "../embed/bag_of_words.ts";
 import { isAlive, killOwner } from "../mcp/mcp_client.ts";
@@ -108,11 +108,27 @@ Deno.test("a command starts the store's owner in the background, later ones use 
   assert.equal(long.code, 2, long.stderr);
   assert.match(long.stderr, /the query has 7999\d characters; the limit is 65536/);
 
+  // An owner running older code (an upgrade since it started) steps aside for the next command.
+  await writeOwnerRecord(owned.store, { ...owner, build: 1 });
+  const upgraded = await owned.cairn(["recall", "when do deploys go out?"]);
+  assert.equal(upgraded.code, 0, upgraded.stderr);
+  assert.match(upgraded.stdout, /Tuesday afternoons/);
+  assert.match(
+    upgraded.stderr,
+    new RegExp(`the store's owner \\(pid ${owner.pid}\\) runs an older cairn; it steps aside`),
+  );
+  await exited(owner.pid);
+  const successor = (await readOwnerRecord(owned.store))!;
+  assert.notEqual(successor.pid, owner.pid);
+  assert.ok(successor.build! > 1, "the new owner records its code's time");
+  const same = await owned.cairn(["recall", "deploys"]);
+  assert.doesNotMatch(same.stderr, /older|starting/, "an owner of the same code stays");
+
   const stopped = await owned.cairn(["stop"]);
   assert.equal(stopped.code, 0, stopped.stderr);
-  assert.equal(stopped.stdout.trim(), `stopped the store's owner (pid ${owner.pid})`);
+  assert.equal(stopped.stdout.trim(), `stopped the store's owner (pid ${successor.pid})`);
   assert.equal(await readOwnerRecord(owned.store), undefined, "the owner let go of the store");
-  await exited(owner.pid);
+  await exited(successor.pid);
 
   const here = await owned.cairn(["--no-owner", "status", "--json"]);
   assert.equal(here.code, 0, here.stderr);

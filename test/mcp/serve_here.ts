@@ -7,7 +7,7 @@
  */
 import "../embed/shared_model.ts";
 import { runCli } from "../../src/cli/main.ts";
-import { stopOwner } from "../../src/cli/step_aside.ts";
+import { stopOwner } from "../../src/mcp/owner_start.ts";
 import { readOwnerRecord } from "../../src/mcp/owner_file.ts";
 
 /** An owner serving in this process; disposing stops it (if it still runs) and waits for it. */
