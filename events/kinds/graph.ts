@@ -13,6 +13,19 @@ export const EntityCreated = z.object({
   }),
 });
 
+/** The `entity.created` of an entity as the MCP memory server describes it. */
+export function entityCreated(
+  entity: { name: string; entityType: string; observations: readonly string[] },
+  project: string | null,
+): z.output<typeof EntityCreated> {
+  const { name, entityType, observations } = entity;
+  return {
+    type: "entity.created",
+    v: 1,
+    data: { name, entity_type: entityType, observations: [...observations], project },
+  };
+}
+
 /** An entity and every relation touching it were deleted. */
 export const EntityDeleted = z.object({
   type: z.literal("entity.deleted"),

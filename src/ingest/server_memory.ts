@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { entityCreated } from "../../events/kinds/graph.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { UserError } from "../errors.ts";
 import { parseJsonl } from "./jsonl.ts";
@@ -58,16 +59,7 @@ export function readServerGraph(text: string, source: string): ServerGraph {
 /** The cairn events of a memory server's graph, entities first so every relation has both ends. */
 export function serverGraphEvents(graph: ServerGraph): NewEvent[] {
   return [
-    ...graph.entities.map((entity): NewEvent => ({
-      type: "entity.created",
-      v: 1,
-      data: {
-        name: entity.name,
-        entity_type: entity.entityType,
-        observations: entity.observations,
-        project: null,
-      },
-    })),
+    ...graph.entities.map((entity) => entityCreated(entity, null)),
     ...graph.relations.map((relation): NewEvent => ({
       type: "relation.created",
       v: 1,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { NewEvent } from "../../events/schema.ts";
+import { entityCreated } from "../../events/kinds/graph.ts";
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
 import {
   entityCount,
@@ -148,16 +149,7 @@ export class GraphOps {
     }
     const known = await this.#existing([...byName.keys()]);
     const fresh = [...byName.values()].filter((e) => !known.has(e.name));
-    await this.#append(fresh.map((e) => ({
-      type: "entity.created",
-      v: 1,
-      data: {
-        name: e.name,
-        entity_type: e.entityType,
-        observations: e.observations,
-        project: null,
-      },
-    })));
+    await this.#append(fresh.map((entity) => entityCreated(entity, null)));
     return fresh;
   }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MemoryKind } from "../../events/kinds/memory.ts";
+import { entityCreated } from "../../events/kinds/graph.ts";
 import type { NewEvent } from "../../events/schema.ts";
 import { contentKey, type GraphProjection } from "../../projections/graph/graph_projection.ts";
 import { type MemoryChange, MemoryHistory } from "../../projections/memory_history.ts";
@@ -342,16 +343,8 @@ export class Memories {
       const names = [...new Set([...entities, ...relations.flatMap((r) => [r.from, r.to])])];
       if (names.length === 0) return [];
       const made = await entityPage(this.graph.database, names, 0, names.length);
-      return made.filter((entity) => entity.observations.length > 0).map((entity) => ({
-        type: "entity.created",
-        v: 1,
-        data: {
-          name: entity.name,
-          entity_type: entity.entityType,
-          observations: entity.observations,
-          project,
-        },
-      }));
+      return made.filter((entity) => entity.observations.length > 0)
+        .map((entity) => entityCreated(entity, project));
     }
     return [];
   }

@@ -8,11 +8,7 @@ import { cairnInProcess } from "../cli/in_process.ts";
 Deno.test("remember names a memory it may contradict and the revise step, at the CLI and over MCP", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
-  const cli = async (...args: string[]) => {
-    const run = await cairnInProcess(store, ...args);
-    assert.equal(run.code, 0, run.err);
-    return run.out;
-  };
+  const cli = succeeding(store);
   const five = JSON.parse(
     await cli("remember", "Retry failed webhooks 5 times", "--project", "hooks", "--json"),
   ).memory.id as string;
@@ -54,11 +50,7 @@ Deno.test("remember names a memory it may contradict and the revise step, at the
 Deno.test("list for a project without memories says so, and names the projects that have some", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
-  const cli = async (...args: string[]) => {
-    const run = await cairnInProcess(store, ...args);
-    assert.equal(run.code, 0, run.err);
-    return run.out;
-  };
+  const cli = succeeding(store);
   await cli("remember", "Deploys run on Tuesdays", "--project", "api");
   await cli("remember", "Tabs over spaces everywhere");
   const [note, ...listed] = (await cli("list", "--project", "apj")).split("\n");
@@ -75,3 +67,12 @@ Deno.test("list for a project without memories says so, and names the projects t
     "a project with memories, none of that kind: no note",
   );
 });
+
+/** `cairn --store STORE ...` run here, failing the test unless it succeeds; its standard output. */
+function succeeding(store: string) {
+  return async (...args: string[]) => {
+    const run = await cairnInProcess(store, ...args);
+    assert.equal(run.code, 0, run.err);
+    return run.out;
+  };
+}
