@@ -218,6 +218,10 @@ export class Ledger {
     switch (event.type) {
       case "memory.remembered":
         this.#memoryProject.set(event.data.id, event.data.project);
+        // The entities it names are made in its project, as the graph makes them.
+        for (const name of event.data.entities ?? []) {
+          if (!this.#entityProject.has(name)) this.#entityProject.set(name, event.data.project);
+        }
         return;
       case "memory.purged":
         this.#memoryProject.delete(event.data.id);

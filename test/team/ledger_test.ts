@@ -68,6 +68,18 @@ Deno.test("Ledger: what waits to be published is the shared projects' memories a
   ]);
 });
 
+Deno.test("Ledger: an entity a memory named is of that memory's project, and its changes travel with it", async () => {
+  const orders = remembered("mem_orders", "Orders go through Kafka", "api");
+  const ledger = await ledgerOf([
+    { ...orders, data: { ...orders.data, entities: ["Kafka"] } } as NewEvent,
+    { type: "observations.added", v: 1, data: { entity: "Kafka", observations: ["3 brokers"] } },
+  ]);
+  assert.deepEqual(ledger.pending().map(({ event, subject }) => [event.type, subject]), [
+    ["memory.remembered", "cairn.p.api"],
+    ["observations.added", "cairn.p.api"],
+  ]);
+});
+
 Deno.test("Ledger: sessions and memories of no project are shared only when asked", async () => {
   const ledger = await ledgerOf(GIVEN, { sessions: ["api"], global: true });
   assert.deepEqual(ledger.pending().map(({ event }) => event.seq), [1, 3, 4, 6, 7, 8]);
