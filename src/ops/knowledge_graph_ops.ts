@@ -79,19 +79,31 @@ async function fromFile(
   }
 }
 
-/** A change's CLI form: its arguments, or `--file`. */
+/**
+ * A change's CLI form: its arguments, or `--file`; the options named in
+ * `beside` go to the input as they are, with either.
+ */
 function changeForm(
   key: string,
   words: string,
   options: NonNullable<CliForm["custom"]>["options"],
   fromWords: (values: Record<string, unknown>, words: string[]) => unknown,
+  beside: readonly string[] = [],
 ): CliForm {
   return {
     custom: {
       words: `${words} | --file F`,
       options: { ...options, ...FILE },
-      build: async (values, words, read) =>
-        await fromFile(key, values, words, read) ?? { [key]: fromWords(values, words) },
+      build: async (values, words, read) => {
+        const own = Object.fromEntries(Object.entries(values).filter(([n]) => !beside.includes(n)));
+        const passed = Object.fromEntries(
+          Object.entries(values).filter(([n]) => beside.includes(n)),
+        );
+        return {
+          ...(await fromFile(key, own, words, read) ?? { [key]: fromWords(own, words) }),
+          ...passed,
+        };
+      },
     },
   };
 }
@@ -152,11 +164,18 @@ export const createEntities = change({
   summary: "add an entity (a name the graph has is skipped)",
   description:
     "Add people, services, concepts… to the knowledge graph (existing names are skipped).",
-  input: { entities: EntitiesInput },
+  input: {
+    entities: EntitiesInput,
+    project: z.string().min(1).max(200).optional().describe("shared with its team; default none"),
+  },
   cli: changeForm(
     "entities",
-    "NAME --type TYPE [--observation TEXT]...",
-    { type: { type: "string" }, observation: { type: "string", multiple: true } },
+    "NAME --type TYPE [--observation TEXT]... [--project P]",
+    {
+      type: { type: "string" },
+      observation: { type: "string", multiple: true },
+      project: { type: "string" },
+    },
     (values, [name, ...extra]) => {
       if (!name) throw new ArgumentsError("give the entity's name");
       if (extra.length) throw new ArgumentsError("give one NAME; quote a name with spaces");
@@ -165,8 +184,9 @@ export const createEntities = change({
       }
       return [{ name, entityType: values.type, observations: values.observation ?? [] }];
     },
+    ["project"],
   ),
-  run: (cairn, { entities }) => cairn.entities.createEntities(entities),
+  run: (cairn, { entities, project }) => cairn.entities.createEntities(entities, project ?? null),
   render: (created: EntityRecord[], { entities }) => ({
     text: [
       ...created.map((entity) => `created ${entityLine(entity)}`),

@@ -129,11 +129,15 @@ export class GraphOps {
   constructor(private readonly store: Store, private readonly db: KuzuDb) {}
 
   /**
-   * Creates entities that do not exist yet; returns the ones created. A name
+   * Creates entities that do not exist yet, in `project` (the one a team
+   * shares them with; none by default); returns the ones created. A name
    * given twice is one entity, of the first type given, with the observations
    * of both.
    */
-  async createEntities(input: z.input<typeof EntitiesInput>): Promise<EntityRecord[]> {
+  async createEntities(
+    input: z.input<typeof EntitiesInput>,
+    project: string | null = null,
+  ): Promise<EntityRecord[]> {
     const byName = new Map<string, EntityRecord>();
     for (const entity of EntitiesInput.parse(input)) {
       const first = byName.get(entity.name);
@@ -149,7 +153,7 @@ export class GraphOps {
     }
     const known = await this.#existing([...byName.keys()]);
     const fresh = [...byName.values()].filter((e) => !known.has(e.name));
-    await this.#append(fresh.map((entity) => entityCreated(entity, null)));
+    await this.#append(fresh.map((entity) => entityCreated(entity, project)));
     return fresh;
   }
 

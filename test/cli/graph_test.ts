@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { openCairn } from "../../src/service/cairn.ts";
 import { tempDir } from "../helpers.ts";
 import { type OwnerHere, ownerHere } from "./in_process.ts";
 
@@ -327,4 +328,29 @@ Deno.test("cairn graph refuses a --file it cannot read or that is not the tool's
     assert.match(run.stderr, message);
   }
   assert.equal(await head(owner), before);
+});
+
+Deno.test("cairn graph add-entity puts entities in a project, from arguments or --file", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const entities = join(tmp.path, "entities.json");
+  await Deno.writeTextFile(entities, JSON.stringify([{ name: "Kafka", entityType: "queue" }]));
+  {
+    await using owner = await ownerHere(store);
+    await graphOk(owner, "add-entity", "billing", "--type", "service", "--project", "api");
+    await graphOk(owner, "add-entity", "--file", entities, "--project", "api");
+    await graphOk(owner, "add-entity", "Ada", "--type", "person");
+  }
+  const cairn = await openCairn(store);
+  try {
+    const created = (await Array.fromAsync(cairn.store.log.read()))
+      .flatMap((event) => event.type === "entity.created" ? [event.data] : []);
+    assert.deepEqual(created.map((data) => [data.name, data.project]), [
+      ["billing", "api"],
+      ["Kafka", "api"],
+      ["Ada", null],
+    ], "the project a team shares them with");
+  } finally {
+    await cairn.close();
+  }
 });

@@ -70,8 +70,9 @@ Deno.test("tools/list stays small: every agent reads it on every turn", () => {
   // recall and search_code saying which kinds of file rank below code in session 20: +230;
   // forget saying when a memory was forgotten already, a core tool, and revise whether it
   // changed anything, in session 36: +15 and +40; the searches including the graph's entities,
-  // and open opening them, recall and open being core, in session 37: +40 and +45).
+  // and open opening them, recall and open being core, in session 37: +40 and +45;
+  // create_entities taking the project a team shares them with, in session 37: +70).
   const size = (profile: "all" | "core") => JSON.stringify(listedTools(toolsFor(profile))).length;
-  assert.ok(size("all") <= 15_215, `all tools: ${size("all")} characters`);
+  assert.ok(size("all") <= 15_290, `all tools: ${size("all")} characters`);
   assert.ok(size("core") <= 4_910, `core tools: ${size("core")} characters`);
 });
