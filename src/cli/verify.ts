@@ -32,10 +32,16 @@ export const verify: Command = {
     const blobs = new BlobStore(layout.blobs);
     const blobProblems: string[] = [];
     const unreadable = new Set<string>();
-    // A finished purge leaves no event of its memory in the log, its own `memory.purged` included.
-    const unfinishedPurges: string[] = [];
+    // A finished purge leaves no text of its memory in the log (a team's store writes the
+    // `memory.purged` again, for the others to take, once the memory's events are gone).
+    const purged: string[] = [];
+    const withText = new Set<string>();
     const check = await checkLog(layout.log, async (event) => {
-      if (event.type === "memory.purged") unfinishedPurges.push(event.data.id);
+      if (event.type === "memory.purged") purged.push(event.data.id);
+      if (
+        event.type === "memory.remembered" ||
+        (event.type === "memory.revised" && event.data.content !== undefined)
+      ) withText.add(event.data.id);
       for (const hash of blobsOf(event)) {
         try {
           await blobs.get(hash);
@@ -56,6 +62,7 @@ export const verify: Command = {
       context.out(`problem: ${problem.segment}${where}: ${problem.message}`);
     }
     for (const problem of blobProblems) context.out(`problem: ${problem}`);
+    const unfinishedPurges = [...new Set(purged)].filter((id) => withText.has(id));
     for (const id of unfinishedPurges) {
       context.out(
         `problem: the purge of memory ${id} did not finish: its content is still in the log; ` +

@@ -178,6 +178,16 @@ Deno.test("a purge cut by a crash between its event and its compaction is named 
   }
   out.length = 0;
   assert.equal(await runCli(["--store", store, "verify"], io), 0, out.join("\n"));
+
+  // A team's store writes the purge again for the others once the memory's events are gone.
+  const again = await open(store);
+  try {
+    await again.store.append([{ type: "memory.purged", v: 1, data: { id: secret! } }]);
+  } finally {
+    await again.close();
+  }
+  out.length = 0;
+  assert.equal(await runCli(["--store", store, "verify"], io), 0, out.join("\n"));
 });
 
 Deno.test("a purge and a removal the vectors have not read yet leave no vector behind once compaction drops them", async () => {
