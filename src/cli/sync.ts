@@ -34,6 +34,8 @@ export const syncCommand: Command = {
     "  --watch     keep syncing, a pass every --interval seconds (default 1), until Ctrl-C;\n" +
     "              an unreachable server is said once and tried again\n" +
     "  --json      the pass's counts as JSON",
+  // A store to sync has a config.json naming its team: a missing one is a mistyped --store.
+  needsStore: () => true,
   check(args) {
     parseInterval(parseCommandArgs(args, OPTIONS).values.interval);
   },

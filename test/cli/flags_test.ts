@@ -114,10 +114,18 @@ Deno.test("a store folder that is not there is refused to the commands that need
   const missing = join(tmp.path, "stor");
   const exists = () => Deno.stat(missing).then(() => true, () => false);
   for (
-    const args of [["recall", "deploys"], ["status"], ["list"], ["graph", "search", "x"], [
-      "index",
-      "--status",
-    ], ["verify"]]
+    const args of [
+      ["recall", "deploys"],
+      ["status"],
+      ["list"],
+      ["graph", "search", "x"],
+      [
+        "index",
+        "--status",
+      ],
+      ["verify"],
+      ["sync"],
+    ]
   ) {
     const refused = await cairnInProcess(missing, ...args);
     assert.equal(refused.code, 1, args.join(" "));
