@@ -145,6 +145,7 @@ async function serveStore({ storeDir, port, idleSeconds, log, runCommand }: {
     });
     // A store of a team (config.json's `team`) syncs with it while its owner runs.
     const teamSync = syncInBackground(cairn.store, log);
+    cairn.servedBy = { ...cairn.servedBy, team: () => teamSync.state() };
     await untilStopped(idleSeconds, () => activity.last(), stepAside.promise);
     stopping = true;
     log("cairn serve: stopping");

@@ -13,7 +13,7 @@ import {
   plural,
   waitingCount,
 } from "../recall/vector_lag.ts";
-import type { Cairn, ServedBy } from "../service/cairn.ts";
+import type { Cairn, ServedBy, TeamSyncState } from "../service/cairn.ts";
 import type { ProjectStatus } from "../service/code_index.ts";
 import { statusLines } from "../service/index_status.ts";
 import { type StoreStatus, storeStatus } from "../service/store_status.ts";
@@ -23,14 +23,24 @@ import { timeLeft, vectorsSoFar } from "./reembed_ops.ts";
 
 /** A store's status and who serves it: its owner, or nobody (the store was opened by the command). */
 export interface StatusReport extends StoreStatus {
-  owner: (ServedBy & { uptimeSeconds: number }) | null;
+  owner:
+    | (Omit<ServedBy, "team"> & { uptimeSeconds: number; team?: TeamSyncState })
+    | null;
 }
 
-/** The owner serving `cairn` (this process, once `cairn serve` listens), up for how long; else null. */
+/**
+ * The owner serving `cairn` (this process, once `cairn serve` listens), up
+ * for how long, and how its sync with the team goes; else null.
+ */
 export function ownerOf(cairn: Cairn): StatusReport["owner"] {
-  const served = cairn.servedBy;
-  if (!served) return null;
-  return { ...served, uptimeSeconds: (Date.now() - Date.parse(served.startedAt)) / 1000 };
+  if (!cairn.servedBy) return null;
+  const { team, ...served } = cairn.servedBy;
+  const synced = team?.();
+  return {
+    ...served,
+    uptimeSeconds: (Date.now() - Date.parse(served.startedAt)) / 1000,
+    ...(synced ? { team: synced } : {}),
+  };
 }
 
 /** What `status` answers: the whole store's, or one project's code index (`status PROJECT`). */
@@ -94,6 +104,7 @@ function statusText(report: StatusReport): string[] {
         formatSeconds(report.owner.uptimeSeconds)
       }`
       : "owner        none: this status opened the store itself (--no-owner)",
+    ...(report.owner?.team ? [`team         ${teamLine(report.owner.team)}`] : []),
   ];
   if (report.reembed) {
     const { model, events, of } = report.reembed;
@@ -140,4 +151,21 @@ function advice(report: StatusReport, waiting: number): string[] {
     `> the owner computes them in the background${when}; search answers meanwhile, by words ` +
     "and the graph for those",
   ];
+}
+
+/**
+ * `last pass 12:03:04, last moved 12:01:10 (published 2, took in 1); 0 to
+ * publish`, or what stopped the last pass.
+ */
+function teamLine(team: TeamSyncState): string {
+  const time = (iso: string) => iso.slice(11, 19);
+  const moved = team.lastMoved
+    ? `last moved ${
+      time(team.lastMoved.at)
+    } (published ${team.lastMoved.published}, took in ${team.lastMoved.applied})`
+    : "nothing moved yet";
+  const how = team.problem
+    ? `last pass failed: ${team.problem}`
+    : `last pass ${time(team.lastPass)}`;
+  return `${how}; ${moved}; ${plural(team.pending, "event")} to publish`;
 }

@@ -58,6 +58,20 @@ export interface ServedBy {
   pid: number;
   port: number;
   startedAt: string;
+  /** How its sync with the team goes, when config.json names a team. */
+  team?: () => TeamSyncState | undefined;
+}
+
+/** How an owner's sync with its team goes (see `src/team/background.ts`). */
+export interface TeamSyncState {
+  /** When the last pass ended. */
+  lastPass: string;
+  /** The last pass that moved anything: when, and how many events each way. */
+  lastMoved?: { at: string; published: number; applied: number };
+  /** Events of this store still to publish. */
+  pending: number;
+  /** Why the last pass failed (the server unreachable, a refused config), when it did. */
+  problem?: string;
 }
 
 /** An open store with cairn's projections and the services built on them. */

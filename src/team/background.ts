@@ -6,6 +6,7 @@
  * @module
  */
 import type { Store } from "../service/store.ts";
+import type { TeamSyncState } from "../service/cairn.ts";
 import { UserError } from "../errors.ts";
 import { loadTeamConfig } from "./config.ts";
 import { TeamUnreachable } from "./unreachable.ts";
@@ -18,6 +19,8 @@ export const BACKGROUND_SYNC_MS = 2_000;
 
 /** A background sync; `stop` waits for the pass under way. */
 export interface BackgroundSync {
+  /** How it goes; undefined before a pass ended, or while config.json names no team. */
+  state(): TeamSyncState | undefined;
   stop(): Promise<void>;
 }
 
@@ -34,6 +37,7 @@ export function syncInBackground(
   let stopped = false;
   let wake = () => {};
   let problem: string | undefined;
+  let state: TeamSyncState | undefined;
   let vectors: { key: string; shared: TeamVectors } | undefined;
   const unshare = async () => {
     if (!vectors) return;
@@ -52,10 +56,16 @@ export function syncInBackground(
           vectors = { key, shared: new TeamVectors(team) };
           shareVectors(store.dir, vectors.shared);
         }
-        if (team) {
+        if (!team) state = undefined;
+        else {
           const report = await (await teamSyncFor(store, team)).pass();
           if (problem) log("cairn serve: team sync works again");
           problem = undefined;
+          const at = new Date().toISOString();
+          const moved = report.published + report.applied > 0
+            ? { at, published: report.published, applied: report.applied }
+            : state?.lastMoved;
+          state = { lastPass: at, ...(moved ? { lastMoved: moved } : {}), pending: report.pending };
           if (report.published + report.applied > 0) {
             log(
               `cairn serve: team sync published ${report.published}, took in ${report.applied} ` +
@@ -71,6 +81,12 @@ export function syncInBackground(
           log(`cairn serve: team sync: ${error instanceof UserError ? error.message : message}`);
         }
         problem = message;
+        state = {
+          lastPass: new Date().toISOString(),
+          ...(state?.lastMoved ? { lastMoved: state.lastMoved } : {}),
+          pending: state?.pending ?? 0,
+          problem: message,
+        };
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, intervalMs);
@@ -82,6 +98,7 @@ export function syncInBackground(
     }
   })();
   return {
+    state: () => state,
     async stop() {
       stopped = true;
       wake();

@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { sharedVectorsOf } from "../../src/embed/shared_vectors.ts";
 import { syncInBackground } from "../../src/team/background.ts";
+import { status } from "../../src/ops/status_ops.ts";
 import { Member } from "./members.ts";
 import { NatsServer, SKIP_REASON } from "./nats_server.ts";
+
+/** Who asks, for an operation run here. */
+const THIS_CALLER = { cwd: Deno.cwd(), roots: [Deno.cwd()] };
 
 Deno.test({
   name: "syncInBackground() takes in what others publish and offers the team's vectors meanwhile",
@@ -29,6 +33,25 @@ Deno.test({
       );
       assert.ok(sharedVectorsOf(bob.dir), "the team's vectors are offered while it runs");
       assert.ok(said(), lines.join("\n"));
+      assert.deepEqual(
+        {
+          ...background.state()!,
+          lastPass: "",
+          lastMoved: { ...background.state()!.lastMoved!, at: "" },
+        },
+        { lastPass: "", lastMoved: { at: "", published: 0, applied: 1 }, pending: 0 },
+      );
+      bob.cairn.servedBy = {
+        pid: Deno.pid,
+        port: 1,
+        startedAt: new Date().toISOString(),
+        team: () => background.state(),
+      };
+      const { text } = status.render(await status.run(bob.cairn, {}, THIS_CALLER), {});
+      assert.match(
+        text,
+        /\nteam {9}last pass \d\d:\d\d:\d\d; last moved \d\d:\d\d:\d\d \(published 0, took in 1\); 0 events to publish\n/,
+      );
     } finally {
       await background.stop();
     }
