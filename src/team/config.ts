@@ -13,7 +13,12 @@ const NAME = /^[A-Za-z0-9_-]+$/;
 /** The `team` section of config.json. */
 export const TeamConfig = z.object({
   /** NATS server URLs: `nats://host:4222`, several for a cluster. */
-  servers: z.array(z.string().min(1)).min(1),
+  servers: z.array(
+    z.string().regex(
+      /^((nats|tls|wss?):\/\/)?[^\s/:]+(:\d+)?$/,
+      "a NATS server looks like nats://host:4222 (or tls://, ws://, wss://, or host:port)",
+    ),
+  ).min(1),
   /** A NATS credentials file (`.creds`); the environment variable NATS_CREDS names one too. */
   credentials: z.string().min(1).optional(),
   /** A NATS user, with `password_env`: the environment variable holding its password. */

@@ -128,3 +128,13 @@ Deno.test("foldedKey() folds texts as the graph's contentKey does for local dupl
     assert.equal(foldedKey(text), await contentKey(text), text);
   }
 });
+
+Deno.test("TeamConfig takes NATS servers only, and says what one looks like", () => {
+  const servers = (list: string[]) => TeamConfig.safeParse({ servers: list, projects: ["api"] });
+  for (const ok of ["nats://127.0.0.1:4222", "tls://nats.example:4443", "wss://n:443", "n1:4222"]) {
+    assert.ok(servers([ok]).success, ok);
+  }
+  const http = servers(["http://127.0.0.1:14337"]);
+  assert.ok(!http.success);
+  assert.match(http.error.issues[0]!.message, /a NATS server looks like nats:\/\/host:4222/);
+});
