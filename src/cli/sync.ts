@@ -45,8 +45,7 @@ export const syncCommand: Command = {
     // Said before the store opens: a store with no team has nothing to sync.
     await requireTeamConfig(context.storeDir);
     if (!values.watch) {
-      const report = await pass(context);
-      const rendered = sync.render(report, {});
+      const rendered = sync.render(await pass(context), {});
       context.out(values.json ? JSON.stringify(rendered.json) : rendered.text);
       return 0;
     }
@@ -64,7 +63,7 @@ function parseInterval(text: string | undefined): number {
 }
 
 /** One pass, on the store the command runs on (the owner's, or opened here for the pass). */
-function pass(context: CommandContext): Promise<SyncReport> {
+function pass(context: CommandContext): ReturnType<typeof sync.run> {
   return withCairn(context, (cairn) => sync.run(cairn, {}, context));
 }
 
@@ -80,12 +79,12 @@ async function watch(context: CommandContext, interval: number, json: boolean): 
   context.out(`syncing every ${interval} s (Ctrl-C to stop)`);
   while (!stopped) {
     try {
-      const report = await passInOwner(context) ?? await pass(context);
+      const report = await passInOwner(context) ?? (await pass(context)).report;
       if (offline) context.err("cairn sync: the team's server answers again");
       offline = false;
       if (json) context.out(JSON.stringify(report));
       else if (report.published + report.applied + report.folded > 0) {
-        context.out(sync.render(report, {}).text);
+        context.out(sync.render({ report }, {}).text);
       }
     } catch (error) {
       if (!(error instanceof UserError)) throw error;

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { requireTeamConfig } from "../team/config.ts";
 import { type SyncReport, teamSyncFor } from "../team/sync.ts";
 import { operation } from "./operation.ts";
+import type { TeamSyncState } from "../service/cairn.ts";
 
 /** `sync`: a pass with the team (the command's `--watch` repeats it). */
 export const sync = operation({
@@ -19,16 +20,29 @@ export const sync = operation({
   writes: true,
   input: {},
   output: { published: z.number(), applied: z.number() },
-  async run(cairn): Promise<SyncReport> {
+  async run(cairn): Promise<Synced> {
     const team = await requireTeamConfig(cairn.store.dir);
-    return await (await teamSyncFor(cairn.store, team)).pass();
+    const report = await (await teamSyncFor(cairn.store, team)).pass();
+    const moved = cairn.servedBy?.team?.()?.lastMoved;
+    return { report, ...(moved ? { ownerMoved: moved } : {}) };
   },
-  render: (report: SyncReport) => ({
-    text: describe(report),
+  render: ({ report, ownerMoved }: Synced) => ({
+    text: describe(report) +
+      (report.published + report.applied === 0 && ownerMoved
+        ? `\n> the owner syncs by itself every few seconds: its last pass that moved anything, at ${
+          ownerMoved.at.slice(11, 19)
+        }, published ${ownerMoved.published} and took in ${ownerMoved.applied}`
+        : ""),
     data: { published: report.published, applied: report.applied },
     json: report,
   }),
 });
+
+/** A pass, and the owner's own last pass that moved anything when it runs the command. */
+interface Synced {
+  report: SyncReport;
+  ownerMoved?: NonNullable<TeamSyncState["lastMoved"]>;
+}
 
 /** One line for a person: what moved, and what still waits. */
 function describe(report: SyncReport): string {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { sharedVectorsOf } from "../../src/embed/shared_vectors.ts";
 import { syncInBackground } from "../../src/team/background.ts";
 import { status } from "../../src/ops/status_ops.ts";
+import { sync } from "../../src/ops/team_ops.ts";
 import { Member } from "./members.ts";
 import { NatsServer, SKIP_REASON } from "./nats_server.ts";
 
@@ -47,6 +48,11 @@ Deno.test({
         startedAt: new Date().toISOString(),
         team: () => background.state(),
       };
+      const manual = sync.render(await sync.run(bob.cairn, {}, THIS_CALLER), {}).text;
+      assert.match(
+        manual,
+        /published 0, took in 0 from others.*\n> the owner syncs by itself every few seconds: its last pass that moved anything, at \d\d:\d\d:\d\d, published 0 and took in 1$/,
+      );
       const { text } = status.render(await status.run(bob.cairn, {}, THIS_CALLER), {});
       assert.match(
         text,
