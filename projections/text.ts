@@ -9,6 +9,7 @@ import {
   entityKey,
   entityOps,
   foldEntities,
+  hasFacts,
   type IndexedEntity,
   indexedEntity,
   relationText,
@@ -282,8 +283,8 @@ export class TextProjection implements Projection {
 
   /** Whether an entity has observations or relations. */
   hasFacts(name: string): boolean {
-    const doc = this.#docs.get(entityKey(name));
-    return doc !== undefined && (doc.fields.length > 2 || doc.relations !== undefined);
+    const entity = this.entity(name);
+    return entity !== undefined && hasFacts(entity);
   }
 
   /** The text of an indexed code chunk or session turn, by its key. */

@@ -123,6 +123,11 @@ export interface IndexedEntity {
   relations: readonly RelationTriple[];
 }
 
+/** Whether an entity says anything: an observation or a relation (a name alone does not). */
+export function hasFacts(entity: IndexedEntity): boolean {
+  return entity.observations.length > 0 || entity.relations.length > 0;
+}
+
 /** The entity an entity's document holds. */
 export function indexedEntity(doc: TextDoc): IndexedEntity {
   const [name = doc.id, entityType = "", ...observations] = doc.fields;

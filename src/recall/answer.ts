@@ -12,6 +12,7 @@ import type { HitComponents, RecallRequest, Source } from "./types.ts";
 import type { MemoryRecord } from "./memory_record.ts";
 import type { Contradiction } from "./memory_record.ts";
 import type { IndexedEntity, TextProjection } from "../../projections/text.ts";
+import { hasFacts } from "../../projections/text_entities.ts";
 import type { Reranker } from "../embed/reranker.ts";
 import {
   type CodeRecord,
@@ -69,9 +70,9 @@ export class RecallService {
    * Answers one recall request. With `as_of`, memories are searched by their
    * words as they were then (forgotten and reworded ones included) and shown
    * as they were then, later ones left out, and the graph's entities it finds
-   * are shown as they were then (left out when they did not exist, or said nothing); with `valid_at`, only memories
-   * valid at that moment are kept. Both filter after ranking, so recall ranks
-   * more candidates.
+   * are shown as they were then (left out when they did not exist, or said
+   * nothing); with `valid_at`, only memories valid at that moment are kept.
+   * Both filter after ranking, so recall ranks more candidates.
    */
   async run(request: RecallRequest, filters: TimeFilters = {}): Promise<RecallAnswer> {
     const filtering = filters.as_of !== undefined || filters.valid_at !== undefined;
@@ -178,9 +179,4 @@ function itemText(item: RecallItem): string {
 export interface TimeFilters {
   as_of?: string;
   valid_at?: string;
-}
-
-/** Whether an entity says anything: an observation or a relation. */
-function hasFacts(entity: IndexedEntity): boolean {
-  return entity.observations.length > 0 || entity.relations.length > 0;
 }

@@ -22,7 +22,7 @@ export async function entitiesThen(
   return new Map([...docs.values()].map((doc) => [doc.id, indexedEntity(doc)]));
 }
 
-/** The events up to the first one logged after `limit` (milliseconds), as `graph --as-of` reads them. */
+/** The events up to the first logged after `limit` (ms), as `graph --as-of` reads them. */
 async function* until(events: AsyncIterable<StoredEvent>, limit: number) {
   for await (const event of events) {
     if (Date.parse(event.ts) > limit) return;
