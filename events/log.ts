@@ -57,3 +57,14 @@ export class LogCorruptError extends Error {
 
 /** Clock used to stamp appended events; injectable for deterministic tests. */
 export type Clock = () => Date;
+
+/** The events of `events` before the first one `past` says is beyond the end. */
+export async function* eventsUntil(
+  events: AsyncIterable<StoredEvent>,
+  past: (event: StoredEvent) => boolean,
+): AsyncGenerator<StoredEvent> {
+  for await (const event of events) {
+    if (past(event)) return;
+    yield event;
+  }
+}

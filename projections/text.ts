@@ -580,7 +580,6 @@ export class TextProjection implements Projection {
   }
 }
 
-/** The documents as the search indexes read them: by key, and each one's texts in order. */
 /** How many times more facts a search of entities fetches, since an entity may match by several. */
 const FACTS_AHEAD = 4;
 
@@ -595,6 +594,7 @@ function onePerEntity<H extends { meta: Meta }>(hits: readonly H[]): H[] {
   return hits.filter((hit) => !seen.has(hit.meta.id) && seen.add(hit.meta.id));
 }
 
+/** The documents as the search indexes read them: by key, and each one's texts in order. */
 interface Documents {
   get(key: string): TextDoc | undefined;
   texts(doc: TextDoc): readonly string[];

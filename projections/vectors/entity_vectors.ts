@@ -9,6 +9,7 @@
  */
 import { sha256Hex } from "../../events/blobs.ts";
 import type { StoredEvent } from "../../events/schema.ts";
+import { relationText } from "../text_entities.ts";
 
 /** The partition every entity's vectors are in. */
 export const ENTITY_PARTITION = "entity._global";
@@ -41,7 +42,7 @@ export async function entityVectorChanges(
     }
     case "relation.created": {
       const { from, relation_type: type, to } = event.data;
-      const text = `${from} ${type.replaceAll("_", " ")} ${to}`;
+      const text = relationText([from, type, to]);
       return [from, to].map((end) => ({ id: relationId(end, from, type, to), group: end, text }));
     }
     case "relation.deleted": {

@@ -1,5 +1,5 @@
 import { blobsOf, planCompaction } from "../../events/compaction.ts";
-import type { EventLog, RewriteStats } from "../../events/log.ts";
+import { type EventLog, eventsUntil, type RewriteStats } from "../../events/log.ts";
 import type { StoredEvent } from "../../events/schema.ts";
 import { goneFromLog } from "../../events/traces.ts";
 import { GraphProjection } from "../../projections/graph/graph_projection.ts";
@@ -132,19 +132,12 @@ function scrubberOf(
   log: EventLog,
 ): ((upTo: number, traces: readonly string[]) => Promise<void>) | undefined {
   if (projection instanceof TextProjection) {
-    return (upTo) => projection.rewriteEntities(eventsUpTo(log, upTo));
+    return (upTo) =>
+      projection.rewriteEntities(eventsUntil(log.read(1), (event) => event.seq > upTo));
   }
   if (projection instanceof GraphProjection) {
     return (upTo, traces) => rebuildGraph(projection, log, upTo, traces);
   }
   if (projection instanceof MemoryHistory) return () => projection.rewrite();
   return undefined;
-}
-
-/** The log's events up to `upTo`. */
-async function* eventsUpTo(log: EventLog, upTo: number): AsyncGenerator<StoredEvent> {
-  for await (const event of log.read(1)) {
-    if (event.seq > upTo) return;
-    yield event;
-  }
 }

@@ -4,8 +4,7 @@
  * is replayed): what recall shows of the entities it finds, asked as of then.
  * @module
  */
-import type { EventLog } from "../../events/log.ts";
-import type { StoredEvent } from "../../events/schema.ts";
+import { type EventLog, eventsUntil } from "../../events/log.ts";
 import {
   foldEntities,
   type IndexedEntity,
@@ -18,14 +17,10 @@ export async function entitiesThen(
   log: EventLog,
   asOf: string,
 ): Promise<Map<string, IndexedEntity>> {
-  const docs = await foldEntities(until(log.read(1), parseAsOf(asOf)));
+  const limit = parseAsOf(asOf);
+  // Up to the first event logged after the date, as `graph --as-of` reads the log.
+  const docs = await foldEntities(
+    eventsUntil(log.read(1), (event) => Date.parse(event.ts) > limit),
+  );
   return new Map([...docs.values()].map((doc) => [doc.id, indexedEntity(doc)]));
-}
-
-/** The events up to the first logged after `limit` (ms), as `graph --as-of` reads them. */
-async function* until(events: AsyncIterable<StoredEvent>, limit: number) {
-  for await (const event of events) {
-    if (Date.parse(event.ts) > limit) return;
-    yield event;
-  }
 }
