@@ -50,6 +50,8 @@ export function ownerDisabledByEnv(): boolean {
 export interface GlobalOptions {
   /** Absolute: a relative `--store` or `CAIRN_HOME` starts in the folder the command was typed in. */
   storeDir: string;
+  /** Whether `--store` named the store (rather than `$CAIRN_HOME` or the default). */
+  storeGiven: boolean;
   help: boolean;
   version: boolean;
   noOwner: boolean;
@@ -102,6 +104,7 @@ export function splitGlobal(
       callerFolder(),
       typeof globals.values.store === "string" ? globals.values.store : defaultStoreDir(),
     ),
+    storeGiven: typeof globals.values.store === "string",
     help: globals.values.help === true,
     version: globals.values.version === true,
     noOwner: globals.values["no-owner"] === true,

@@ -33,6 +33,7 @@ import { reembed } from "../ops/reembed_ops.ts";
 import { sync } from "../ops/team_ops.ts";
 import { stop } from "./stop.ts";
 import { storeFolderProblem } from "./store_folder.ts";
+import { withStoreInAdvice } from "./store_advice.ts";
 import { syncCommand } from "./sync.ts";
 import { uiCommand } from "./ui.ts";
 import { verify } from "./verify.ts";
@@ -117,7 +118,7 @@ export async function runCli(
     io.err(`cairn: ${split.message}\n\n${USAGE}`);
     return 2;
   }
-  const { storeDir, help, version, noOwner, rest } = split;
+  const { storeDir, storeGiven, help, version, noOwner, rest } = split;
   if (version) {
     io.out(`cairn ${CAIRN_VERSION}`);
     return 0;
@@ -158,9 +159,12 @@ export async function runCli(
     (relayed && readsStdin(args) ? await new Response(Deno.stdin.readable).text() : undefined);
   // Progress is one line redrawn in place (or an occasional line), ended before any other output.
   const line = new ProgressLine(io.err, io === consoleIo && Deno.stderr.isTerminal());
+  // A JSON answer is left as it is: a store's path could break its quoting.
+  const advised = (text: string, json: boolean) =>
+    storeGiven && !json ? withStoreInAdvice(text, storeDir) : text;
   const output = {
-    out: (text: string) => (line.end(), io.out(text)),
-    err: (text: string) => (line.end(), io.err(text)),
+    out: (text: string) => (line.end(), io.out(advised(text, args.includes("--json")))),
+    err: (text: string) => (line.end(), io.err(advised(text, false))),
     progress: io.progress ?? ((text: string, done?: number) => line.show(text, done)),
   };
   try {

@@ -144,6 +144,16 @@ Deno.test("a store folder that is not there is refused to the commands that need
   assert.match((await cairnInProcess(missing, "list")).out, /Deploys go out on Tuesday/);
 });
 
+Deno.test("advice that quotes a command repeats the --store given, and leaves JSON as it is", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "my store");
+  assert.equal((await cairnInProcess(store, "remember", "Deploys go out on Tuesday")).code, 0);
+  const advice = await cairnInProcess(store, "index", "--status");
+  assert.match(advice.out, new RegExp(`index one with \`cairn --store '${store}' index PATH\``));
+  const json = await cairnInProcess(store, "index", "--status", "--json");
+  assert.deepEqual(JSON.parse(json.out), []);
+});
+
 Deno.test("a file where the store folder should be, or an empty --store, is refused before anything is written", async () => {
   await using tmp = await tempDir();
   const file = join(tmp.path, "notes.txt");

@@ -98,7 +98,10 @@ Deno.test("cairn verify finds a flipped byte, and --repair keeps every readable 
   try {
     const held = await cli(["--store", tmp.path, "verify"], { CAIRN_LOCK_WAIT_SECONDS: "0.2" });
     assert.equal(held.code, 0, held.stderr);
-    assert.match(held.stdout, /^projections not checked: .*in use by process.*`cairn stop`/m);
+    assert.match(
+      held.stdout,
+      /^projections not checked: .*in use by process.*`cairn --store \S+ stop`/m,
+    );
     assert.match(held.stdout, /ok: .*so does the model \(the projections were not checked\)$/m);
   } finally {
     await lock.release();

@@ -49,7 +49,10 @@ Deno.test("config.json chooses an OpenAI-compatible embedder and a reranker; ree
   const refused = await run("recall", "deploy");
   assert.equal(refused.code, 1);
   const shipped = await shippedIdPattern();
-  assert.match(refused.stderr, new RegExp(`built with http:bow, not ${shipped}; .*cairn reembed`));
+  assert.match(
+    refused.stderr,
+    new RegExp(`built with http:bow, not ${shipped}; .*\`cairn --store \\S+ reembed`),
+  );
   const rebuilt = await run("reembed");
   assert.equal(rebuilt.code, 0, rebuilt.stderr);
   assert.match(rebuilt.stdout, new RegExp(`vectors rebuilt with ${shipped} .*2 memories`));

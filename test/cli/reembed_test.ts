@@ -247,7 +247,7 @@ Deno.test("cairn reembed beside a cairn serve rebuilds in the owner, which answe
     assert.notEqual(second.code, 0, "a second rebuild beside the first is refused");
     assert.match(
       second.stderr,
-      /a `cairn reembed` is already running in the store's owner \(to http:bow-new, event \d+ of \d+\); it goes on/,
+      /a `cairn --store \S+ reembed` is already running in the store's owner \(to http:bow-new, event \d+ of \d+\); it goes on/,
     );
     const written = await run("remember", "Backups run every night at midnight");
     assert.equal(written.code, 0, written.stderr);
@@ -290,7 +290,9 @@ Deno.test("a store left on an older shipped model hears of the new default in st
   assert.match(before.stdout, new RegExp(`model +${olderId}:`));
   assert.match(
     before.stdout,
-    new RegExp(`> cairn's default model is now ${latest}: \`cairn reembed\` moves this store`),
+    new RegExp(
+      `> cairn's default model is now ${latest}: \`cairn --store \\S+ reembed\` moves this store`,
+    ),
   );
   const moved = await run("reembed");
   assert.equal(moved.code, 0, moved.stderr);

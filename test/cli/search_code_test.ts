@@ -91,7 +91,7 @@ Deno.test("cairn search-code answers from indexed code, filtered and capped, and
   assert.equal(unknown.code, 1);
   assert.match(
     unknown.stderr,
-    /no project named nope is indexed; index it first \(`cairn index PATH`, or the index_project tool\)/,
+    /no project named nope is indexed; index it first \(`cairn --store \S+ index PATH`, or the index_project tool\)/,
   );
   const language = await cliHere([...store, "search-code", "hook", "--language", "cobol"]);
   assert.equal(language.code, 2, "a usage error");
