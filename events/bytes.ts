@@ -8,3 +8,13 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffe
   }
   return out;
 }
+
+/**
+ * Zeroes `bytes`, once read or written, before the allocator takes them back:
+ * freed memory keeps its contents, and Kùzu writes pages partly filled from
+ * reused memory, so a log's bytes read before a purge turned up in a graph
+ * rebuilt after it (docs/decisions.md).
+ */
+export function wipe(...all: Uint8Array[]): void {
+  for (const bytes of all) bytes.fill(0);
+}

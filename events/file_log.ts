@@ -1,4 +1,4 @@
-import { concatBytes } from "./bytes.ts";
+import { concatBytes, wipe } from "./bytes.ts";
 import { join } from "node:path";
 import { encodeRecord } from "./record.ts";
 import { decodeEvent, validateEvent } from "./schema.ts";
@@ -97,6 +97,7 @@ export class FileLog implements EventLog {
       }
       const bytes = await readSegmentFile(path, entry, next);
       const scan = scanSegment(bytes);
+      wipe(bytes);
       if (!next) {
         checkAcknowledged(path, scan, entry.firstSeq, manifest, acknowledged);
       }
@@ -163,7 +164,7 @@ export class FileLog implements EventLog {
         : this.#tail.startFor(from);
       const scan = start
         ? await scanTail(path, start.offset, segment.bytes)
-        : scanSegment((await Deno.readFile(path)).subarray(0, segment.bytes));
+        : await scanSegmentFile(path, segment.bytes);
       if (scan.damage.length > 0) throw damageError(path, scan.damage[0]!, scan.records.length);
       lastSeq = checkOrder(path, scan, segment.firstSeq, lastSeq);
       for (const record of scan.records) {
@@ -249,7 +250,7 @@ export class FileLog implements EventLog {
     await this.#active.seek(last.bytes, Deno.SeekMode.Start);
     if (this.#tail?.file !== last.file) {
       const path = join(this.dir, last.file);
-      const scan = scanSegment((await Deno.readFile(path)).subarray(0, last.bytes));
+      const scan = await scanSegmentFile(path, last.bytes);
       this.#tail = new TailIndex(last.file, scan.records);
     }
   }
@@ -279,6 +280,7 @@ export class FileLog implements EventLog {
       try {
         const records = stored.flat().map((event) => encodeRecord(event.seq, payloadOf(event)));
         const bytes = concatBytes(records);
+        wipe(...records);
         await this.#ensureRoom(bytes.length, this.#head + 1);
         const active = this.#segments.at(-1)!;
         try {
@@ -293,6 +295,8 @@ export class FileLog implements EventLog {
           await this.#active!.truncate(active.bytes).catch(() => {});
           await this.#active!.seek(active.bytes, Deno.SeekMode.Start).catch(() => {});
           throw error;
+        } finally {
+          wipe(bytes);
         }
         let offset = active.bytes;
         active.bytes += bytes.length;
@@ -430,6 +434,16 @@ async function checkSealedSize(
       path,
       Math.min(size, bytes),
     );
+  }
+}
+
+/** The records of the segment file at `path` up to byte `end`, its bytes wiped once read. */
+async function scanSegmentFile(path: string, end: number): Promise<SegmentScan> {
+  const bytes = await Deno.readFile(path);
+  try {
+    return scanSegment(bytes.subarray(0, end));
+  } finally {
+    wipe(bytes);
   }
 }
 

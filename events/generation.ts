@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { syncDir, writeAll } from "./durable_fs.ts";
 import { type Manifest, writeManifest } from "./manifest.ts";
+import { wipe } from "./bytes.ts";
 import { encodeRecord } from "./record.ts";
 import { LogCorruptError } from "./log.ts";
 import { SEGMENT_HEADER, segmentName } from "./segment.ts";
@@ -42,6 +43,7 @@ export async function writeGeneration(
       }
       await writeAll(file, record);
       written.at(-1)!.bytes += record.length;
+      wipe(record);
     }
     if (file) await closeSynced(file);
     file = undefined;

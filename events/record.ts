@@ -1,4 +1,5 @@
 import { crc32 } from "node:zlib";
+import { wipe } from "./bytes.ts";
 
 /**
  * The on-disk framing of one log record, little-endian:
@@ -29,6 +30,7 @@ export function encodeRecord(seq: number, payload: unknown): Uint8Array {
   view.setUint32(4, body.length, true);
   view.setBigUint64(12, BigInt(seq), true);
   out.set(body, RECORD_HEADER_BYTES);
+  wipe(body);
   view.setUint32(8, checksum(out, body.length), true);
   return out;
 }

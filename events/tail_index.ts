@@ -5,6 +5,7 @@
  * 16 MiB, and scanning 5 MiB of it took 60-130 ms of every `remember`.
  * @module
  */
+import { wipe } from "./bytes.ts";
 import { decodeRecord, findNextValidRecord } from "./record.ts";
 import type { SegmentScan } from "./segment.ts";
 
@@ -80,5 +81,6 @@ export async function scanTail(path: string, start: number, end: number): Promis
     });
     break;
   }
+  wipe(bytes);
   return scan;
 }

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { wipe } from "./bytes.ts";
 import { decodeEvent } from "./schema.ts";
 import type { StoredEvent } from "./schema.ts";
 import { logHead, type Manifest, readManifest } from "./manifest.ts";
@@ -204,6 +205,8 @@ async function readTolerant(dir: string): Promise<TolerantRead & { records: Read
       });
     }
     const scan = scanSegment(bytes);
+    const length = bytes.length;
+    wipe(bytes);
     const named = SEGMENT_FILE.exec(file);
     if (index === files.length - 1 && named) {
       last = {
@@ -214,7 +217,7 @@ async function readTolerant(dir: string): Promise<TolerantRead & { records: Read
       };
     }
     for (const damage of scan.damage) {
-      const lost = (damage.resumesAt ?? bytes.length) - damage.offset;
+      const lost = (damage.resumesAt ?? length) - damage.offset;
       problems.push({
         segment: file,
         offset: damage.offset,
