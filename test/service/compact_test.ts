@@ -91,6 +91,26 @@ Deno.test("a purge leaves no copy of the memory in any file of the store, and th
   }
 });
 
+Deno.test("two purges asked at once both finish, one after the other, and leave no marker", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  const cairn = await open(store);
+  try {
+    const first = await cairn.memories.remember({ content: "the first secret is hunter2" });
+    const second = await cairn.memories.remember({ content: "the second secret is swordfish" });
+    await Promise.all([
+      cairn.memories.forget(first.memory.id, { purge: true }),
+      cairn.memories.forget(second.memory.id, { purge: true }),
+    ]);
+    await cairn.store.runner.settled();
+    assert.deepEqual(await filesHolding(store, "hunter2"), []);
+    assert.deepEqual(await filesHolding(store, "swordfish"), []);
+    assert.equal(await Deno.stat(join(store, "purge.pending")).catch(() => undefined), undefined);
+  } finally {
+    await cairn.close();
+  }
+});
+
 Deno.test("a purge that fails after the log is rewritten leaves the projections to be rebuilt on the next open", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
