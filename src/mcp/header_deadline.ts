@@ -6,8 +6,10 @@
  * first bytes are read here, up to the end of the headers, within a deadline;
  * then the connection is passed, bytes as they come, to the real server on a
  * Unix socket in a folder only this user can enter. A connection whose first
- * request does not carry the token is closed once it has been idle for as
- * long, so one that was refused cannot be kept open either.
+ * request is not trusted (it carries neither the token nor the web view's
+ * session) is closed once it has been idle for as long, so one that was
+ * refused cannot be kept open either; a trusted one may wait as long as its
+ * answer takes (a purge from the web view).
  * @module
  */
 import { concatBytes } from "../../events/bytes.ts";
@@ -17,6 +19,16 @@ const HEADER_DEADLINE_MS = 10_000;
 /** Longest request head read before it is passed on (the server refuses longer ones). */
 const MAX_HEAD_BYTES = 64 * 1024;
 const HEAD_END = [0x0d, 0x0a, 0x0d, 0x0a];
+
+/** The target and headers of a connection's first request, as the front reads them. */
+export interface RequestHead {
+  /** The request line's target: `/mcp`, `/ui/login?code=…`. */
+  target: string;
+  headers: Headers;
+}
+
+/** Whether a connection whose first request is `head` may stay open while nothing flows. */
+export type TrustedHead = (head: RequestHead) => boolean | Promise<boolean>;
 
 /** A running front: its port, and how to stop it. */
 export interface HeaderDeadline {
@@ -30,19 +42,19 @@ export interface HeaderDeadline {
 
 /**
  * Listens on 127.0.0.1:`port` and passes each connection, once its headers
- * are in, to `socket`; `token` tells the connections that may stay idle.
+ * are in, to `socket`; `trusted` tells the connections that may stay idle.
  */
 export function frontWithHeaderDeadline(
   port: number,
   socket: string,
-  token: string,
+  trusted: TrustedHead,
   deadlineMs = HEADER_DEADLINE_MS,
 ): HeaderDeadline {
   const listener = Deno.listen({ hostname: "127.0.0.1", port });
   const waiting = new Set<Deno.Conn>();
   (async () => {
     for await (const conn of listener) {
-      pass(conn, socket, token, deadlineMs, waiting).finally(() => closeQuietly(conn));
+      pass(conn, socket, trusted, deadlineMs, waiting).finally(() => closeQuietly(conn));
     }
   })().catch(() => {});
   return {
@@ -57,7 +69,7 @@ export function frontWithHeaderDeadline(
 async function pass(
   conn: Deno.Conn,
   socket: string,
-  token: string,
+  trusted: TrustedHead,
   deadlineMs: number,
   waiting: Set<Deno.Conn>,
 ): Promise<void> {
@@ -65,8 +77,8 @@ async function pass(
   const head = await readHead(conn, deadlineMs).finally(() => waiting.delete(conn));
   if (!head) return;
   const inner = await Deno.connect({ transport: "unix", path: socket });
-  // Without the token, a connection lives only while bytes flow.
-  const idle = carriesToken(head, token) ? undefined : idleCloser(conn, inner, deadlineMs);
+  // Untrusted, a connection lives only while bytes flow.
+  const idle = await trusted(parseHead(head)) ? undefined : idleCloser(conn, inner, deadlineMs);
   try {
     await writeRest(inner, head);
     await Promise.allSettled([
@@ -79,10 +91,20 @@ async function pass(
   }
 }
 
-/** True when the request head sends the bearer token. */
-function carriesToken(head: Uint8Array, token: string): boolean {
-  const text = new TextDecoder().decode(head);
-  return new RegExp(`^authorization:[ \t]*Bearer ${token}[ \t]*$`, "im").test(text);
+/** The request line's target and the headers of a request head; lines that are no header are left out. */
+function parseHead(head: Uint8Array): RequestHead {
+  const [requestLine = "", ...lines] = new TextDecoder().decode(head).split("\r\n");
+  const headers = new Headers();
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    try {
+      headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    } catch {
+      // Not a valid header: the server refuses the request itself.
+    }
+  }
+  return { target: requestLine.split(" ")[1] ?? "", headers };
 }
 
 interface IdleCloser {

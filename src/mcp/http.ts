@@ -8,7 +8,7 @@
 import { concatBytes } from "../../events/bytes.ts";
 import { answerChallenge, OWNER_PROOF_PATH } from "./owner_proof.ts";
 import { MAX_MESSAGE_BYTES } from "./bounded_stdio.ts";
-import { frontWithHeaderDeadline } from "./header_deadline.ts";
+import { frontWithHeaderDeadline, type RequestHead } from "./header_deadline.ts";
 import { dirname, join } from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -44,7 +44,12 @@ export interface HttpOptions {
    * authenticate themselves (the web view's session cookie) instead of
    * carrying the bearer token; `port` is this server's.
    */
-  pages?: { prefix: string; handle: (request: Request, port: number) => Promise<Response> };
+  pages?: {
+    prefix: string;
+    handle: (request: Request, port: number) => Promise<Response>;
+    /** Whether a connection opened with `head` is the web view's (its session, or its login link). */
+    trusts: (head: RequestHead, port: number) => Promise<boolean>;
+  };
 }
 
 /** A running HTTP server. */
@@ -70,12 +75,10 @@ export function serveHttp(options: HttpOptions): HttpServer {
       return handle(request, port, options);
     },
   );
-  const front = frontWithHeaderDeadline(
-    options.port,
-    socket,
-    options.token,
-    options.headerDeadlineMs,
-  );
+  const trusted = async (head: RequestHead) =>
+    sameToken(head.headers.get("authorization"), options.token) ||
+    (await options.pages?.trusts(head, port) ?? false);
+  const front = frontWithHeaderDeadline(options.port, socket, trusted, options.headerDeadlineMs);
   port = front.port;
   return {
     port,

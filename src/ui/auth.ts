@@ -50,16 +50,29 @@ export class UiSessions {
    * is forged, expired or was redeemed before.
    */
   async redeem(code: string, now = Date.now()): Promise<string | undefined> {
+    const login = await this.#openable(code, now);
+    if (!login) return undefined;
+    this.#redeemed.set(login.nonce, login.expiry);
+    const session = `${now + SESSION_TTL_MS}.${randomHex(16)}`;
+    return `${session}.${await sign(this.token, `session:${session}`)}`;
+  }
+
+  /** Whether login `code` would be redeemed now: signed by this owner, not expired, not used. */
+  async openable(code: string, now = Date.now()): Promise<boolean> {
+    return (await this.#openable(code, now)) !== undefined;
+  }
+
+  async #openable(
+    code: string,
+    now: number,
+  ): Promise<{ nonce: string; expiry: number } | undefined> {
     const [expires, nonce, mac] = code.split(".");
     if (!expires || !nonce || !mac || code.split(".").length !== 3) return undefined;
     const expiry = Number(expires);
     if (!Number.isSafeInteger(expiry) || expiry < now) return undefined;
     if (!sameText(mac, await sign(this.token, `login:${expires}.${nonce}`))) return undefined;
     for (const [seen, until] of this.#redeemed) if (until < now) this.#redeemed.delete(seen);
-    if (this.#redeemed.has(nonce)) return undefined;
-    this.#redeemed.set(nonce, expiry);
-    const session = `${now + SESSION_TTL_MS}.${randomHex(16)}`;
-    return `${session}.${await sign(this.token, `session:${session}`)}`;
+    return this.#redeemed.has(nonce) ? undefined : { nonce, expiry };
   }
 
   /** Whether `value` is a session cookie this owner set and that has not expired. */

@@ -9,6 +9,7 @@
  */
 import { classify, type FailureKind } from "../ops/failure.ts";
 import type { Caller } from "../ops/operation.ts";
+import type { RequestHead } from "../mcp/header_deadline.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { API_ROUTES } from "./api.ts";
 import {
@@ -37,6 +38,11 @@ export interface UiOptions {
 export interface UiPages {
   prefix: string;
   handle(request: Request, port: number): Promise<Response>;
+  /**
+   * Whether a connection opened with `head` is a logged-in browser's, or one
+   * opening its login link: those may wait for a long answer (a purge).
+   */
+  trusts(head: RequestHead, port: number): Promise<boolean>;
 }
 
 const SECURITY_HEADERS = {
@@ -65,6 +71,12 @@ export function uiPages(options: UiOptions): UiPages {
   const caller: Caller = { cwd: Deno.cwd(), roots: [] };
   return {
     prefix: UI_PREFIX,
+    async trusts({ target, headers }, port) {
+      if (await sessions.valid(cookieValue(headers.get("cookie"), cookieName(port)))) return true;
+      const url = URL.parse(target, "http://127.0.0.1");
+      return url?.pathname === LOGIN_PATH &&
+        await sessions.openable(url.searchParams.get("code") ?? "");
+    },
     async handle(request, port) {
       const url = new URL(request.url);
       const refusal = foreign(request, port);

@@ -61,3 +61,40 @@ Deno.test("the owner's port closes a connection that sends no headers in time, a
     await http.shutdown();
   }
 });
+
+Deno.test("a connection the web view trusts may wait longer than the deadline for its answer; an untrusted one may not", async () => {
+  const http = serveHttp({
+    port: 0,
+    token: "t".repeat(64),
+    newServer: () => buildMcpServer(() => Promise.reject(new Error("no tools here"))),
+    headerDeadlineMs: 300,
+    pages: {
+      prefix: "/ui",
+      // As a purge from the web view: an answer that takes longer than the deadline.
+      handle: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return new Response("purged");
+      },
+      trusts: ({ target, headers }) =>
+        Promise.resolve(target === "/ui/api/forget" && headers.get("cookie") === "s=ok"),
+    },
+  });
+  const ask = async (cookie: string) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: http.port });
+    await conn.write(
+      new TextEncoder().encode(
+        `POST /ui/api/forget HTTP/1.1\r\nHost: 127.0.0.1:${http.port}\r\nCookie: ${cookie}\r\n` +
+          "Content-Length: 0\r\n\r\n",
+      ),
+    );
+    const said = await outcome(conn, 2_000);
+    conn.close();
+    return said;
+  };
+  try {
+    assert.equal(await ask("s=ok"), "open after: HTTP/1.1 200 OK");
+    assert.equal(await ask("s=forged"), "closed", "closed while it waited, with no answer");
+  } finally {
+    await http.shutdown();
+  }
+});

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startUiServer } from "./ui_server.ts";
 import { cookieName } from "../../src/ui/auth.ts";
 import { writeVerifyRecord } from "../../src/service/verify_record.ts";
+import { uiPages } from "../../src/ui/pages.ts";
 
 /** Logs in with a fresh link; the session cookie as a request header sends it. */
 async function logIn(base: string, link: string): Promise<string> {
@@ -65,6 +66,25 @@ Deno.test("the web view lets in whoever opened a link once, and refuses the rest
   const mcp = await fetch(`${ui.base}/mcp`, { method: "POST", headers: { cookie }, body: "{}" });
   assert.equal(mcp.status, 401, "the cookie is not the bearer token");
   await mcp.body?.cancel();
+});
+
+Deno.test("the web view trusts a connection that opens with its session or an unused login link, and no other", async () => {
+  await using ui = await startUiServer();
+  const pages = uiPages({ cairn: ui.cairn, token: ui.token });
+  const trusts = (target: string, cookie?: string) =>
+    pages.trusts({ target, headers: new Headers(cookie ? { cookie } : {}) }, ui.port);
+  const link = new URL(await ui.link());
+  const login = `${link.pathname}${link.search}`;
+  assert.equal(await trusts(login), true, "a link not opened yet");
+  const opened = await pages.handle(new Request(link.href), ui.port);
+  assert.equal(opened.status, 303);
+  const cookie = opened.headers.get("set-cookie")!.split(";")[0]!;
+  assert.equal(await trusts(login), false, "a link opened already");
+  assert.equal(await trusts("/ui/api/forget", cookie), true);
+  assert.equal(await trusts("/ui/api/forget", `${cookieName(ui.port)}=1.2.3`), false);
+  assert.equal(await trusts("/ui/api/forget"), false);
+  assert.equal(await trusts("/ui/login?code=forged"), false);
+  assert.equal(await trusts("http://[bad"), false);
 });
 
 Deno.test("the web view's routes run the operations: recall, list, history, revise, forget, purge", async () => {
