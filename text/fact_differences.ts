@@ -26,6 +26,13 @@ export interface FactDifferences {
   names: Change;
   /** The negations (`not`, `never`, `no`, `don't`, `without`) of each, when their counts differ. */
   negation: Change;
+  /**
+   * When words are put in others' place in two places or more, not all of
+   * them numbers: those replaced where no number is (`billing` → `search`
+   * beside `8081` → `8082`). The new text then speaks of something else, and
+   * contradicts nothing.
+   */
+  subject: Change;
 }
 
 const NEGATIONS = new Set([
@@ -96,6 +103,7 @@ export function factDifferences(old: string, next: string): FactDifferences {
     numbers: numberChange(before, after),
     names: nameChange(before, after),
     negation: negationChange(before, after),
+    subject: subjectChange(before, after),
   };
 }
 
@@ -106,10 +114,12 @@ export function differs(differences: FactDifferences): boolean {
 
 /**
  * Whether the new text may contradict the old: a number or a name of the old
- * one replaced by another (not just one added), or the negation changed.
+ * one replaced by another (not just one added), or the negation changed, and
+ * the subject the same.
  */
-export function contradicts({ numbers, names, negation }: FactDifferences): boolean {
+export function contradicts({ numbers, names, negation, subject }: FactDifferences): boolean {
   const replaced = (change: Change) => change.old.length > 0 && change.new.length > 0;
+  if (replaced(subject)) return false;
   return replaced(numbers) || replaced(names) || negation.old.length !== negation.new.length;
 }
 
@@ -119,7 +129,12 @@ export function contradicts({ numbers, names, negation }: FactDifferences): bool
  */
 export function describeDifferences(differences: FactDifferences): string {
   const side = (words: string[]) => words.length ? words.join(", ") : "none";
-  const labels = { numbers: "numbers differ", names: "names differ", negation: "negation differs" };
+  const labels = {
+    numbers: "numbers differ",
+    names: "names differ",
+    negation: "negation differs",
+    subject: "subjects differ",
+  };
   return (Object.keys(labels) as Array<keyof FactDifferences>)
     .filter((kind) => differences[kind].old.length + differences[kind].new.length > 0)
     .map((kind) =>
@@ -211,6 +226,62 @@ function swappedWords(before: Token[], after: Token[]): [string, string] | undef
   if (!named && (a.length > 1 || b.length > 1)) return undefined;
   const phrase = (words: Token[]) => words.map((t) => t.text).join(" ");
   return [phrase(a), phrase(b)];
+}
+
+function subjectChange(before: Token[], after: Token[]): Change {
+  const places = replacedPlaces(before, after);
+  const numbered = (tokens: Token[]) => tokens.some((t) => t.kind === "number");
+  const wordy = places.filter(([old, next]) => !numbered(old) && !numbered(next));
+  if (places.length < 2 || wordy.length === 0) return { old: [], new: [] };
+  const texts = (tokens: Token[]) => tokens.map((t) => t.text);
+  return {
+    old: unique(wordy.flatMap(([old]) => texts(old))),
+    new: unique(wordy.flatMap(([, next]) => texts(next))),
+  };
+}
+
+/** Longest texts aligned word by word, in words of one times words of the other. */
+const MAX_ALIGNED = 40_000;
+
+/**
+ * The places where the new text has other words than the old (stop words,
+ * negations and modal verbs aside), each as the old words and the new: words
+ * the texts share are aligned (their longest common sequence), and words only
+ * added or only dropped replace nothing. None for texts too long to align.
+ */
+function replacedPlaces(before: Token[], after: Token[]): Array<[Token[], Token[]]> {
+  const content = (t: Token) => t.kind !== "stop" && t.kind !== "negation" && !MODALS.has(t.key);
+  const a = before.filter(content);
+  const b = after.filter(content);
+  if (a.length * b.length > MAX_ALIGNED) return [];
+  const width = b.length + 1;
+  // common[i * width + j]: the longest common sequence of a[i..] and b[j..].
+  const common = new Uint16Array((a.length + 1) * width);
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      common[i * width + j] = a[i]!.key === b[j]!.key
+        ? common[(i + 1) * width + j + 1]! + 1
+        : Math.max(common[(i + 1) * width + j]!, common[i * width + j + 1]!);
+    }
+  }
+  const places: Array<[Token[], Token[]]> = [];
+  let place: [Token[], Token[]] = [[], []];
+  const close = () => {
+    if (place[0].length > 0 && place[1].length > 0) places.push(place);
+    place = [[], []];
+  };
+  for (let i = 0, j = 0; i < a.length || j < b.length;) {
+    if (i < a.length && j < b.length && a[i]!.key === b[j]!.key) {
+      close();
+      i++;
+      j++;
+    } else if (
+      j >= b.length || (i < a.length && common[(i + 1) * width + j]! >= common[i * width + j + 1]!)
+    ) place[0].push(a[i++]!);
+    else place[1].push(b[j++]!);
+  }
+  close();
+  return places;
 }
 
 function negationChange(before: Token[], after: Token[]): Change {

@@ -375,6 +375,31 @@ Deno.test("recall marks a memory that one stored later may replace, and says whi
     assert.equal(opened.type === "memory" && opened.newer?.memory.id, newer.id);
   }));
 
+Deno.test("facts about different things are no contradiction: recall answers with the one asked about, unmarked", () =>
+  withStore(async (cairn) => {
+    const { memory: billing } = await cairn.memories.remember({
+      content: "The billing service listens on port 8081",
+      project: "infra",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const search = await cairn.memories.remember({
+      content: "The search service listens on port 8082",
+      project: "infra",
+    });
+    assert.deepEqual(search.contradictions, []);
+    await cairn.store.runner.settled();
+    const answer = await cairn.recall.run({
+      query: "what port does the billing service use",
+      project: "infra",
+      sources: ["memory"],
+      limit: 5,
+      mode: "hybrid",
+    });
+    const first = answer.items[0];
+    assert.equal(first?.type === "memory" && first.memory.id, billing.id);
+    assert.equal(first?.type === "memory" && first.newer, undefined, "not marked out of date");
+  }));
+
 Deno.test("search by meaning keeps only documents close enough to be evidence", () =>
   withStore(async (cairn) => {
     await cairn.memories.remember({ content: "Retry failed webhooks 5 times", project: "web" });

@@ -87,3 +87,43 @@ Deno.test("factDifferences() tells a fact added from one replaced: more words ar
     "several plain words for one, no name among them, is not read as a swap",
   );
 });
+
+Deno.test("factDifferences() tells a fact about something else from a changed one: words replaced in a second place are its subject", () => {
+  assert.equal(
+    verdict("The billing service listens on port 8081", "The search service listens on port 8082"),
+    "added: numbers differ (8081 vs 8082), subjects differ (billing vs search)",
+  );
+  assert.equal(
+    verdict(
+      "The payments API allows 100 requests per minute",
+      "The geocoding API allows 50 requests per minute",
+    ),
+    "added: numbers differ (100 vs 50), subjects differ (payments vs geocoding)",
+  );
+  assert.equal(
+    verdict("service-1 listens on port 9001", "service-2 listens on port 9002"),
+    "added: numbers differ (9001 vs 9002), names differ (service-1 vs service-2), " +
+      "subjects differ (service-1 vs service-2)",
+  );
+  assert.equal(
+    verdict(
+      "Temporary UI purge test: banana-ladder-99",
+      "Another UI purge test: kiwi-staircase-42",
+    ),
+    "added: names differ (banana-ladder-99 vs kiwi-staircase-42), " +
+      "subjects differ (Temporary, banana-ladder-99 vs Another, kiwi-staircase-42)",
+  );
+  assert.equal(
+    verdict("We use black for formatting", "We use ruff for linting"),
+    "added: subjects differ (black, formatting vs ruff, linting)",
+  );
+  // The same subject: one place changed, however many words it takes, or numbers alone in two.
+  assert.equal(
+    verdict("Deploys go out on Tuesdays at 10am", "Deploys now go out on Thursdays at 11am"),
+    "numbers differ (10am vs 11am), names differ (Tuesdays vs Thursdays)",
+  );
+  assert.equal(
+    verdict("Staging listens on 5433, prod on 5434", "Staging listens on 5434, prod on 5433"),
+    "numbers differ (5433, 5434 vs 5434, 5433)",
+  );
+});
