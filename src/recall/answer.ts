@@ -8,6 +8,7 @@ import { currentFirst } from "./current_first.ts";
 import { MAX_RESULTS, recall, type RecallDeps } from "./recall.ts";
 import { lexicalAsOf } from "./lexical_as_of.ts";
 import { validAt } from "./memory_record.ts";
+import { plural } from "./vector_lag.ts";
 import type { HitComponents, RecallRequest, Source } from "./types.ts";
 import type { MemoryRecord } from "./memory_record.ts";
 import type { Contradiction } from "./memory_record.ts";
@@ -71,7 +72,8 @@ export class RecallService {
    * words as they were then (forgotten and reworded ones included) and shown
    * as they were then, later ones left out, and the graph's entities it finds
    * are shown as they were then (left out when they did not exist, or said
-   * nothing); with `valid_at`, only memories valid at that moment are kept.
+   * nothing); session turns that started later are left out, and code, of
+   * which cairn keeps no history, is said to be as it is now; with `valid_at`, only memories valid at that moment are kept.
    * Both filter after ranking, so recall ranks more candidates.
    */
   async run(request: RecallRequest, filters: TimeFilters = {}): Promise<RecallAnswer> {
@@ -91,6 +93,9 @@ export class RecallService {
     const code = await codeRecords(this.deps.graph, this.text, ids("code"));
     const turns = await turnRecords(this.deps.graph, this.text, ids("turn"));
     const items: RecallItem[] = [];
+    // As of a date, the turns of sessions that had not started yet were not known then.
+    const asOf = filters.as_of === undefined ? undefined : Date.parse(filters.as_of);
+    let later = 0;
     for (const hit of result.hits) {
       const { score, components } = hit;
       if (hit.source === "code") {
@@ -98,7 +103,8 @@ export class RecallService {
         if (record) items.push({ type: "code", score, components, code: record });
       } else if (hit.source === "turn") {
         const record = turns.get(hit.id);
-        if (record) items.push({ type: "turn", score, components, turn: record });
+        if (record && asOf !== undefined && Date.parse(record.started_at) > asOf) later++;
+        else if (record) items.push({ type: "turn", score, components, turn: record });
       } else if (hit.source === "entity") {
         const entity = entities ? entities.get(hit.id) : this.text.entity(hit.id);
         if (entity && hasFacts(entity)) items.push({ type: "entity", score, components, entity });
@@ -119,8 +125,12 @@ export class RecallService {
       if (entities) {
         notes.push("the graph's entities as they were then, found by what they say now");
       }
+      if (later > 0) notes.push(`${plural(later, "session turn")} from after then left out`);
     }
     const answered = items.slice(0, request.limit);
+    if (filters.as_of && answered.some((item) => item.type === "code")) {
+      notes.push("code as it is indexed now: cairn keeps no earlier version of it");
+    }
     // Words-only answers stay without the model; the others have it loaded already.
     if (!then && request.mode !== "lexical") await this.#markNewer(answered);
     return { query: request.query, items: currentFirst(answered), notes };

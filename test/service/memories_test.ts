@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { openCairn } from "../../src/service/cairn.ts";
 import { UserError } from "../../src/errors.ts";
 import { describeDifferences } from "../../text/fact_differences.ts";
@@ -265,6 +266,53 @@ Deno.test("Memories.remember() called twice at once stores the text once, and th
       ["numbers differ (14 vs 30)"],
     );
   }));
+
+Deno.test("as_of leaves out the session turns that started later, and says that code is as it is now", async () => {
+  await using tmp = await tempDir();
+  const cairn = await openCairn(tmp.path);
+  try {
+    const text = "User: why did the upload test flake?\nAssistant: a race on the temp folder";
+    await cairn.store.append([{
+      type: "turn.ingested",
+      v: 1,
+      data: {
+        agent: "claude",
+        session: "s-1",
+        line: 0,
+        project: "api",
+        started_at: "2026-11-20T10:00:00.000Z",
+        provisional: false,
+        text: await cairn.store.blobs.put(text),
+        mentions: [],
+      },
+    }]);
+    await cairn.store.runner.settled();
+    const ask = (as_of: string) =>
+      cairn.recall.run(
+        { query: "upload test flake", sources: ["turn"], limit: 5, mode: "lexical" },
+        { as_of },
+      );
+    const before = await ask("2020-01-01");
+    assert.deepEqual(before.items, []);
+    assert.match(before.notes.join("\n"), /1 session turn from after then left out/);
+    const after = await ask("2026-11-21");
+    assert.deepEqual(after.items.map((item) => item.type), ["turn"]);
+    assert.doesNotMatch(after.notes.join("\n"), /left out|code as it is/);
+    const repo = join(tmp.path, "api");
+    await Deno.mkdir(repo);
+    await Deno.writeTextFile(join(repo, "upload.py"), "def upload_flake():\n    return 1\n");
+    await cairn.code.index({ path: repo, project: "api" });
+    await cairn.store.runner.settled();
+    const code = await cairn.recall.run(
+      { query: "upload_flake", sources: ["code"], limit: 5, mode: "lexical" },
+      { as_of: "2020-01-01" },
+    );
+    assert.deepEqual(code.items.map((item) => item.type), ["code"]);
+    assert.match(code.notes.join("\n"), /code as it is indexed now/);
+  } finally {
+    await cairn.close();
+  }
+});
 
 Deno.test("as_of answers with what was known then; valid_at keeps what was valid then", async () => {
   await using tmp = await tempDir();
