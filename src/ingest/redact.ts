@@ -12,6 +12,8 @@ export interface SecretPattern {
 /** Names that hold a secret when they end with one of these words. */
 const SECRET_NAME = String
   .raw`[A-Za-z0-9_.-]*?(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token|credentials?)`;
+/** A character of a secret written in prose: not a space, quote or bracket, nor punctuation that ends it. */
+const PROSE_VALUE = String.raw`[^\s,;"'\x60()\[\]{}<>=]`;
 /** A value that refers to a secret instead of holding one: `${X}`, `$X`, `{{x}}`, `<x>`. */
 const REFERENCE = /^[$<{%]/;
 
@@ -77,6 +79,20 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     ),
     replace: (match, head, quote, value) =>
       REFERENCE.test(value) ? match : `${head}${quote}${REDACTED}${quote}`,
+  },
+  {
+    // `the password Tr0ub4dor&3xyz`, `secret is wJalr…`: typed in a session's prose. A word
+    // counts only with a letter and a digit, 8 characters or more: "the password reset" is prose.
+    name: "secret in prose",
+    pattern: new RegExp(
+      String.raw`(\b(?:password|passphrase|passwd|secret(?:\s+key)?|api\s+key|access\s+key|token)` +
+        String.raw`\s+(?:for\s+[^\s,;]+\s+)?(?:(?:is|was|of|:)\s+)*)` +
+        // The word itself: no call, index or assignment (`token = tokenizer.encode(text2)`).
+        String
+          .raw`(?=${PROSE_VALUE}*\d)(?=${PROSE_VALUE}*[A-Za-z])${PROSE_VALUE}{7,}[^\s,;"'\x60.()\[\]{}<>=]`,
+      "gi",
+    ),
+    replace: keepName,
   },
   {
     // `password: hunter2x9` on a YAML line: not quoted (the rule above), not an identifier (code).

@@ -48,6 +48,18 @@ const SAMPLES: Record<string, Array<[string, string]>> = {
     [`{"api_key": "a1b2c3d4e5"}`, `{"api_key": "[REDACTED]"}`],
     [`client_secret: 'zzz999yyy'`, `client_secret: '[REDACTED]'`],
   ],
+  "secret in prose": [
+    [
+      "connect as admin with the password Tr0ub4dor&3xyz, then check the logs",
+      "connect as admin with the password [REDACTED], then check the logs",
+    ],
+    [
+      "the AWS secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.",
+      "the AWS secret [REDACTED].",
+    ],
+    ["the password for staging is hunter2024", "the password for staging is [REDACTED]"],
+    ["my api key is 9f8e7d6c5b4a ok", "my api key is [REDACTED] ok"],
+  ],
   "secret in YAML": [["db:\n  password: s3cr3t!x\n", "db:\n  password: [REDACTED]\n"]],
 };
 
@@ -95,6 +107,8 @@ export PATH=/usr/local/bin:$PATH
 for (const key of Object.keys(map)) console.log(key);
 if (user.password !== confirm) throw new Error("password mismatch");
 <input type="password" name="password" autocomplete="current-password">
+token = tokenizer.encode(text2)
+for token in tokens2: print(token)
 `.replaceAll("\\$", "$").replaceAll("\\`", "`");
 
 Deno.test("redact() leaves ordinary code untouched", () => {
