@@ -161,15 +161,16 @@ export class CodeIndex {
 
   async #index(
     { path, project: given }: z.output<typeof IndexInput>,
-    target: string,
+    asked: string,
     progress: (progress: IndexProgress) => void,
   ): Promise<IndexReport> {
     const started = performance.now();
-    const stat = await Deno.stat(target).catch(() => undefined);
+    const stat = await Deno.stat(asked).catch(() => undefined);
     if (!stat) throw new UserError(`${path} does not exist; give the folder to index`);
     if (!stat.isDirectory) throw new UserError(`${path} is not a folder; give the folder to index`);
-    const repository = findRepository(target);
     const catalog = await this.#catalog();
+    const target = await throughIndexedPath(catalog, asked);
+    const repository = findRepository(target);
     // Outside a repository, a folder inside the named project's root is a part of it, as a
     // repository's subfolder is; otherwise the project would move there and lose its other files.
     const named = given === undefined ? undefined : catalog.project(given);
@@ -177,9 +178,12 @@ export class CodeIndex {
       (named && !named.gitRoot && isWithin(target, named.root) ? named.root : target);
     await refuseBroadRoot(root);
     const gitRoot = repository?.gitRoot;
-    const name = given ??
+    // A folder indexed already (under a name given then, or through a link) is that project.
+    const indexed = await projectAt(catalog, root);
+    const name = given ?? indexed?.name ??
       uniqueName(catalog, defaultProjectName(gitRoot ?? root), gitRoot ?? root);
     const before = catalog.project(name);
+    if (!before && indexed) refuseIndexedFolder(root, path, indexed);
     const moved = before !== undefined && before.root !== root;
     if (moved) await refuseSecondFolder(name, before.root, root);
     if (!before || moved) {
@@ -506,6 +510,49 @@ async function refuseBroadRoot(root: string): Promise<void> {
         "cairn indexes one project at a time; give a project's folder inside it",
     );
   }
+}
+
+/**
+ * `folder` by the path of the project it is in when it reaches it another way
+ * (a symbolic link): a project's files are known by its own path.
+ */
+async function throughIndexedPath(catalog: CodeCatalog, folder: string): Promise<string> {
+  const real = (path: string) => Deno.realPath(path).catch(() => undefined);
+  const here = await real(folder);
+  let best: { root: string; real: string } | undefined;
+  for (const [, project] of catalog.projects()) {
+    const root = await real(project.root);
+    if (!root || !here || !isWithin(here, root)) continue;
+    if (!best || root.length > best.real.length) best = { root: project.root, real: root };
+  }
+  return best ? join(best.root, relative(best.real, here!)) : folder;
+}
+
+/** The project whose folder `root` is (through a symbolic link too), if any. */
+async function projectAt(
+  catalog: CodeCatalog,
+  root: string,
+): Promise<{ name: string; root: string } | undefined> {
+  const real = (folder: string) => Deno.realPath(folder).catch(() => undefined);
+  const here = await real(root);
+  for (const [name, project] of catalog.projects()) {
+    if (await real(project.root) === here) return { name, root: project.root };
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a second name for a folder another project is already: every file
+ * would be indexed, and found, twice.
+ */
+function refuseIndexedFolder(root: string, path: string, indexed: { name: string; root: string }) {
+  const { name } = indexed;
+  throw new UserError(
+    `${root} is indexed already, as project ${name}${
+      indexed.root === root ? "" : ` (${indexed.root})`
+    }: \`cairn index ${path}\` updates it; to give it another name, take it out first ` +
+      `(\`cairn delete-project ${name}\`)`,
+  );
 }
 
 /**

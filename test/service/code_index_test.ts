@@ -536,3 +536,27 @@ Deno.test("a table indexed again keeps the vector of its first chunk only, howev
     await cairn.close();
   }
 });
+
+Deno.test("a folder indexed already is that project: through a link or without its name, and a second name is refused", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "repo");
+  await write(repo, { "a.py": "def shared():\n    return 1\n" });
+  const link = join(tmp.path, "link");
+  await Deno.symlink(repo, link);
+  const cairn = await openCairn(join(tmp.path, "store"), { embedder: new FakeEmbedder() });
+  try {
+    await cairn.code.index({ path: repo, project: "api" });
+    assert.equal((await cairn.code.index({ path: repo })).project, "api", "without --project");
+    assert.equal((await cairn.code.index({ path: link })).project, "api", "through a link");
+    await assert.rejects(
+      () => cairn.code.index({ path: link, project: "other" }),
+      (error: Error) =>
+        error instanceof UserError &&
+        error.message.startsWith(`${repo} is indexed already, as project api: `) &&
+        error.message.includes("`cairn delete-project api`"),
+    );
+    assert.deepEqual((await cairn.code.projects()).map((p) => p.name), ["api"]);
+  } finally {
+    await cairn.close();
+  }
+});
