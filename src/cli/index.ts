@@ -2,9 +2,10 @@ import { resolve } from "node:path";
 import { index, indexStatus, indexText, reportLines } from "../ops/code_ops.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, UsageError } from "./command.ts";
+import { UserError } from "../errors.ts";
 import { withCairn } from "./with_cairn.ts";
 import { vectorProgressText } from "../ops/progress_text.ts";
-import { lagWithin, waitingCount } from "../recall/vector_lag.ts";
+import { lagWithin, plural, waitingCount } from "../recall/vector_lag.ts";
 import type { Cairn } from "../service/cairn.ts";
 import { watchIndex } from "./index_watch.ts";
 
@@ -103,14 +104,34 @@ async function vectorsIn(
   let done = false;
   const finish = () => (done = true);
   settled.then(finish, finish);
-  while (!done) {
-    const left = await waiting();
-    if (left === 0) break;
-    const seconds = (performance.now() - started) / 1000;
-    progress(vectorProgressText(first - left, left, seconds), first ? 1 - left / first : undefined);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([settled, new Promise((wake) => (timer = setTimeout(wake, 500)))]);
-    clearTimeout(timer);
+  // Each pause ends early when the vectors are in, or when the owner stops.
+  let wake = () => {};
+  const interrupted = cairn.store.interrupted;
+  const onInterrupt = () => wake();
+  interrupted.addEventListener("abort", onInterrupt);
+  try {
+    while (!done) {
+      const left = await waiting();
+      if (left === 0) break;
+      if (interrupted.aborted) {
+        throw new UserError(
+          `the store's owner is stopping with ${
+            plural(left, "vector")
+          } of ${project} still to compute: ` +
+            "the next owner computes them (`cairn index --wait` waits again)",
+        );
+      }
+      const seconds = (performance.now() - started) / 1000;
+      progress(
+        vectorProgressText(first - left, left, seconds),
+        first ? 1 - left / first : undefined,
+      );
+      const timer = setTimeout(() => wake(), 500);
+      await Promise.race([settled, new Promise<void>((resolve) => (wake = resolve))]);
+      clearTimeout(timer);
+    }
+  } finally {
+    interrupted.removeEventListener("abort", onInterrupt);
   }
   return { computed: first, seconds: (performance.now() - started) / 1000 };
 }

@@ -149,6 +149,8 @@ async function serveStore({ storeDir, port, idleSeconds, log, runCommand }: {
     await untilStopped(idleSeconds, () => activity.last(), stepAside.promise);
     stopping = true;
     log("cairn serve: stopping");
+    // An index run or a wait for vectors under way ends at its next step, and its caller is told.
+    cairn.store.interruptWork();
     await teamSync.stop();
     await http.shutdown();
   } finally {

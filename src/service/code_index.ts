@@ -226,6 +226,12 @@ export class CodeIndex {
     let older: Promise<void> | undefined;
     try {
       for (let at = 0; at < found.files.length; at += FILES_PER_BATCH) {
+        if (this.store.interrupted.aborted) {
+          throw new UserError(
+            `the store's owner is stopping: ${at} of ${found.files.length} files of ${name} ` +
+              `checked; \`cairn index ${path}\` goes on from there`,
+          );
+        }
         await older;
         const batch = found.files.slice(at, at + FILES_PER_BATCH);
         const pending: Pending[] = [];

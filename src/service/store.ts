@@ -40,6 +40,8 @@ export interface StoreOptions {
  * {@linkcode Store.append}.
  */
 export class Store {
+  readonly #interrupt = new AbortController();
+
   private constructor(
     /** The store directory. */
     readonly dir: string,
@@ -117,8 +119,23 @@ export class Store {
     return stored;
   }
 
-  /** Closes projections, the log, and releases the lock. */
+  /**
+   * Aborted once the store's owner stops (or the store closes): a long piece
+   * of work (an index run, a wait for its vectors) ends at its next step, so
+   * that the owner does not keep the store while it finishes.
+   */
+  get interrupted(): AbortSignal {
+    return this.#interrupt.signal;
+  }
+
+  /** Tells long work to end at its next step (see {@linkcode Store.interrupted}). */
+  interruptWork(): void {
+    this.#interrupt.abort();
+  }
+
+  /** Ends long work, then closes projections, the log, and releases the lock. */
   async close(): Promise<void> {
+    this.interruptWork();
     try {
       await this.runner.close();
       await this.log.close();

@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MAIN, tempDir } from "../helpers.ts";
 import { cliHere } from "./in_process.ts";
+import { runCli } from "../../src/cli/main.ts";
+import { openCairn } from "../../src/service/cairn.ts";
+import { FakeEmbedder } from "../embed/fake_embedder.ts";
+import { lagWithin, waitingCount } from "../../src/recall/vector_lag.ts";
 
 const HOOKS = `class Request:
     """An HTTP request."""
@@ -204,4 +208,48 @@ Deno.test("`deno task cairn index .` from another folder indexes that folder, no
   const out = new TextDecoder().decode(run.stdout);
   assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
   assert.match(out, new RegExp(`indexed project elsewhere \\(${folder}\\): 1 files indexed`));
+});
+
+/** An embedder whose documents wait until {@linkcode HeldEmbedder.release}: vectors that take long. */
+class HeldEmbedder extends FakeEmbedder {
+  readonly #held = Promise.withResolvers<void>();
+  release(): void {
+    this.#held.resolve();
+  }
+  override async embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
+    await this.#held.promise;
+    return await super.embedDocuments(texts);
+  }
+}
+
+Deno.test("an owner that stops ends an index run's wait for its vectors, and says what is left", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "repo");
+  await Deno.mkdir(repo);
+  await Deno.writeTextFile(join(repo, "a.py"), "def waits():\n    return 1\n");
+  const embedder = new HeldEmbedder();
+  const owner = await openCairn(join(tmp.path, "store"), { embedder });
+  try {
+    const err: string[] = [];
+    const run = runCli(
+      ["index", repo, "--wait"],
+      { out: () => {}, err: (line) => err.push(line) },
+      {
+        inOwner: { owner, cwd: tmp.path, roots: [] },
+      },
+    );
+    // Once the file's chunks wait for their vectors, the run is past its files: it waits.
+    while (waitingCount(lagWithin(await owner.vectorLag(), ["code"], "repo")) === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    owner.store.interruptWork();
+    assert.equal(await run, 1);
+    assert.match(
+      err.join("\n"),
+      /the store's owner is stopping with 1 vector of repo still to compute: the next owner computes them/,
+    );
+  } finally {
+    embedder.release();
+    await owner.close();
+  }
 });

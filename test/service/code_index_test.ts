@@ -560,3 +560,23 @@ Deno.test("a folder indexed already is that project: through a link or without i
     await cairn.close();
   }
 });
+
+Deno.test("an index run ends at its next batch once the store's owner stops, and says how to go on", async () => {
+  await using tmp = await tempDir();
+  const repo = join(tmp.path, "repo");
+  await write(repo, { "a.py": "def one():\n    return 1\n" });
+  const cairn = await openCairn(join(tmp.path, "store"), { embedder: new FakeEmbedder() });
+  try {
+    cairn.store.interruptWork();
+    await assert.rejects(
+      () => cairn.code.index({ path: repo }),
+      (error: Error) =>
+        error instanceof UserError &&
+        error.message ===
+          `the store's owner is stopping: 0 of 1 files of repo checked; \`cairn index ${repo}\` ` +
+            "goes on from there",
+    );
+  } finally {
+    await cairn.close();
+  }
+});
