@@ -97,10 +97,13 @@ Deno.test("when the owner is killed between calls, the next call starts a new on
 Deno.test("a call the owner dies while answering is not sent again: the caller and the owner's log are told", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
-  const repo = join(tmp.path, "repo");
-  await Deno.mkdir(repo);
-  for (let i = 0; i < 3000; i++) {
-    await Deno.writeTextFile(join(repo, `m${i}.py`), `def f${i}(x):\n    return x + ${i}\n`);
+  // One folder for each call: a folder is one project.
+  for (const streamed of [false, true]) {
+    const repo = join(tmp.path, `repo${streamed}`);
+    await Deno.mkdir(repo);
+    for (let i = 0; i < 3000; i++) {
+      await Deno.writeTextFile(join(repo, `m${i}.py`), `def f${i}(x):\n    return x + ${i}\n`);
+    }
   }
   await using client = await stdioClient(store, [], { CAIRN_ALLOWED_ROOTS: tmp.path });
   try {
@@ -110,7 +113,10 @@ Deno.test("a call the owner dies while answering is not sent again: the caller a
       const owner = (await readOwnerRecord(store))!.pid;
       const heard: unknown[] = [];
       const call = client.callTool(
-        { name: "index_project", arguments: { path: repo, project: `repo${streamed}` } },
+        {
+          name: "index_project",
+          arguments: { path: join(tmp.path, `repo${streamed}`), project: `repo${streamed}` },
+        },
         undefined,
         streamed ? { onprogress: (p) => heard.push(p) } : {},
       );
