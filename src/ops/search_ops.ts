@@ -188,7 +188,8 @@ export const recall = operation({
       "  --language  only code in this language (python, typescript, markdown, ...)\n" +
       "  --path      only code under this folder or file of the project, like src/auth\n" +
       "  --weights   how much each signal counts (the defaults shown)\n" +
-      "  --session   the asking agent's session id: its turns still in its context are left out\n" +
+      "  --session   the asking agent's session id, or its start: its turns still in its context\n" +
+      "              are left out\n" +
       "  --batch     FILE.jsonl of questions, one answer line each (with --format jsonl); a line\n" +
       '              is {"id", "query", and any of "project", "include", "language", "mode",\n' +
       '              "session", "markdown": true}\n\n' +

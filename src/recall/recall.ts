@@ -141,6 +141,7 @@ export async function recallWith(
     return { source: f.source, id: f.id, score: f.score, components };
   });
   const hits = onePartPerDefinition(ranked, deps).slice(0, limit);
+  if (ask.sessions?.note) note(ask.sessions.note);
   const inContext = ask.leftInContext.size;
   if (hits.length === 0 && inContext > 0) {
     note(

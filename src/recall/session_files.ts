@@ -8,7 +8,11 @@
  * @module
  */
 import type { KuzuDb } from "../../projections/graph/kuzu.ts";
-import { compactBoundary, turnsTouchingHints } from "../../projections/graph/queries/sessions.ts";
+import {
+  compactBoundary,
+  sessionsStartingWith,
+  turnsTouchingHints,
+} from "../../projections/graph/queries/sessions.ts";
 import { isPathLike } from "../../text/code_mentions.ts";
 import type { RecallRequest } from "./types.ts";
 
@@ -61,6 +65,8 @@ export interface SessionPipeline {
   fileMatches: FileMatch[];
   /** True for a turn still in the asking session's context (left out of every list). */
   inContext(id: string): boolean;
+  /** What to tell the caller about the asking session: an id no ingested session has. */
+  note?: string;
   /** The turn vector list with the threshold and the file matches applied (see {@linkcode turnVectorList}). */
   vectorList(hits: readonly TurnCandidate[]): TurnCandidate[];
 }
@@ -75,11 +81,15 @@ export async function sessionPipeline(
   graph: KuzuDb,
   request: Pick<RecallRequest, "query" | "project" | "session" | "sessionFiles">,
 ): Promise<SessionPipeline> {
-  const inContext = request.session
-    ? await contextOf(graph, request.session)
-    : () => false as boolean;
+  const asking = request.session === undefined
+    ? undefined
+    : await askingSession(graph, request.session);
+  const inContext = asking?.session === undefined
+    ? () => false as boolean
+    : await contextOf(graph, asking.session);
+  const note = asking?.note === undefined ? {} : { note: asking.note };
   if (request.sessionFiles === false) {
-    return { hints: [], fileMatches: [], inContext, vectorList: (hits) => [...hits] };
+    return { hints: [], fileMatches: [], inContext, vectorList: (hits) => [...hits], ...note };
   }
   const options: SessionFileOptions = {
     threshold: request.sessionFiles?.threshold ?? TURN_DISTANCE_THRESHOLD,
@@ -93,6 +103,26 @@ export async function sessionPipeline(
     fileMatches,
     inContext,
     vectorList: (hits) => turnVectorList(hits, fileMatches, options),
+    ...note,
+  };
+}
+
+/**
+ * The ingested session `given` names: its whole id, or the start of one
+ * (answers show ids cut to 8 characters); otherwise none, and why.
+ */
+async function askingSession(
+  graph: KuzuDb,
+  given: string,
+): Promise<{ session?: string; note?: string }> {
+  const found = await sessionsStartingWith(graph, given, 2);
+  if (found.includes(given) || found.length === 1) {
+    return { session: found.includes(given) ? given : found[0]! };
+  }
+  return {
+    note: found.length === 0
+      ? `no ingested session is ${given}: none of its turns were left out`
+      : `${given} starts more than one session's id: give the whole id to leave its turns out`,
   };
 }
 

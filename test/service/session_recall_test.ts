@@ -88,6 +88,26 @@ Deno.test("recall leaves out the asking session's turns still in its context, no
       ),
       own.notes.join("\n"),
     );
+
+    // An id that is no session's, or the start of two, is said, not passed over.
+    for (
+      const [session, said] of [
+        ["nope-session", "no ingested session is nope-session: none of its turns were left out"],
+        [
+          SESSION.slice(0, 8),
+          "5e55a0b1 starts more than one session's id: give the whole id to leave its turns out",
+        ],
+      ]
+    ) {
+      const unknown = await cairn.recall.run({
+        query: "toolchain pinned",
+        sources: ["turn"],
+        limit: 10,
+        mode: "lexical",
+        session: session!,
+      });
+      assert.ok(unknown.notes.includes(said!), unknown.notes.join("\n"));
+    }
   } finally {
     await cairn.close();
   }
@@ -167,6 +187,35 @@ Deno.test("a provisional turn replaced when the session goes on takes its old fi
     assert.equal(report.replaced, 1);
     assert.deepEqual(await history("src/checkout.ts"), ["0 Edit"]);
     assert.deepEqual(await history("src/draft.ts"), [], "the retracted mention is gone");
+  } finally {
+    await cairn.close();
+  }
+});
+
+Deno.test("recall takes the start of a session's id, as answers show it, for the asking session", async () => {
+  await using tmp = await tempDir();
+  const cairn = await openCairn(join(tmp.path, "store"));
+  try {
+    const path = join(tmp.path, `${OTHER}.jsonl`);
+    await Deno.writeTextFile(
+      path,
+      prompt("The reader chokes on blank records, skip them", cwd, 0, OTHER) +
+        answer("Empty lines are now ignored before parsing.", cwd, 1, OTHER),
+    );
+    await cairn.sessions.ingest({ path, agent: "claude", final: true });
+    await cairn.store.runner.settled();
+    const ask = (session?: string) =>
+      cairn.recall.run({
+        query: "blank records",
+        sources: ["turn"],
+        limit: 10,
+        mode: "lexical",
+        ...(session ? { session } : {}),
+      });
+    assert.equal((await ask()).items.length, 1);
+    const short = await ask(OTHER.slice(0, 8));
+    assert.deepEqual(short.items, [], "its own turn, still in its context, is left out");
+    assert.match(short.notes.join("\n"), /1 turn of this session matched and was left out/);
   } finally {
     await cairn.close();
   }

@@ -78,6 +78,20 @@ export async function compactBoundary(db: KuzuDb, session: string): Promise<numb
   return row?.boundary == null ? undefined : Number(row.boundary);
 }
 
+/** Up to `limit` ids of sessions with a turn in the graph that start with `prefix`. */
+export async function sessionsStartingWith(
+  db: KuzuDb,
+  prefix: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db.run(
+    "MATCH (t:Turn) WHERE starts_with(t.session, $prefix) RETURN DISTINCT t.session AS session " +
+      "ORDER BY session LIMIT $limit",
+    { prefix, limit },
+  );
+  return rows.map((row) => row.session as string);
+}
+
 /** How many sessions have a turn in the graph. */
 export async function sessionCount(db: KuzuDb): Promise<number> {
   const [row] = await db.run("MATCH (t:Turn) RETURN count(DISTINCT t.session) AS sessions");
