@@ -88,8 +88,8 @@ function openedMarkdown(opened: Opened): string {
       const lines = [
         ...(gone
           ? [
-            `No chunk is ${visible(gone.handle)} any more (its file changed since); ` +
-            `this one holds line ${gone.line} now:`,
+            `No chunk is ${visible(gone.handle)} (its file changed since, or these lines are ` +
+            `not one chunk's); this one holds line ${gone.line}:`,
           ]
           : []),
         `${codeLabel(code)} ${code.kind}`,
