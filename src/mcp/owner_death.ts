@@ -39,6 +39,7 @@ export async function ownerDied(storeDir: string, what: string, error: unknown):
   await appendOwnerLog(storeDir, `${owner} stopped while answering ${what} (${detail})`);
   return new Error(
     `${owner} stopped while answering ${what}; it was not sent again, since it may be what ` +
-      `stopped the owner. The next request starts a new owner; see ${ownerFiles(storeDir).log}`,
+      "stopped the owner, and what it writes may have been stored before it stopped (look " +
+      `before doing it again). The next request starts a new owner; see ${ownerFiles(storeDir).log}`,
   );
 }
