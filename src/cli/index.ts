@@ -25,19 +25,19 @@ export const indexCommand: Command = {
     "             the code at once, meaning as soon as the vectors are in)\n" +
     "  --no-wait  with --no-owner: return before the vectors are computed (the next open does it)",
   needsStore: (args) => args.includes("--status"),
-  async run(context) {
-    const { values, positionals } = parseCommandArgs(context.args, {
-      project: { type: "string" },
-      watch: { type: "boolean" },
-      status: { type: "boolean" },
-      wait: { type: "boolean" },
-      "no-wait": { type: "boolean" },
-      json: { type: "boolean" },
-    }, true);
+  // Before an owner is started or asked: a command line that cannot run starts nothing.
+  check(args) {
+    const { values, positionals } = indexArgs(args);
     if (values.wait && values["no-wait"]) throw new UsageError("--wait or --no-wait, not both");
     if (positionals.length > 1) {
       throw new UsageError(`one PATH at most, got also "${positionals[1]}"`);
     }
+    if (!values.status && positionals.length === 0) {
+      throw new UsageError("give the folder to index");
+    }
+  },
+  async run(context) {
+    const { values, positionals } = indexArgs(context.args);
     if (values.status) {
       const input = positionals[0] ? { project: positionals[0] } : {};
       const all = await withCairn(context, (cairn) => indexStatus.run(cairn, input, context), {
@@ -47,10 +47,8 @@ export const indexCommand: Command = {
       context.out(values.json ? JSON.stringify(rendered.json) : rendered.text);
       return 0;
     }
-    const [path] = positionals;
-    if (!path) throw new UsageError("give the folder to index");
     const input = {
-      path: resolve(context.cwd, path),
+      path: resolve(context.cwd, positionals[0]!),
       ...(values.project ? { project: values.project } : {}),
     };
     if (values.watch) {
@@ -86,6 +84,18 @@ export const indexCommand: Command = {
     return 0;
   },
 };
+
+/** `index`'s arguments, parsed. */
+function indexArgs(args: string[]) {
+  return parseCommandArgs(args, {
+    project: { type: "string" },
+    watch: { type: "boolean" },
+    status: { type: "boolean" },
+    wait: { type: "boolean" },
+    "no-wait": { type: "boolean" },
+    json: { type: "boolean" },
+  }, true);
+}
 
 /**
  * Waits until every chunk of `project` that gets a vector has it (other

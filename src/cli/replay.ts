@@ -1,4 +1,4 @@
-import { openCairn } from "../service/cairn.ts";
+import { openCairn, PROJECTION_NAMES } from "../service/cairn.ts";
 import { parseCommandArgs } from "./args.ts";
 import { askOwnerToStepAside } from "./step_aside.ts";
 import { type Command, type CommandContext, UsageError } from "./command.ts";
@@ -14,17 +14,21 @@ export const replay: Command = {
   usage: "cairn replay [--projection NAME]\n\n" +
     "  --projection  rebuild one projection only, named as `cairn status` lists them",
   needsStore: () => true,
+  // Before the owner is asked to step aside: a typo stops nothing.
+  check(args) {
+    const { projection } = parseCommandArgs(args, { projection: { type: "string" } }).values;
+    if (projection !== undefined && !(PROJECTION_NAMES as readonly string[]).includes(projection)) {
+      throw new UsageError(
+        `no projection named "${projection}"; known: ${PROJECTION_NAMES.join(", ")}`,
+      );
+    }
+  },
   async run(context: CommandContext): Promise<number> {
     const { values } = parseCommandArgs(context.args, { projection: { type: "string" } });
     await askOwnerToStepAside(context);
     const cairn = await openCairn(context.storeDir);
     const { store } = cairn;
     try {
-      if (values.projection !== undefined && !store.runner.names.includes(values.projection)) {
-        throw new UsageError(
-          `no projection named "${values.projection}"; known: ${store.runner.names.join(", ")}`,
-        );
-      }
       const started = performance.now();
       await store.runner.rebuild(values.projection);
       if (values.projection === undefined || values.projection === cairn.text.name) {

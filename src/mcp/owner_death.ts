@@ -40,6 +40,8 @@ export async function ownerDied(storeDir: string, what: string, error: unknown):
   return new Error(
     `${owner} stopped while answering ${what}; it was not sent again, since it may be what ` +
       "stopped the owner, and what it writes may have been stored before it stopped (look " +
-      `before doing it again). The next request starts a new owner; see ${ownerFiles(storeDir).log}`,
+      `before doing it again). The next request starts a new owner; see ${
+        ownerFiles(storeDir).log
+      }`,
   );
 }

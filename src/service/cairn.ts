@@ -103,6 +103,16 @@ export interface Cairn {
   close(): Promise<void>;
 }
 
+/** The projections of a store, by name, in the order {@linkcode openCairn} opens them. */
+export const PROJECTION_NAMES = [
+  "graph",
+  "text",
+  "vectors",
+  "code_catalog",
+  "session_state",
+  "memory_history",
+] as const;
+
 /** Opens the store in `dir` as its only writer, with every projection caught up. */
 export async function openCairn(dir: string, options: CairnOptions = {}): Promise<Cairn> {
   let graph: GraphProjection | undefined;

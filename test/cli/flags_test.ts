@@ -4,6 +4,7 @@ import { sendToOwner } from "../../src/cli/client.ts";
 import { closest } from "../../text/did_you_mean.ts";
 import { tempDir } from "../helpers.ts";
 import { cairnInProcess, cliHere } from "./in_process.ts";
+import { openCairn, PROJECTION_NAMES } from "../../src/service/cairn.ts";
 
 Deno.test("closest() guesses the name meant: a typo, a swap, a prefix; nothing when far", () => {
   const commands = ["recall", "search", "search-text", "remember", "revise", "status", "stop"];
@@ -170,4 +171,36 @@ Deno.test("a file where the store folder should be, or an empty --store, is refu
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /^cairn: --store needs a directory/);
   assert.equal(await Deno.readTextFile(file), "not a store");
+});
+
+Deno.test("replay refuses a projection it does not have before it asks the owner for the store", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  assert.equal((await cairnInProcess(store, "remember", "Deploys go out on Tuesday")).code, 0);
+  const refused = await cairnInProcess(store, "replay", "--projection", "grpah");
+  assert.equal(refused.code, 2);
+  assert.match(refused.err, /^cairn replay: no projection named "grpah"; known: graph, text, /);
+  const cairn = await openCairn(store);
+  try {
+    assert.deepEqual(cairn.store.runner.names, [...PROJECTION_NAMES], "the names it checks by");
+  } finally {
+    await cairn.close();
+  }
+});
+
+Deno.test("index without a folder is refused before a store is made or an owner asked", async () => {
+  await using tmp = await tempDir();
+  const store = join(tmp.path, "store");
+  for (
+    const [args, said] of [
+      [["index"], "give the folder to index"],
+      [["index", "a", "b"], 'one PATH at most, got also "b"'],
+      [["index", "a", "--wait", "--no-wait"], "--wait or --no-wait, not both"],
+    ] as const
+  ) {
+    const refused = await cairnInProcess(store, ...args);
+    assert.equal(refused.code, 2, args.join(" "));
+    assert.match(refused.err, new RegExp(`^cairn index: ${said}\\nusage: cairn index PATH`));
+  }
+  assert.equal(await Deno.stat(store).catch(() => undefined), undefined, "no store was made");
 });
