@@ -8,7 +8,12 @@
 import { concatBytes } from "../../events/bytes.ts";
 import { answerChallenge, OWNER_PROOF_PATH } from "./owner_proof.ts";
 import { MAX_MESSAGE_BYTES } from "./bounded_stdio.ts";
-import { frontWithHeaderDeadline, type RequestHead } from "./header_deadline.ts";
+import {
+  frontWithHeaderDeadline,
+  type HeaderDeadline,
+  type RequestHead,
+} from "./header_deadline.ts";
+import { UserError } from "../errors.ts";
 import { dirname, join } from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -68,6 +73,22 @@ export function serveHttp(options: HttpOptions): HttpServer {
   const folder = Deno.makeTempDirSync({ prefix: SOCKET_FOLDER_PREFIX });
   const socket = join(folder, "http.sock");
   let port = 0;
+  const trusted = async (head: RequestHead) =>
+    sameToken(head.headers.get("authorization"), options.token) ||
+    (await options.pages?.trusts(head, port) ?? false);
+  // The port first: taken by another program, nothing else is started.
+  let front: HeaderDeadline;
+  try {
+    front = frontWithHeaderDeadline(options.port, socket, trusted, options.headerDeadlineMs);
+  } catch (error) {
+    Deno.removeSync(folder, { recursive: true });
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    throw new UserError(
+      `port ${options.port} of 127.0.0.1 is taken by another program: give another --port ` +
+        "(0 takes a free one)",
+    );
+  }
+  port = front.port;
   const server = Deno.serve(
     { path: socket, onListen: () => {} },
     (request): Promise<Response> => {
@@ -75,11 +96,6 @@ export function serveHttp(options: HttpOptions): HttpServer {
       return handle(request, port, options);
     },
   );
-  const trusted = async (head: RequestHead) =>
-    sameToken(head.headers.get("authorization"), options.token) ||
-    (await options.pages?.trusts(head, port) ?? false);
-  const front = frontWithHeaderDeadline(options.port, socket, trusted, options.headerDeadlineMs);
-  port = front.port;
   return {
     port,
     finished: server.finished,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { serveHttp } from "../../src/mcp/http.ts";
 import { buildMcpServer } from "../../src/mcp/server.ts";
+import { UserError } from "../../src/errors.ts";
 
 /** What the server does with a connection: `closed` when it ends it, else what it sent. */
 async function outcome(conn: Deno.Conn, waitMs = 5_000): Promise<string> {
@@ -97,4 +98,21 @@ Deno.test("a connection the web view trusts may wait longer than the deadline fo
   } finally {
     await http.shutdown();
   }
+});
+
+Deno.test("a port taken by another program is said, with what to do, and nothing is left running", () => {
+  using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (taken.addr as Deno.NetAddr).port;
+  assert.throws(
+    () =>
+      serveHttp({
+        port,
+        token: "t".repeat(64),
+        newServer: () => buildMcpServer(() => Promise.reject(new Error("no tools here"))),
+      }),
+    (error: Error) =>
+      error instanceof UserError &&
+      error.message ===
+        `port ${port} of 127.0.0.1 is taken by another program: give another --port (0 takes a free one)`,
+  );
 });
