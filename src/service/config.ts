@@ -3,6 +3,7 @@ import { z } from "zod";
 import { writeFileAtomic } from "../../events/durable_fs.ts";
 import { ModelManifestSchema } from "../embed/manifest.ts";
 import { describeIssues, UserError } from "../errors.ts";
+import { closest } from "../../text/did_you_mean.ts";
 
 const OnnxEmbedderConfig = z.strictObject({
   kind: z.literal("onnx"),
@@ -96,10 +97,31 @@ function checkedConfig(storeDir: string, json: unknown): Config {
   const parsed = Config.safeParse(json);
   if (!parsed.success) {
     throw new UserError(
-      `${configPath(storeDir)}: ${describeIssues(parsed.error)}${embedderHint(json)}`,
+      `${configPath(storeDir)}: ${describeIssues(parsed.error)}${embedderHint(json)}` +
+        keyGuesses(parsed.error.issues),
     );
   }
   return parsed.data;
+}
+
+/** The keys each part of config.json takes, by the part's path. */
+const KNOWN_KEYS: Record<string, readonly string[]> = {
+  "": Object.keys(Config.shape),
+  embedder: [...EMBEDDER_KEYS],
+  rerank: Object.keys(RerankConfig.shape),
+};
+
+/** ` (did you mean "embedder"?)` for each unknown key close to a known one, or "". */
+function keyGuesses(issues: ReadonlyArray<z.core.$ZodIssue>): string {
+  const guesses = issues.flatMap((issue) => {
+    if (issue.code !== "unrecognized_keys") return [];
+    const known = KNOWN_KEYS[issue.path.join(".")] ?? [];
+    return issue.keys.flatMap((key) => {
+      const guess = closest(key, known);
+      return guess ? [`"${guess}" for "${key}"`] : [];
+    });
+  });
+  return guesses.length ? ` (did you mean ${guesses.join(", ")}?)` : "";
 }
 
 /** How to write an embedder setting given at the top of config.json, or "". */

@@ -84,10 +84,15 @@ Deno.test("a setting config.json does not know is refused with where it belongs,
 
   const misspelt = await statusWith({ embedder: { kind: "onnx", modeldir: "/models/int8" } });
   assert.equal(misspelt.code, 1);
-  assert.match(misspelt.stderr, /embedder has no key "modeldir"/);
+  assert.match(
+    misspelt.stderr,
+    /embedder has no key "modeldir" \(did you mean "model_dir" for "modeldir"\?\)/,
+  );
+  const top = await statusWith({ embeder: { kind: "onnx" } });
+  assert.match(top.stderr, /unknown key "embeder" \(did you mean "embedder" for "embeder"\?\)/);
 
   const rerank = { kind: "http", base_url: "http://127.0.0.1:9/", model: "judge", tpo: 5 };
   const reranker = await statusWith({ rerank });
   assert.equal(reranker.code, 1);
-  assert.match(reranker.stderr, /rerank has no key "tpo"/);
+  assert.match(reranker.stderr, /rerank has no key "tpo" \(did you mean "top" for "tpo"\?\)/);
 });
