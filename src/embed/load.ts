@@ -59,7 +59,16 @@ export async function storeEmbedder(
     return lazyOnnxEmbedder(storeDir, manifest, () => Promise.resolve(modelDir));
   } catch (error) {
     if (!(error instanceof EmbedderError)) throw error;
-    return new UnavailableEmbedder(error);
+    const shipped = error.code === "model_missing" && modelDir === shippedModelDir();
+    return new UnavailableEmbedder(
+      shipped
+        ? new EmbedderError(
+          error.code,
+          `${error.message}; reinstall cairn (the default model ships with it)`,
+          { cause: error },
+        )
+        : error,
+    );
   }
 }
 

@@ -155,7 +155,7 @@ export async function loadModelFolder(
     if (error instanceof Deno.errors.NotFound) {
       throw new EmbedderError(
         "model_missing",
-        `no embedding model at ${dir} (manifest.json not found); reinstall cairn or download the model`,
+        `no embedding model at ${dir} (manifest.json not found)`,
       );
     }
     throw error;

@@ -5,7 +5,9 @@ import { LazyEmbedder } from "../embed/lazy_embedder.ts";
 import { shippedModelDir, storeEmbedder } from "../embed/load.ts";
 import { machineCacheDir } from "../embed/machine_cache.ts";
 import { HttpReranker, type Reranker } from "../embed/reranker.ts";
-import { apiKey, type Config } from "./config.ts";
+import { apiKey, type Config, configPath } from "./config.ts";
+import { EmbedderError } from "../embed/embedder.ts";
+import { UnavailableEmbedder } from "../embed/unavailable_embedder.ts";
 import { hubEmbedder } from "./hub_embedder.ts";
 import { shippedModelFor } from "./store_model.ts";
 
@@ -26,8 +28,9 @@ export async function embedderFor(
   if (settings.kind === "onnx") {
     const { model, manifest, hub_url } = settings;
     if (model && manifest) return hubEmbedder({ model, manifest, hub_url }, storeDir);
+    if (settings.model_dir) return await configuredFolder(storeDir, settings.model_dir);
     const shipped = newest ? shippedModelDir() : await shippedModelFor(storeDir);
-    return await storeEmbedder(storeDir, settings.model_dir ?? shipped);
+    return await storeEmbedder(storeDir, shipped);
   }
   const key = apiKey(settings.api_key_env);
   const http = new HttpEmbedder({
@@ -57,4 +60,20 @@ export function rerankerFor(config: Config): { reranker: Reranker; top: number }
     }),
     top: settings.top,
   };
+}
+
+/** The model in the folder config.json names; one that is not there says where to fix it. */
+async function configuredFolder(storeDir: string, dir: string): Promise<Embedder> {
+  const embedder = await storeEmbedder(storeDir, dir);
+  if (!(embedder instanceof UnavailableEmbedder)) return embedder;
+  const { reason } = embedder;
+  if (reason.code !== "model_missing") return embedder;
+  return new UnavailableEmbedder(
+    new EmbedderError(
+      reason.code,
+      `${reason.message}: it is the embedder's model_dir in ${configPath(storeDir)}; give a ` +
+        "folder that holds a model there",
+      { cause: reason },
+    ),
+  );
 }

@@ -91,6 +91,16 @@ Deno.test("a setting config.json does not know is refused with where it belongs,
   const top = await statusWith({ embeder: { kind: "onnx" } });
   assert.match(top.stderr, /unknown key "embeder" \(did you mean "embedder" for "embeder"\?\)/);
 
+  const missing = join(tmp.path, "no-model");
+  const noModel = await statusWith({ embedder: { kind: "onnx", model_dir: missing } });
+  assert.match(
+    noModel.stdout,
+    new RegExp(
+      `no embedding model at ${missing} \\(manifest\\.json not found\\): it is the embedder's ` +
+        `model_dir in ${join(store, "config.json")}; give a folder that holds a model there`,
+    ),
+  );
+
   const rerank = { kind: "http", base_url: "http://127.0.0.1:9/", model: "judge", tpo: 5 };
   const reranker = await statusWith({ rerank });
   assert.equal(reranker.code, 1);
