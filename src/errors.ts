@@ -69,6 +69,11 @@ export function describeIssues(
       const from = issue.inclusive === false ? "above" : "from";
       return `${where} takes a number ${from} ${issue.minimum}${given}`;
     }
+    if (issue.code === "too_small" && issue.origin === "string") {
+      return issue.minimum === 1
+        ? `${where} is empty`
+        : `${where} takes ${issue.minimum} characters at least`;
+    }
     if (issue.code === "too_big" && issue.origin === "number") {
       const upTo = issue.inclusive === false ? "below" : "up to";
       return `${where} takes a number ${upTo} ${issue.maximum}${given}`;

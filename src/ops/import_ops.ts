@@ -10,6 +10,7 @@ import { ArgumentsError } from "../errors.ts";
 import { parseJsonl } from "../ingest/jsonl.ts";
 import { readServerGraph, ServerGraph, serverGraphEvents } from "../ingest/server_memory.ts";
 import { AppendedButBehind } from "../service/store.ts";
+import { isoDate } from "../service/dates.ts";
 import { operation } from "./operation.ts";
 import { plural } from "../recall/vector_lag.ts";
 
@@ -19,7 +20,7 @@ const ImportRecord = z.object({
   content: z.string().min(1),
   project: z.string().min(1).nullable().optional(),
   kind: MemoryKind.optional(),
-  ts: z.string().optional(),
+  ts: isoDate.optional(),
   session: z.string().optional(),
   speaker: z.string().optional(),
   tags: z.array(z.string()).optional(),
@@ -59,9 +60,9 @@ export const importFile = operation({
           throw new ArgumentsError(`--from takes server-memory, not "${values.from}"`);
         }
         const text = await read(file);
-        return values.from === "server-memory"
-          ? { graph: readServerGraph(text, file) }
-          : { memories: parseJsonl(text, file, ImportRecord, "nothing was imported") };
+        return values.from === "server-memory" ? { graph: readServerGraph(text, file) } : {
+          memories: onceEach(parseJsonl(text, file, ImportRecord, "nothing was imported"), file),
+        };
       },
     },
   },
@@ -126,3 +127,27 @@ export const importFile = operation({
     };
   },
 });
+
+/**
+ * `records`, refused when one id of one project is given two texts: the
+ * second would be skipped as imported already, without a word.
+ */
+function onceEach<T extends { id: string; project?: string | null | undefined; content: string }>(
+  records: T[],
+  file: string,
+): T[] {
+  const texts = new Map<string, string>();
+  for (const record of records) {
+    const key = `${record.project ?? ""}\0${record.id}`;
+    const seen = texts.get(key);
+    if (seen !== undefined && seen !== record.content) {
+      throw new ArgumentsError(
+        `${file}: id ${record.id}${
+          record.project ? ` of project ${record.project}` : ""
+        } is given two different texts; give each record its own id. Nothing was imported`,
+      );
+    }
+    texts.set(key, record.content);
+  }
+  return records;
+}

@@ -153,6 +153,27 @@ Deno.test("cairn import reads benchmark-format JSONL and refuses a bad line with
   const refused = await owner.cli(["import", bad]);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /bad\.jsonl:2: .*content/);
+  // Every bad line is named at once, each field as the file writes it.
+  await Deno.writeTextFile(
+    bad,
+    `{"id":"x","content":""}\nnot json\n{"id":"z","content":"ok","ts":"yesterday"}\n`,
+  );
+  const all = await owner.cli(["import", bad]);
+  assert.equal(all.code, 1);
+  assert.match(
+    all.stderr,
+    new RegExp(
+      `3 lines are wrong; nothing was imported:\\n${bad}:1: content is empty\\n` +
+        `${bad}:2: not valid JSON\\n${bad}:3: ts takes an ISO 8601 date`,
+    ),
+  );
+  await Deno.writeTextFile(
+    bad,
+    `{"id":"x","content":"one text"}\n{"id":"x","content":"another text"}\n`,
+  );
+  const twice = await owner.cli(["import", bad]);
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /id x is given two different texts; give each record its own id/);
   const listed = JSON.parse((await owner.cli(["list", "--json"])).stdout);
   assert.equal(listed.length, 2);
   assert.equal(listed[0].external_id, "c:2");
