@@ -79,12 +79,23 @@ export class RecallService {
   async run(request: RecallRequest, filters: TimeFilters = {}): Promise<RecallAnswer> {
     const filtering = filters.as_of !== undefined || filters.valid_at !== undefined;
     const then = filters.as_of ? await this.memories.history(filters.as_of) : undefined;
+    // More than asked: filters drop some, and a memory past the cut may replace one before it.
+    const marking = request.mode !== "lexical" && request.sources.includes("memory");
+    const wanted = filtering
+      ? MAX_RESULTS
+      : marking
+      ? Math.min(request.limit + REPLACEMENTS_PAST_CUT, Math.max(request.limit, MAX_RESULTS))
+      : request.limit;
     const result = await recall(
       then ? { ...this.deps, lexical: lexicalAsOf(this.deps.lexical, then) } : this.deps,
-      filtering ? { ...request, limit: MAX_RESULTS } : request,
+      { ...request, limit: wanted },
     );
+    // Past the cut only memories can come in (replacing one before it): only they are read.
+    const hits = filtering
+      ? result.hits
+      : result.hits.filter((hit, i) => i < request.limit || hit.source === "memory");
     const ids = (source: Source) =>
-      result.hits.filter((hit) => hit.source === source).map((hit) => hit.id);
+      hits.filter((hit) => hit.source === source).map((hit) => hit.id);
     const memories = then ??
       new Map((await this.memories.getMany(ids("memory"))).map((m) => [m.id, m]));
     const entities = filters.as_of && ids("entity").length > 0
@@ -96,7 +107,7 @@ export class RecallService {
     // As of a date, the turns of sessions that had not started yet were not known then.
     const asOf = filters.as_of === undefined ? undefined : Date.parse(filters.as_of);
     let later = 0;
-    for (const hit of result.hits) {
+    for (const hit of hits) {
       const { score, components } = hit;
       if (hit.source === "code") {
         const record = code.get(hit.id);
@@ -127,13 +138,16 @@ export class RecallService {
       }
       if (later > 0) notes.push(`${plural(later, "session turn")} from after then left out`);
     }
-    const answered = items.slice(0, request.limit);
+    // Marked a little past the cut, so that a memory replacing one in the answer comes into it,
+    // ahead of it, even where it ranked below the cut.
+    const window = items.slice(0, request.limit + REPLACEMENTS_PAST_CUT);
+    // Words-only answers stay without the model; the others have it loaded already.
+    if (!then && marking) await this.#markNewer(window);
+    const answered = currentFirst(window).slice(0, request.limit);
     if (filters.as_of && answered.some((item) => item.type === "code")) {
       notes.push("code as it is indexed now: cairn keeps no earlier version of it");
     }
-    // Words-only answers stay without the model; the others have it loaded already.
-    if (!then && request.mode !== "lexical") await this.#markNewer(answered);
-    return { query: request.query, items: currentFirst(answered), notes };
+    return { query: request.query, items: answered, notes };
   }
 
   /**
@@ -184,6 +198,9 @@ function itemText(item: RecallItem): string {
       return entityText(item.entity);
   }
 }
+
+/** How many results past the cut are looked at for memories that replace those in the answer. */
+const REPLACEMENTS_PAST_CUT = 8;
 
 /** Time filters on recall: what was known then, and what was valid then. */
 export interface TimeFilters {

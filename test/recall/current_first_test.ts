@@ -10,7 +10,7 @@ const code = (id: string) => ({ type: "code", id });
 const ids = (items: ReadonlyArray<{ memory?: { id: string }; id?: string }>) =>
   items.map((item) => item.memory?.id ?? item.id);
 
-Deno.test("currentFirst() puts a replaced memory right after the one that replaces it, the rest in place", () => {
+Deno.test("currentFirst() brings the memory that replaces others up to the first one's place, they follow it", () => {
   // 7 days, then 14, then 21: the first two were replaced by the third.
   const items = [
     memory("days7", "days21"),
@@ -18,7 +18,15 @@ Deno.test("currentFirst() puts a replaced memory right after the one that replac
     memory("days14", "days21"),
     memory("days21"),
   ];
-  assert.deepEqual(ids(currentFirst(items)), ["c1", "days21", "days7", "days14"]);
+  assert.deepEqual(ids(currentFirst(items)), ["days21", "days7", "days14", "c1"]);
+  // A chain: 7 replaced by 14, 14 by 21.
+  const chain = [
+    memory("days7", "days14"),
+    code("c1"),
+    memory("days14", "days21"),
+    memory("days21"),
+  ];
+  assert.deepEqual(ids(currentFirst(chain)), ["days21", "days14", "days7", "c1"]);
   // Already current first, or the replacement not in the answer: nothing moves.
   const kept = [memory("days21"), memory("days7", "days21"), code("c1"), memory("x", "absent")];
   assert.deepEqual(ids(currentFirst(kept)), ["days21", "days7", "c1", "x"]);

@@ -448,6 +448,35 @@ Deno.test("facts about different things are no contradiction: recall answers wit
     assert.equal(first?.type === "memory" && first.newer, undefined, "not marked out of date");
   }));
 
+Deno.test("a small limit answers with the current memory, even when the ones it replaced ranked above it", () =>
+  withStore(async (cairn) => {
+    const stored: string[] = [];
+    for (const host of ["db-stg-01", "db-stg-02", "db-stg-03"]) {
+      const { memory } = await cairn.memories.remember({
+        content: `The staging database runs on host ${host}`,
+        project: "infra",
+      });
+      stored.push(memory.id);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await cairn.store.runner.settled();
+    const ask = (limit: number) =>
+      cairn.recall.run({
+        query: "staging database host db-stg-01 db-stg-02",
+        project: "infra",
+        sources: ["memory"],
+        limit,
+        mode: "hybrid",
+      });
+    const all = (await ask(3)).items.flatMap((item) => item.type === "memory" ? [item] : []);
+    assert.equal(all[0]?.memory.id, stored[2], "the current one first");
+    for (const limit of [1, 2]) {
+      const [first] = (await ask(limit)).items;
+      assert.equal(first?.type === "memory" && first.memory.id, stored[2], `limit ${limit}`);
+      assert.equal(first?.type === "memory" && first.newer, undefined);
+    }
+  }));
+
 Deno.test("search by meaning keeps only documents close enough to be evidence", () =>
   withStore(async (cairn) => {
     await cairn.memories.remember({ content: "Retry failed webhooks 5 times", project: "web" });
