@@ -84,7 +84,7 @@ export function syncInBackground(
         state = {
           lastPass: new Date().toISOString(),
           ...(state?.lastMoved ? { lastMoved: state.lastMoved } : {}),
-          pending: state?.pending ?? 0,
+          pending: await stillToPublish(store).catch(() => state?.pending ?? 0),
           problem: message,
         };
       }
@@ -106,4 +106,10 @@ export function syncInBackground(
       await unshare();
     },
   };
+}
+
+/** How many of the store's events wait to be published, as a pass that reached the team would count them. */
+async function stillToPublish(store: Store): Promise<number> {
+  const team = await loadTeamConfig(store.dir);
+  return team ? (await (await teamSyncFor(store, team)).ledger()).pending().length : 0;
 }

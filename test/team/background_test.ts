@@ -64,3 +64,24 @@ Deno.test({
     assert.equal(sharedVectorsOf(bob.dir), undefined, "and withdrawn when it stops");
   },
 });
+
+Deno.test("a background pass that reaches no server counts the events still to publish, as sync does", async () => {
+  // A port nothing listens on: the team is out of reach from the first pass on.
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const url = `nats://127.0.0.1:${(closed.addr as Deno.NetAddr).port}`;
+  closed.close();
+  await using alice = await Member.create("alice", url);
+  await alice.cairn.memories.remember({ content: "Staging deploys run at noon", project: "api" });
+  await alice.cairn.memories.remember({ content: "Prod deploys run on Tuesdays", project: "api" });
+  const background = syncInBackground(alice.cairn.store, () => {}, 100);
+  try {
+    for (let i = 0; i < 300 && !background.state()?.problem; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(background.state()?.problem, "no NATS server of the team answers");
+    assert.equal(background.state()?.pending, 2);
+    await assert.rejects(() => alice.sync({ timeoutMs: 500 }), /2 event\(s\) wait to be published/);
+  } finally {
+    await background.stop();
+  }
+});
