@@ -73,8 +73,9 @@ export class RecallService {
    * as they were then, later ones left out, and the graph's entities it finds
    * are shown as they were then (left out when they did not exist, or said
    * nothing); session turns that started later are left out, and code, of
-   * which cairn keeps no history, is said to be as it is now; with `valid_at`, only memories valid at that moment are kept.
-   * Both filter after ranking, so recall ranks more candidates.
+   * which cairn keeps no history, is said to be as it is now; with
+   * `valid_at`, only memories valid at that moment are kept. Both filter
+   * after ranking, so recall ranks more candidates.
    */
   async run(request: RecallRequest, filters: TimeFilters = {}): Promise<RecallAnswer> {
     const filtering = filters.as_of !== undefined || filters.valid_at !== undefined;

@@ -523,11 +523,10 @@ async function refuseBroadRoot(root: string): Promise<void> {
  * (a symbolic link): a project's files are known by its own path.
  */
 async function throughIndexedPath(catalog: CodeCatalog, folder: string): Promise<string> {
-  const real = (path: string) => Deno.realPath(path).catch(() => undefined);
-  const here = await real(folder);
+  const here = await realPathOf(folder);
   let best: { root: string; real: string } | undefined;
   for (const [, project] of catalog.projects()) {
-    const root = await real(project.root);
+    const root = await realPathOf(project.root);
     if (!root || !here || !isWithin(here, root)) continue;
     if (!best || root.length > best.real.length) best = { root: project.root, real: root };
   }
@@ -539,12 +538,16 @@ async function projectAt(
   catalog: CodeCatalog,
   root: string,
 ): Promise<{ name: string; root: string } | undefined> {
-  const real = (folder: string) => Deno.realPath(folder).catch(() => undefined);
-  const here = await real(root);
+  const here = await realPathOf(root);
   for (const [name, project] of catalog.projects()) {
-    if (await real(project.root) === here) return { name, root: project.root };
+    if (await realPathOf(project.root) === here) return { name, root: project.root };
   }
   return undefined;
+}
+
+/** `path` with its symbolic links resolved; undefined when it is not there. */
+function realPathOf(path: string): Promise<string | undefined> {
+  return Deno.realPath(path).catch(() => undefined);
 }
 
 /**
