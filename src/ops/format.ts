@@ -141,9 +141,14 @@ export function entityLabel(entity: Pick<IndexedEntity, "name" | "entityType">):
 /** When a memory was stored (or happened) and, when set, the range it is valid in. */
 function memoryDates(memory: MemoryRecord): string {
   const when = (memory.occurred_at ?? memory.created_at).slice(0, 10);
-  if (!memory.valid_from && !memory.valid_to) return when;
-  const range = `${memory.valid_from?.slice(0, 10) ?? ""}..${memory.valid_to?.slice(0, 10) ?? ""}`;
-  return `${when} valid ${range}`;
+  const range = validRange(memory);
+  return range ? `${when} valid ${range}` : when;
+}
+
+/** `2026-01-01..2026-03-31` (an open end left empty); undefined when the memory sets neither. */
+function validRange(memory: MemoryRecord): string | undefined {
+  if (!memory.valid_from && !memory.valid_to) return undefined;
+  return `${memory.valid_from?.slice(0, 10) ?? ""}..${memory.valid_to?.slice(0, 10) ?? ""}`;
 }
 
 function oneLine(text: string): string {
@@ -185,11 +190,13 @@ export function memoryLine(memory: MemoryRecord, cut = Infinity): string {
   const tags = memory.tags.length ? ` ${memory.tags.map((tag) => `#${tag}`).join(" ")}` : "";
   const where = memory.project ? ` (${memory.project})` : "";
   const forgotten = memory.forgotten_at ? " [forgotten]" : "";
+  const range = validRange(memory);
+  const valid = range ? ` [valid ${range}]` : "";
   const text = memory.content.replace(/\s+/g, " ");
   const content = text.length > cut
     ? `${text.slice(0, cut)}… (${text.length - cut} more characters; open shows it whole)`
     : text;
-  return `- [${memory.kind}] ${content}${tags}${where}${forgotten} \`${memory.id}\``;
+  return `- [${memory.kind}] ${content}${tags}${where}${valid}${forgotten} \`${memory.id}\``;
 }
 
 /** The answer as one JSON object: items with their fields and scores, and the notes. */

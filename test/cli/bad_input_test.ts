@@ -33,6 +33,10 @@ Deno.test("dates the calendar does not have, and validity that ends before it st
     "2024-03-01T10:00:00Z",
   );
   assert.equal(fine.code, 0, fine.err);
+  // The range is shown wherever the memory is: what was stored, get and list.
+  assert.match(fine.out, /- \[note\] z \[valid 2024-02-29\.\.2024-03-01\] `mem_/);
+  const listed = await cairn(store, "list");
+  assert.match(listed.out, /- \[note\] z \[valid 2024-02-29\.\.2024-03-01\] `mem_/);
 });
 
 Deno.test("import refuses a pipe, a folder or a missing file with words, instead of blocking", async () => {
