@@ -49,6 +49,28 @@ const CAIRN_VERSION = denoConfig.version;
  */
 const OWN_COMMANDS: ReadonlySet<AnyOperation> = new Set([index, ingest, status, reembed, sync]);
 
+/**
+ * Commands whose standard output shows what the store holds (memories, code,
+ * turns, the graph) or speaks a protocol: their advice is not rewritten there
+ * (see `store_advice.ts`), their errors are.
+ */
+const SHOWS_CONTENT: ReadonlySet<string> = new Set([
+  "recall",
+  "search",
+  "search-text",
+  "search-code",
+  "open",
+  "history",
+  "remember",
+  "revise",
+  "forget",
+  "list",
+  "get",
+  "graph",
+  "mcp",
+  "serve",
+]);
+
 /** Every command, in the order `cairn --help` lists them. */
 export const commands: readonly Command[] = [
   ...commandsFor(OPERATIONS.filter((op) => !OWN_COMMANDS.has(op))).map((command) =>
@@ -159,12 +181,14 @@ export async function runCli(
     (relayed && readsStdin(args) ? await new Response(Deno.stdin.readable).text() : undefined);
   // Progress is one line redrawn in place (or an occasional line), ended before any other output.
   const line = new ProgressLine(io.err, io === consoleIo && Deno.stderr.isTerminal());
-  // A JSON answer is left as it is: a store's path could break its quoting.
-  const advised = (text: string, json: boolean) =>
-    storeGiven && !json ? withStoreInAdvice(text, storeDir) : text;
+  // What the store holds is shown as it is (a memory may quote a command), and so is JSON, whose
+  // quoting a store's path could break: only cairn's own words repeat the store.
+  const ownWords = !SHOWS_CONTENT.has(name) && !args.includes("--json");
+  const advised = (text: string, own: boolean) =>
+    storeGiven && own ? withStoreInAdvice(text, storeDir) : text;
   const output = {
-    out: (text: string) => (line.end(), io.out(advised(text, args.includes("--json")))),
-    err: (text: string) => (line.end(), io.err(advised(text, false))),
+    out: (text: string) => (line.end(), io.out(advised(text, ownWords))),
+    err: (text: string) => (line.end(), io.err(advised(text, true))),
     progress: io.progress ?? ((text: string, done?: number) => line.show(text, done)),
   };
   try {

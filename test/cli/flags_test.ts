@@ -145,7 +145,7 @@ Deno.test("a store folder that is not there is refused to the commands that need
   assert.match((await cairnInProcess(missing, "list")).out, /Deploys go out on Tuesday/);
 });
 
-Deno.test("advice that quotes a command repeats the --store given, and leaves JSON as it is", async () => {
+Deno.test("advice that quotes a command repeats the --store given, and leaves JSON and stored text as they are", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "my store");
   assert.equal((await cairnInProcess(store, "remember", "Deploys go out on Tuesday")).code, 0);
@@ -153,6 +153,11 @@ Deno.test("advice that quotes a command repeats the --store given, and leaves JS
   assert.match(advice.out, new RegExp(`index one with \`cairn --store '${store}' index PATH\``));
   const json = await cairnInProcess(store, "index", "--status", "--json");
   assert.deepEqual(JSON.parse(json.out), []);
+  // What the store holds is shown as it is, a quoted command included; errors are cairn's words.
+  assert.equal((await cairnInProcess(store, "remember", "Run `cairn index .` nightly")).code, 0);
+  assert.match((await cairnInProcess(store, "list")).out, /Run `cairn index \.` nightly/);
+  const unknown = await cairnInProcess(store, "search-code", "x", "--project", "nope");
+  assert.match(unknown.err, new RegExp(`\\(\`cairn --store '${store}' index PATH\``));
 });
 
 Deno.test("a file where the store folder should be, or an empty --store, is refused before anything is written", async () => {

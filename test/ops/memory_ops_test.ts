@@ -21,8 +21,7 @@ Deno.test("remember names a memory it may contradict and the revise step, at the
     note,
     `> Possible contradiction with memory \`${five}\` ("Retry failed webhooks 5 times"): ` +
       `numbers differ (5 vs 7). If this one replaces it: revise it with the new text ` +
-      `(\`cairn --store ${store} revise ${five} "..."\`, or the revise tool; the old text stays ` +
-      "in its history), " +
+      `(\`cairn revise ${five} "..."\`, or the revise tool; the old text stays in its history), ` +
       `then forget \`${id}\`.`,
   );
   assert.deepEqual(rest, []);
