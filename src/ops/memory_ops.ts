@@ -141,10 +141,17 @@ export const revise = operation({
     flags: { tags: "tag" },
   },
   run: (cairn, input) => cairn.memories.revise(given(input) as typeof input),
-  render: ({ memory, changed }) => ({
-    text: `${changed ? "revised" : "unchanged (it says that already)"}:\n${
-      memoryLine(memory, LINE_CHARS)
-    }`,
+  render: ({ memory, changed, sameAs }) => ({
+    text: [
+      `${changed ? "revised" : "unchanged (it says that already)"}:`,
+      memoryLine(memory, LINE_CHARS),
+      ...(sameAs
+        ? [
+          `> \`${sameAs.id}\` says the same already: forget one of the two ` +
+          `(\`cairn forget ${memory.id}\`, or the forget tool)`,
+        ]
+        : []),
+    ].join("\n"),
     data: { id: memory.id, changed },
     json: memory,
   }),

@@ -203,7 +203,7 @@ export class Memories {
    */
   async revise(
     input: z.input<typeof ReviseInput>,
-  ): Promise<{ memory: MemoryRecord; changed: boolean }> {
+  ): Promise<{ memory: MemoryRecord; changed: boolean; sameAs?: MemoryRecord }> {
     const { id, ...changes } = ReviseInput.parse(input);
     const current = await this.#require(id);
     if (current.forgotten_at) {
@@ -224,8 +224,16 @@ export class Memories {
       }
     }
     if (Object.keys(changed).length === 0) return { memory: current, changed: false };
+    // Revised to the text another memory of its project holds: the answer says so (remember
+    // would have returned that one).
+    const same = changed.content === undefined
+      ? undefined
+      : await this.#sameText(changed.content, current.project);
     await this.store.append([{ type: "memory.revised", v: 1, data: { id, ...changed } }]);
-    return { memory: await this.#require(id), changed: true };
+    const memory = await this.#require(id);
+    return same && same.id !== id
+      ? { memory, changed: true, sameAs: same }
+      : { memory, changed: true };
   }
 
   /**

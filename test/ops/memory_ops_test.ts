@@ -47,6 +47,23 @@ Deno.test("remember names a memory it may contradict and the revise step, at the
   }
 });
 
+Deno.test("revise to the text another memory of its project holds says so", async () => {
+  await using tmp = await tempDir();
+  const cli = succeeding(join(tmp.path, "store"));
+  const id = (out: string) => out.match(/`(mem_[^`]+)`$/m)![1]!;
+  const first = id(await cli("remember", "Deploys go out on Tuesdays", "--project", "ops"));
+  const second = id(await cli("remember", "Backups run nightly", "--project", "ops"));
+  const revised = await cli("revise", second, "Deploys go out on Tuesdays");
+  assert.match(
+    revised,
+    new RegExp(
+      `^revised:\\n.*\\n> \`${first}\` says the same already: forget one of the two ` +
+        `\\(\`cairn forget ${second}\`, or the forget tool\\)$`,
+    ),
+  );
+  assert.doesNotMatch(await cli("revise", second, "Backups run at 2am"), /says the same/);
+});
+
 Deno.test("list for a project without memories says so, and names the projects that have some", async () => {
   await using tmp = await tempDir();
   const store = join(tmp.path, "store");
