@@ -85,7 +85,7 @@ export class RecallService {
     const wanted = filtering
       ? MAX_RESULTS
       : marking
-      ? Math.min(request.limit + REPLACEMENTS_PAST_CUT, Math.max(request.limit, MAX_RESULTS))
+      ? Math.max(request.limit, Math.min(request.limit + REPLACEMENTS_PAST_CUT, MAX_RESULTS))
       : request.limit;
     const result = await recall(
       then ? { ...this.deps, lexical: lexicalAsOf(this.deps.lexical, then) } : this.deps,

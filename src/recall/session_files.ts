@@ -116,9 +116,8 @@ async function askingSession(
   given: string,
 ): Promise<{ session?: string; note?: string }> {
   const found = await sessionsStartingWith(graph, given, 2);
-  if (found.includes(given) || found.length === 1) {
-    return { session: found.includes(given) ? given : found[0]! };
-  }
+  if (found.includes(given)) return { session: given };
+  if (found.length === 1) return { session: found[0]! };
   return {
     note: found.length === 0
       ? `no ingested session is ${given}: none of its turns were left out`

@@ -169,7 +169,8 @@ export class CodeIndex {
     if (!stat) throw new UserError(`${path} does not exist; give the folder to index`);
     if (!stat.isDirectory) throw new UserError(`${path} is not a folder; give the folder to index`);
     const catalog = await this.#catalog();
-    const target = await throughIndexedPath(catalog, asked);
+    const folders = await projectFolders(catalog);
+    const target = await throughIndexedPath(folders, asked);
     const repository = findRepository(target);
     // Outside a repository, a folder inside the named project's root is a part of it, as a
     // repository's subfolder is; otherwise the project would move there and lose its other files.
@@ -179,7 +180,7 @@ export class CodeIndex {
     await refuseBroadRoot(root);
     const gitRoot = repository?.gitRoot;
     // A folder indexed already (under a name given then, or through a link) is that project.
-    const indexed = await projectAt(catalog, root);
+    const indexed = await projectAt(folders, root);
     const name = given ?? indexed?.name ??
       uniqueName(catalog, defaultProjectName(gitRoot ?? root), gitRoot ?? root);
     const before = catalog.project(name);
@@ -522,27 +523,44 @@ async function refuseBroadRoot(root: string): Promise<void> {
  * `folder` by the path of the project it is in when it reaches it another way
  * (a symbolic link): a project's files are known by its own path.
  */
-async function throughIndexedPath(catalog: CodeCatalog, folder: string): Promise<string> {
+async function throughIndexedPath(
+  folders: readonly ProjectFolder[],
+  folder: string,
+): Promise<string> {
   const here = await realPathOf(folder);
   let best: { root: string; real: string } | undefined;
-  for (const [, project] of catalog.projects()) {
-    const root = await realPathOf(project.root);
-    if (!root || !here || !isWithin(here, root)) continue;
-    if (!best || root.length > best.real.length) best = { root: project.root, real: root };
+  for (const { root, real } of folders) {
+    if (!real || !here || !isWithin(here, real)) continue;
+    if (!best || real.length > best.real.length) best = { root, real };
   }
   return best ? join(best.root, relative(best.real, here!)) : folder;
 }
 
 /** The project whose folder `root` is (through a symbolic link too), if any. */
 async function projectAt(
-  catalog: CodeCatalog,
+  folders: readonly ProjectFolder[],
   root: string,
-): Promise<{ name: string; root: string } | undefined> {
+): Promise<ProjectFolder | undefined> {
   const here = await realPathOf(root);
-  for (const [name, project] of catalog.projects()) {
-    if (await realPathOf(project.root) === here) return { name, root: project.root };
-  }
-  return undefined;
+  return folders.find((folder) => folder.real === here);
+}
+
+/** An indexed project's folder: as recorded, and with its links resolved (undefined when gone). */
+interface ProjectFolder {
+  name: string;
+  root: string;
+  real: string | undefined;
+}
+
+/** Every indexed project's folder, each resolved once for an index run's lookups. */
+function projectFolders(catalog: CodeCatalog): Promise<ProjectFolder[]> {
+  return Promise.all(
+    [...catalog.projects()].map(async ([name, { root }]) => ({
+      name,
+      root,
+      real: await realPathOf(root),
+    })),
+  );
 }
 
 /** `path` with its symbolic links resolved; undefined when it is not there. */
